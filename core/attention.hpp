@@ -1,0 +1,47 @@
+// attention.hpp — the public entry points of the core: Attention(Q, K, V) = softmax(QKᵀ/√d_k)·V.
+//
+// Every function checks its input first (validate.hpp) and returns Result: either the value or a
+// message naming the argument at fault. Nothing is partially computed and nothing throws.
+//
+//   attention_steps     the readable reference, every intermediate kept (reference.hpp)
+//   attention           output only, through the SIMD fast path (attention_fast.cpp)
+//   project             X·W for the three projections
+#pragma once
+
+#include "matrix.hpp"
+#include "options.hpp"
+#include "result.hpp"
+
+namespace attn {
+
+// Every intermediate of one attention call, in the article's order. Shapes for q: (n_q, d_k),
+// k: (n_k, d_k), v: (n_k, d_v). With options.axis == Axis::Column (the FAQ's misconception) the
+// softmax runs down each column instead: row_max and row_sum are then (1, n_k), one per column.
+struct AttentionSteps {
+    Matrix scores;   // (n_q, n_k)  S = Q·Kᵀ, S_ij = q_i · k_j
+    Matrix scaled;   // (n_q, n_k)  S / (√d_k · temperature); masked entries are −∞
+    Matrix row_max;  // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if any NaN)
+    Matrix exps;     // (n_q, n_k)  e_ij = exp(scaled_ij − m_i); exp(scaled_ij) when !stable
+    Matrix row_sum;  // (n_q, 1)    s_i = Σ_j e_ij
+    Matrix weights;  // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1 (fully masked row: 0)
+    Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j
+};
+
+// The whole article, step by step, on the reference path.
+Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const Matrix& v,
+                                       const AttentionOptions& options = {});
+
+// Output only: softmax(QKᵀ/√d_k)·V through the SIMD kernels, equal to attention_steps(...).output
+// within float32 rounding. options.stable and options.axis must keep their defaults (the teaching
+// switches exist only on the reference path); other values fall back to the reference.
+Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
+                         const AttentionOptions& options = {});
+
+// Section 2: x (n, d) · w (d, d_out) → (n, d_out).
+Result<Matrix> project(const Matrix& x, const Matrix& w);
+
+// The core's version, e.g. "0.1.0"; and whether it was compiled with SIMD kernels.
+const char* version();
+bool simd_enabled();
+
+}  // namespace attn

@@ -1,0 +1,122 @@
+// reference.cpp — the readable scalar path. See reference.hpp for the formula of each step.
+#include "reference.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace attn::reference {
+
+Matrix project(const Matrix& x, const Matrix& w) {
+    Matrix out(x.rows, w.cols);
+    for (std::size_t i = 0; i < x.rows; ++i)
+        for (std::size_t c = 0; c < w.cols; ++c) {
+            float sum = 0.0f;
+            for (std::size_t t = 0; t < x.cols; ++t) sum += x(i, t) * w(t, c);
+            out(i, c) = sum;
+        }
+    return out;
+}
+
+Matrix scores_qkt(const Matrix& q, const Matrix& k) {
+    Matrix s(q.rows, k.rows);
+    for (std::size_t i = 0; i < q.rows; ++i)
+        for (std::size_t j = 0; j < k.rows; ++j) {
+            float dot = 0.0f;  // q_i · k_j: pairwise products, summed in order
+            for (std::size_t c = 0; c < q.cols; ++c) dot += q(i, c) * k(j, c);
+            s(i, j) = dot;
+        }
+    return s;
+}
+
+float score_divisor(Scale scale, std::size_t d_k, float temperature) {
+    switch (scale) {
+        case Scale::SqrtDk: return std::sqrt(static_cast<float>(d_k)) * temperature;
+        case Scale::Dk: return static_cast<float>(d_k) * temperature;
+        case Scale::None: break;
+    }
+    return temperature;
+}
+
+Matrix scale_scores(const Matrix& scores, float divisor) {
+    Matrix scaled(scores.rows, scores.cols);
+    for (std::size_t t = 0; t < scores.size(); ++t) scaled.data[t] = scores.data[t] / divisor;
+    return scaled;
+}
+
+Matrix apply_mask(const Matrix& scaled, const Mask& mask) {
+    Matrix out = scaled;
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < out.rows; ++i)
+        for (std::size_t j = 0; j < out.cols; ++j) {
+            const bool masked = (mask.kind == MaskKind::Causal && j > i) ||
+                                (mask.kind == MaskKind::Custom && mask.keep(i, j) == 0.0f);
+            if (masked) out(i, j) = minus_inf;
+        }
+    return out;
+}
+
+Matrix row_max(const Matrix& scaled) {
+    Matrix m(scaled.rows, 1);
+    for (std::size_t i = 0; i < scaled.rows; ++i) {
+        float best = -std::numeric_limits<float>::infinity();
+        for (std::size_t j = 0; j < scaled.cols; ++j) {
+            const float x = scaled(i, j);
+            if (std::isnan(x)) { best = x; break; }  // NaN propagates: the row has no max
+            if (x > best) best = x;
+        }
+        m(i, 0) = best;
+    }
+    return m;
+}
+
+Matrix exp_minus_max(const Matrix& scaled, const Matrix& row_max, bool stable) {
+    Matrix e(scaled.rows, scaled.cols);
+    for (std::size_t i = 0; i < scaled.rows; ++i) {
+        const float m = row_max(i, 0);
+        const bool fully_masked = m == -std::numeric_limits<float>::infinity();
+        const float shift = stable ? m : 0.0f;
+        for (std::size_t j = 0; j < scaled.cols; ++j)
+            e(i, j) = fully_masked ? 0.0f : std::exp(scaled(i, j) - shift);
+    }
+    return e;
+}
+
+Matrix row_sums(const Matrix& exps) {
+    Matrix s(exps.rows, 1);
+    for (std::size_t i = 0; i < exps.rows; ++i) {
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < exps.cols; ++j) sum += exps(i, j);
+        s(i, 0) = sum;
+    }
+    return s;
+}
+
+Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& row_max) {
+    Matrix a(exps.rows, exps.cols);
+    for (std::size_t i = 0; i < exps.rows; ++i) {
+        const bool fully_masked = row_max(i, 0) == -std::numeric_limits<float>::infinity();
+        for (std::size_t j = 0; j < exps.cols; ++j)
+            a(i, j) = fully_masked ? 0.0f : exps(i, j) / row_sum(i, 0);
+    }
+    return a;
+}
+
+Matrix weighted_values(const Matrix& a, const Matrix& v) {
+    Matrix out(a.rows, v.cols);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t c = 0; c < v.cols; ++c) {
+            float sum = 0.0f;
+            for (std::size_t j = 0; j < a.cols; ++j) sum += a(i, j) * v(j, c);
+            out(i, c) = sum;
+        }
+    return out;
+}
+
+Matrix transpose(const Matrix& m) {
+    Matrix t(m.cols, m.rows);
+    for (std::size_t i = 0; i < m.rows; ++i)
+        for (std::size_t j = 0; j < m.cols; ++j) t(j, i) = m(i, j);
+    return t;
+}
+
+}  // namespace attn::reference

@@ -1,0 +1,155 @@
+// simd_kernels.hpp — the hot loops of attention, written once for every SIMD width with xsimd.
+//
+// Each kernel is a functor templated on the xsimd architecture: a batch loop over the largest
+// multiple of the batch size, then a scalar loop for the remaining elements. The same source
+// compiles to wasm SIMD128 (-msimd128, 4 floats), SSE (4) or AVX (8) natively. A build with no
+// SIMD at all (the scalar wasm variant) runs the scalar loops alone, from element 0.
+//
+// These are the building blocks the fast path uses; tests/core/test_simd_kernels.cpp checks each
+// against the reference at lengths around every multiple of the batch size.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include <xsimd/xsimd.hpp>
+
+#if defined(XSIMD_NO_SUPPORTED_ARCHITECTURE)
+#define ATTN_HAVE_SIMD 0
+#else
+#define ATTN_HAVE_SIMD 1
+#endif
+
+namespace attn::simd {
+
+// Scalar tails (also the whole loop in a build without SIMD).
+inline float dot_tail(const float* a, const float* b, std::size_t from, std::size_t n) {
+    float sum = 0.0f;
+    for (std::size_t i = from; i < n; ++i) sum += a[i] * b[i];
+    return sum;
+}
+inline float max_tail(const float* x, std::size_t from, std::size_t n, float best) {
+    for (std::size_t i = from; i < n; ++i) {
+        if (std::isnan(x[i])) return x[i];
+        if (x[i] > best) best = x[i];
+    }
+    return best;
+}
+inline float exp_sum_tail(float* out, const float* x, float shift, std::size_t from, std::size_t n) {
+    float sum = 0.0f;
+    for (std::size_t i = from; i < n; ++i) sum += (out[i] = std::exp(x[i] - shift));
+    return sum;
+}
+
+#if ATTN_HAVE_SIMD
+using arch = xsimd::default_arch;
+
+// a · b = Σ_i a_i b_i — one query row against one key row.
+struct dot_kernel {
+    template <class Arch>
+    float operator()(Arch, const float* a, const float* b, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        batch acc(0.0f);
+        for (std::size_t i = 0; i < vec_end; i += W)
+            acc += batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
+        return xsimd::reduce_add(acc) + dot_tail(a, b, vec_end, n);  // then the tail, scalar
+    }
+};
+
+// y += alpha · x — adds one weighted value row into an output row (Σ_j A_ij v_j, one j at a time).
+struct axpy_kernel {
+    template <class Arch>
+    void operator()(Arch, float* y, float alpha, const float* x, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        const batch a(alpha);
+        for (std::size_t i = 0; i < vec_end; i += W)
+            (batch::load_unaligned(y + i) + a * batch::load_unaligned(x + i)).store_unaligned(y + i);
+        for (std::size_t i = vec_end; i < n; ++i) y[i] += alpha * x[i];  // the tail, scalar
+    }
+};
+
+// max_i x_i, NaN if any x_i is NaN (hardware max instructions drop NaN, so it is tracked apart);
+// −∞ for an empty or all −∞ input.
+struct max_kernel {
+    template <class Arch>
+    float operator()(Arch, const float* x, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        batch best(-std::numeric_limits<float>::infinity());
+        auto saw_nan = batch(0.0f) != batch(0.0f);  // all false
+        for (std::size_t i = 0; i < vec_end; i += W) {
+            const batch v = batch::load_unaligned(x + i);
+            saw_nan = saw_nan | xsimd::isnan(v);
+            best = xsimd::max(best, v);
+        }
+        if (xsimd::any(saw_nan)) return std::numeric_limits<float>::quiet_NaN();
+        return max_tail(x, vec_end, n, xsimd::reduce_max(best));  // then the tail, scalar
+    }
+};
+
+// out_i = exp(x_i − shift), returns Σ_i out_i — the exp and the row sum of softmax in one pass.
+struct exp_sum_kernel {
+    template <class Arch>
+    float operator()(Arch, float* out, const float* x, float shift, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        const batch s(shift);
+        batch acc(0.0f);
+        for (std::size_t i = 0; i < vec_end; i += W) {
+            const batch e = xsimd::exp(batch::load_unaligned(x + i) - s);
+            e.store_unaligned(out + i);
+            acc += e;
+        }
+        return xsimd::reduce_add(acc) + exp_sum_tail(out, x, shift, vec_end, n);
+    }
+};
+
+// x_i = x_i / d — normalising a row of exps by its sum (a division, not a reciprocal multiply,
+// so the weights round exactly as in the reference).
+struct divide_kernel {
+    template <class Arch>
+    void operator()(Arch, float* x, float d, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        const batch dv(d);
+        for (std::size_t i = 0; i < vec_end; i += W)
+            (batch::load_unaligned(x + i) / dv).store_unaligned(x + i);
+        for (std::size_t i = vec_end; i < n; ++i) x[i] /= d;  // the tail, scalar
+    }
+};
+
+inline float dot(const float* a, const float* b, std::size_t n) { return dot_kernel{}(arch{}, a, b, n); }
+inline void axpy(float* y, float alpha, const float* x, std::size_t n) { axpy_kernel{}(arch{}, y, alpha, x, n); }
+inline float max(const float* x, std::size_t n) { return max_kernel{}(arch{}, x, n); }
+inline float exp_sum(float* out, const float* x, float shift, std::size_t n) { return exp_sum_kernel{}(arch{}, out, x, shift, n); }
+inline void divide(float* x, float d, std::size_t n) { divide_kernel{}(arch{}, x, d, n); }
+inline constexpr std::size_t batch_size() { return xsimd::batch<float, arch>::size; }
+
+#else  // no SIMD: the scalar loops over the whole length
+
+inline float dot(const float* a, const float* b, std::size_t n) { return dot_tail(a, b, 0, n); }
+inline void axpy(float* y, float alpha, const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] += alpha * x[i];
+}
+inline float max(const float* x, std::size_t n) {
+    return max_tail(x, 0, n, -std::numeric_limits<float>::infinity());
+}
+inline float exp_sum(float* out, const float* x, float shift, std::size_t n) {
+    return exp_sum_tail(out, x, shift, 0, n);
+}
+inline void divide(float* x, float d, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) x[i] /= d;
+}
+inline constexpr std::size_t batch_size() { return 1; }
+
+#endif
+
+}  // namespace attn::simd

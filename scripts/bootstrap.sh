@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs everything the playground needs on a fresh Debian bookworm machine, and skips what is
+# already there. Called by `npm start` and `npm test` (and so by .ci/run); safe to run again.
+#   - apt packages: compilers, Emscripten, doctest, Chromium + a CJK font for the browser tests
+#   - xsimd 13.2 headers from Debian trixie, unpacked into build/deps (never installed system-wide:
+#     bookworm's xsimd 8.1 has no wasm backend)
+#   - npm packages of package.json
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+DEPS="$ROOT/build/deps"
+
+say() { printf '[bootstrap] %s\n' "$*"; }
+
+# --- Node ---------------------------------------------------------------------------------------
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 18 ]; then
+  say "Node.js >= 18 is needed (found: $(node --version 2>/dev/null || echo none))."
+  say "On Debian bookworm: install Node 20 from your usual source, then run this again."
+  exit 1
+fi
+
+# --- apt packages -------------------------------------------------------------------------------
+APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium fonts-noto-cjk)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""
+  elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"
+  else
+    say "Missing Debian packages: ${missing[*]}"
+    say "Run as root:  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+    exit 1
+  fi
+  say "installing: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# --- xsimd 13 from trixie (header-only) into build/deps/xsimd -----------------------------------
+if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ]; then
+  say "fetching xsimd headers (Debian trixie libxsimd-dev) into build/deps/xsimd"
+  D="$DEPS/xsimd-apt"; rm -rf "$D"; mkdir -p "$D/lists/partial"
+  uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  [ -n "$uri" ] || uri=$(awk '/^deb / && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" > "$D/sources.list"
+  o=(-oDir::Etc::SourceList="$D/sources.list" -oDir::Etc::SourceParts=/dev/null -oDir::State::Lists="$D/lists"
+     -oDir::Cache="$D/cache" -oDebug::NoLocking=1)
+  mkdir -p "$D/cache/archives/partial"
+  apt-get "${o[@]}" update -qq
+  (cd "$D" && apt-get "${o[@]}" download libxsimd-dev)
+  rm -rf "$D/root"; dpkg -x "$D"/libxsimd-dev_*.deb "$D/root"
+  mkdir -p "$DEPS/xsimd"; rm -rf "$DEPS/xsimd/include"
+  cp -r "$D/root/usr/include" "$DEPS/xsimd/include"
+  rm -rf "$D"
+  grep -q wasm "$DEPS/xsimd/include/xsimd/config/xsimd_arch.hpp" || { say "xsimd without wasm backend"; exit 1; }
+fi
+
+# --- npm ----------------------------------------------------------------------------------------
+if [ ! -d node_modules ] || [ package.json -nt node_modules/.bootstrap-stamp ] || { [ -f package-lock.json ] && [ package-lock.json -nt node_modules/.bootstrap-stamp ]; }; then
+  say "installing npm packages"
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+  touch node_modules/.bootstrap-stamp
+fi
+say "ready"
