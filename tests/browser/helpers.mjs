@@ -1,0 +1,57 @@
+// Shared set-up of the browser tests: Debian's chromium through playwright-core, the built page
+// served from build/web on an ephemeral port, console errors collected, screenshots saved.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const SCREENSHOTS = 'test-results/screenshots';
+
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** Starts the server and the browser once per test file; returns helpers and a close(). */
+export async function openBrowser() {
+  if (!fs.existsSync('build/web/index.html')) throw new Error('build/web/index.html is missing — run `bash scripts/build.sh` first');
+  const server = await startServer({ root: 'build/web' });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  return {
+    url: server.url,
+    browser,
+    /** A fresh page (own context) at `hash`, waiting until the page has computed its first result. */
+    async open(hash = '', { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions } = {}) {
+      const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+      page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()}`));
+      await page.goto(server.url + hash);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+      page.problems = problems;
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */
+export async function matrixText(page, name) {
+  return page.$$eval(`figure.matrix[data-name="${name}"] tbody tr:not(.foot)`, (rows) =>
+    rows.map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))));
+}
+
+/** Reads the current step number from the URL hash. */
+export async function stepInUrl(page) {
+  const hash = await page.evaluate(() => location.hash);
+  return Number(/(?:^#|&)step=(\d+)/.exec(hash)?.[1]);
+}

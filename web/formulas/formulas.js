@@ -1,0 +1,48 @@
+// KaTeX sources of the formulas, rendered to HTML at build time by scripts/build-web.mjs
+// (no KaTeX in the page, no CDN). For every step and every scaling option there are two:
+//   main   — the whole pipeline, with the part of the current step wrapped in \htmlClass{hl}{…};
+//   detail — the current step on its own, in the article's notation.
+
+const hl = (on, tex) => (on ? `\\htmlClass{hl}{${tex}}` : tex);
+
+const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
+
+export const STEP_IDS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
+export const SCALES = ['sqrt_dk', 'dk', 'none'];
+
+/** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, one part highlighted. */
+export function mainFormula(step, scale) {
+  const X = hl(step === 'x', 'X');
+  const projections = [['Q', 'W_Q'], ['K', 'W_K'], ['V', 'W_V']]
+    .map(([out, w]) => hl(step === 'project', `${out} = ${X}${w}`)).join(',\\; ');
+  const scores = hl(step === 'scores', 'QK^{\\top}');
+  const denominator = DENOMINATOR[scale];
+  const argument = denominator ? `\\frac{${scores}}{${hl(step === 'scale', denominator)}}` : hl(step === 'scale', scores);
+  const softmaxSteps = ['max', 'exp', 'sum', 'weights'].includes(step);
+  const softmax = hl(softmaxSteps, `\\operatorname{softmax}\\!\\left(${argument}\\right)`);
+  return `${projections} \\;\\Rightarrow\\; \\operatorname{Attention}(Q, K, V) = ${softmax}\\,${hl(step === 'output', 'V')}`;
+}
+
+/** The scaled score x_ij as the current scaling writes it. */
+function scaledScore(scale) {
+  const denominator = DENOMINATOR[scale];
+  return denominator ? `\\frac{S_{ij}}{${denominator}}` : 'S_{ij}';
+}
+
+export function detailFormula(step, scale) {
+  switch (step) {
+    case 'x': return 'X \\in \\mathbb{R}^{n \\times d}';
+    case 'project': return 'W_Q, W_K \\in \\mathbb{R}^{d \\times d_k},\\; W_V \\in \\mathbb{R}^{d \\times d_v}'
+      + '\\quad\\Rightarrow\\quad Q, K \\in \\mathbb{R}^{n \\times d_k},\\; V \\in \\mathbb{R}^{n \\times d_v}';
+    case 'scores': return 'S = QK^{\\top} \\in \\mathbb{R}^{n \\times n},\\qquad S_{ij} = q_i \\cdot k_j = \\sum_{t=1}^{d_k} q_{it}\\,k_{jt}';
+    case 'scale': return scale === 'sqrt_dk'
+      ? 'x_{ij} = \\frac{S_{ij}}{\\sqrt{d_k}},\\qquad \\operatorname{Var}\\!\\left(\\frac{q \\cdot k}{\\sqrt{d_k}}\\right) = \\frac{d_k}{(\\sqrt{d_k})^2} = 1'
+      : `x_{ij} = ${scaledScore(scale)},\\qquad \\operatorname{Var}(q \\cdot k) = d_k`;
+    case 'max': return `x_{ij} - \\max_{j'} x_{ij'},\\qquad x_{ij} = ${scaledScore(scale)}`;
+    case 'exp': return "e_{ij} = \\exp\\!\\left(x_{ij} - \\max_{j'} x_{ij'}\\right)";
+    case 'sum': return '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}';
+    case 'weights': return 'A_{ij} = \\frac{e_{ij}}{\\Sigma_i},\\qquad \\sum_{j=1}^{n} A_{ij} = 1,\\qquad A \\in \\mathbb{R}^{n \\times n}';
+    case 'output': return '\\operatorname{output}_i = \\sum_{j=1}^{n} A_{ij}\\, v_j,\\qquad AV \\in \\mathbb{R}^{n \\times d_v}';
+    default: throw new Error(`no formula for step ${step}`);
+  }
+}

@@ -1,0 +1,170 @@
+// Wiring only: read the state from the URL, compute through the engine, hand results to the views,
+// and turn the views' events into new states. The logic lives in state.js, model.js and views/.
+
+import { parseState, serializeState, STEPS, LANGS, SIZE_LIMIT, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from './state.js';
+import { computeModel, fieldOfEngineError } from './model.js';
+import { loadEngine } from './engine.js';
+import { parseNumber, parseMatrix } from './parse-matrix.js';
+import { translator } from './i18n/index.js';
+import { presetTokens } from './presets.js';
+import { readPreference, writePreference } from './storage.js';
+import { toRows } from './matrix.js';
+import { renderChrome } from './views/chrome.js';
+import { renderNav } from './views/nav.js';
+import { renderStage } from './views/stage.js';
+import { renderExplain, highlightCell } from './views/explain.js';
+import { renderPanel, showErrors } from './views/panel.js';
+import { moveInGrid } from './views/grid-keys.js';
+
+const $ = (id) => document.getElementById(id);
+const dark = matchMedia('(prefers-color-scheme: dark)');
+
+let { state, notice } = parseState(location.hash);
+if (!location.hash && LANGS.includes(readPreference('lang'))) state.lang = readPreference('lang');
+let model = null;          // the last good result: stays on screen while an input is invalid
+let cell = null;           // the score/weight cell being explained, { i, j }
+const errors = new Map();  // field key → message (see showErrors)
+let engine;
+let t = translator(state.lang);
+
+/** How an error object from the parser reads in the current language. */
+function describe(error) {
+  const message = t(`err.${error.key}`, error);
+  return error.col ? t('err.cellIn', { row: error.row, col: error.col, message }) : message;
+}
+
+/** Computes `next`; on success it becomes the state and everything is shown. */
+function commit(next, { panel = true } = {}) {
+  for (const key of errors.keys()) if (key.startsWith('engine')) errors.delete(key);
+  try {
+    model = computeModel(engine, next);
+  } catch (error) {
+    const field = fieldOfEngineError(error.message);
+    errors.set(field ? `engine:${field}` : 'engine', t('err.engine', { message: error.message }));
+    renderAll({ panel: false });
+    return false;
+  }
+  const langChanged = next.lang !== state.lang;
+  state = next;
+  t = translator(state.lang);
+  if (cell && (cell.i >= state.n || cell.j >= state.n)) cell = null;
+  history.replaceState(null, '', serializeState(state));
+  renderAll({ panel: panel || langChanged });
+  return true;
+}
+
+function renderAll({ panel = true } = {}) {
+  renderChrome(document, { state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}` });
+  $('notice').textContent = notice ? t(`notice.${notice}`) : '';
+  renderNav($('nav'), { state, t, go });
+  renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
+    tokens: presetTokens(state.preset, state.lang), stale: errors.size > 0 });
+  renderExplain($('cell-explain'), { state, model, t, cell });
+  highlightCell($('stage-body'), cell);
+  if (panel) keepingFocus(() => renderPanel($('panel'), { state, t, on }));
+  showErrors($('panel'), errors);
+}
+
+/** Re-renders without losing the reader's place: focus and open <details> come back. */
+function keepingFocus(render) {
+  const focused = document.activeElement?.id;
+  const open = [...document.querySelectorAll('details[open]')].map((d) => d.id);
+  render();
+  for (const id of open) { const d = $(id); if (d) d.open = true; }
+  if (focused) $(focused)?.focus();
+}
+
+function go(step) {
+  if (step < 1 || step > STEPS.length || step === state.step) return;
+  commit({ ...state, step }, { panel: false });
+}
+
+/** Size fields, the seed and the temperature: validate the text, then commit or show why not. */
+function numberField(key, text, check, apply) {
+  const parsed = parseNumber(text);
+  const problem = !parsed.ok ? describe(parsed.error) : check(parsed.value);
+  if (problem) { errors.set(key, problem); renderAll({ panel: false }); return; }
+  errors.delete(key);
+  const next = apply(parsed.value);
+  if (next.error) { errors.set(key, describe(next.error)); renderAll({ panel: false }); return; }
+  commit(next);
+}
+
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+// Everything the panel can ask for.
+const on = {
+  preset: (preset) => { errors.clear(); commit(choosePreset(state, preset)); },
+  mode: (mode) => { errors.clear(); commit(switchMode(state, mode, { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) })); },
+  option: (key, value) => commit(setOption(state, key, value)),
+  size: (key, text) => numberField(`size:${key}`, text,
+    (v) => (isInt(v, 1, SIZE_LIMIT) ? null : t('err.size', { max: SIZE_LIMIT })), (v) => resize(state, { [key]: v })),
+  seed: (text) => numberField('size:seed', text,
+    (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : t('err.seed')), (v) => choosePreset(setOption(state, 'seed', v), 'random')),
+  temperature: (text) => numberField('temperature', text,
+    (v) => (v > 0 ? null : t('err.temperature')), (v) => setOption(state, 'temperature', v)),
+  cell(name, i, j, text) {
+    const key = `cell:${name}:${i}:${j}`;
+    const parsed = parseNumber(text);
+    if (!parsed.ok) { errors.set(key, describe(parsed.error)); renderAll({ panel: false }); return; }
+    errors.delete(key);
+    commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom' });
+  },
+  paste(name, text) {
+    const key = `paste:${name}`;
+    const parsed = parseMatrix(text);
+    const next = parsed.ok ? setMatrix(state, name, parsed.rows) : { error: parsed.error };
+    if (next.error) { errors.set(key, describe(next.error)); renderAll({ panel: false }); return; }
+    for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
+    commit(next);
+  },
+};
+
+// The stage: hovering, focusing or clicking a score/weight cell expands it.
+function pick(target) {
+  const td = target.closest?.('td.pick');
+  if (!td) return;
+  const next = { i: Number(td.dataset.i), j: Number(td.dataset.j) };
+  if (cell && cell.i === next.i && cell.j === next.j) return;
+  cell = next;
+  renderExplain($('cell-explain'), { state, model, t, cell });
+  highlightCell($('stage-body'), cell);
+}
+for (const type of ['mouseover', 'focusin', 'click']) $('stage-body').addEventListener(type, (e) => pick(e.target));
+$('stage-body').addEventListener('keydown', moveInGrid);
+
+// ←/→ change the step, except while typing or moving inside a matrix.
+document.addEventListener('keydown', (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable], td.pick')) return;
+  if (event.key === 'ArrowRight') go(state.step + 1);
+  else if (event.key === 'ArrowLeft') go(state.step - 1);
+});
+
+$('lang-switch').addEventListener('click', () => {
+  const lang = state.lang === 'zh-CN' ? 'en' : 'zh-CN';
+  writePreference('lang', lang);
+  errors.clear();
+  commit({ ...state, lang });
+});
+$('copy-link').addEventListener('click', async () => {
+  try { await navigator.clipboard.writeText(location.href); $('copy-status').textContent = t('link.copied'); }
+  catch { $('copy-status').textContent = t('link.copyFailed'); }
+});
+window.addEventListener('hashchange', () => {
+  if (location.hash === serializeState(state)) return;
+  const parsed = parseState(location.hash);
+  notice = parsed.notice;
+  errors.clear();
+  commit(parsed.state);
+});
+dark.addEventListener('change', () => renderAll({ panel: false }));
+
+try {
+  engine = await loadEngine();
+} catch (error) {
+  $('stage-body').textContent = t('app.engineFailed', { message: error.message });
+  throw error;
+}
+if (!commit(state)) { notice = 'badHash'; commit(parseState('').state); }
+document.body.dataset.ready = 'true';

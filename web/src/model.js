@@ -1,0 +1,43 @@
+// From the state to every intermediate of the article, computed by the core. Pure: no DOM; the
+// engine is passed in, so tests can run this in Node with the same wasm module.
+
+import { fromRows } from './matrix.js';
+
+/** The options of attentionSteps that the state's controls choose. */
+export function stepOptions(state) {
+  return {
+    scale: state.scale,
+    temperature: state.temperature,
+    mask: state.mask,
+    stable: state.softmax === 'stable',
+    axis: state.axis,
+  };
+}
+
+/**
+ * Computes everything the page shows, all at once:
+ *   inputs  — X, W_Q, W_K, W_V (mode 'x') or nothing extra (mode 'qkv');
+ *   q, k, v — projections, or the inputs themselves;
+ *   scores, scaled, rowMax, exps, rowSum, weights, output — from attentionSteps.
+ * Throws the core's Error (English, naming the argument) when the input is rejected.
+ */
+export function computeModel(engine, state) {
+  const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
+  let q, k, v;
+  if (state.mode === 'x') {
+    q = engine.project({ x: m.x, w: m.wq });
+    k = engine.project({ x: m.x, w: m.wk });
+    v = engine.project({ x: m.x, w: m.wv });
+  } else {
+    ({ q, k, v } = m);
+  }
+  const steps = engine.attentionSteps({ q, k, v, ...stepOptions(state) });
+  const inputs = state.mode === 'x' ? { x: m.x, wq: m.wq, wk: m.wk, wv: m.wv } : {};
+  return { ...inputs, q, k, v, ...steps };
+}
+
+/** Which input matrix an engine error is about ("q has 10 values…" → 'q'), to show it there. */
+export function fieldOfEngineError(message) {
+  const match = /^(x|w|wq|wk|wv|q|k|v|mask|temperature)\b/i.exec(String(message));
+  return match ? match[1].toLowerCase() : null;
+}

@@ -1,0 +1,86 @@
+// Turns what a reader types or pastes into numbers, or into an error the page can explain.
+// Pure: no DOM. Errors are { key, ...params } so the views can say them in the current language.
+//
+// Accepted: NumPy-style `[[1, 0], [0, 1]]` (also wrapped in `np.array(...)`), CSV rows,
+// whitespace-separated rows, rows separated by `;`. Full-width digits and punctuation (as typed
+// with a Chinese IME) and the minus sign U+2212 are read as their ASCII counterparts.
+
+const FULL_WIDTH_START = 0xff01; // '！' … '～' map onto '!' … '~'
+const FULL_WIDTH_END = 0xff5e;
+const ASCII_OFFSET = 0xff01 - 0x21;
+
+/** Maps full-width forms, the minus sign and CJK punctuation onto plain ASCII. */
+export function normalizeText(text) {
+  let out = '';
+  for (const ch of String(text)) {
+    const code = ch.codePointAt(0);
+    if (code >= FULL_WIDTH_START && code <= FULL_WIDTH_END) out += String.fromCodePoint(code - ASCII_OFFSET);
+    else if (ch === '\u2212' || ch === '\u2013' || ch === '\u2014' || ch === '\ufe63') out += '-'; // minus, dashes
+    else if (ch === '\u3000') out += ' ';      // ideographic space
+    else if (ch === '\u3001') out += ',';      // 、 enumeration comma
+    else if (ch === '\u3002') out += '.';      // 。 used as a decimal point by some IMEs
+    else if (ch === '\u00a0') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const NOT_A_NUMBER = /^[+-]?nan$/i;
+const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
+
+/**
+ * Reads one cell. Returns { ok: true, value } or { ok: false, error: { key, text } } with key
+ * 'empty' | 'nan' | 'infinite' | 'notNumber'. NaN and ±Infinity are refused because the core
+ * rejects them in inputs (numerics policy), and a message here is clearer than one from the core.
+ */
+export function parseNumber(text) {
+  const s = normalizeText(text).trim();
+  if (s === '') return { ok: false, error: { key: 'empty' } };
+  if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: s } };
+  if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: s } };
+  if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: s } };
+  const value = Number(s);
+  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: s } };
+  return { ok: true, value };
+}
+
+/** Splits normalised text into rows of cell strings. */
+function splitRows(s) {
+  const body = s.replace(/^\s*(np\.|numpy\.)?(array|matrix)\s*\(/i, '').replace(/\)\s*;?\s*$/, '');
+  if (body.includes('[')) {
+    const inner = [...body.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]);
+    return inner.map(splitCells);
+  }
+  return body.split(/[\n;]+/).map((line) => line.trim()).filter((line) => line !== '').map(splitCells);
+}
+
+function splitCells(line) {
+  return line.split(/[\s,]+/).filter((cell) => cell !== '');
+}
+
+/**
+ * Reads a whole matrix. Returns { ok: true, rows: number[][] } or { ok: false, error } where
+ * error.key is 'pasteEmpty' | 'ragged' (with row, got, want) | a cell key (with row, col, 1-based).
+ */
+export function parseMatrix(text) {
+  const rows = splitRows(normalizeText(text));
+  if (rows.length === 0 || rows.every((r) => r.length === 0)) return { ok: false, error: { key: 'pasteEmpty' } };
+  const want = rows[0].length;
+  for (let r = 0; r < rows.length; r++) {
+    if (rows[r].length !== want) {
+      return { ok: false, error: { key: 'ragged', row: r + 1, got: rows[r].length, want } };
+    }
+  }
+  const values = [];
+  for (let r = 0; r < rows.length; r++) {
+    const row = [];
+    for (let c = 0; c < want; c++) {
+      const cell = parseNumber(rows[r][c]);
+      if (!cell.ok) return { ok: false, error: { ...cell.error, row: r + 1, col: c + 1 } };
+      row.push(cell.value);
+    }
+    values.push(row);
+  }
+  return { ok: true, rows: values };
+}

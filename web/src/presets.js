@@ -1,0 +1,82 @@
+// The examples the page opens with. Pure.
+//   article  — the article's worked example (§7): Q = K = I₂, V = 10·I₂, d_k = 2.
+//   cat      — "它 是 猫": X is 3×4 as in §1; the weights are illustrative values chosen by hand so
+//              that "它" attends most to "猫" (a trained model would learn its own).
+//   overflow — scores near 1000, where naive softmax overflows (§5's warning).
+//   random   — seeded random inputs of any size, reproducible from (seed, sizes).
+
+export const PRESETS = ['article', 'cat', 'overflow', 'random'];
+
+const I2 = [[1, 0], [0, 1]];
+
+const FIXED = {
+  article: {
+    mode: 'qkv', sizes: { n: 2, d: 2, dk: 2, dv: 2 },
+    mats: { q: I2, k: I2, v: [[10, 0], [0, 10]] },
+  },
+  cat: {
+    mode: 'x', sizes: { n: 3, d: 4, dk: 4, dv: 4 }, tokens: { 'zh-CN': ['它', '是', '猫'], en: ['it', 'is', 'cat'] },
+    illustrative: true,
+    mats: {
+      x: [[1, 0.5, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]],
+      wq: [[0, 2, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+      wk: [[1, 0, 0, 0], [0, 1.5, 0, 0], [0, 0, 1, 0], [0, 0.5, 0, 1]],
+      wv: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+    },
+  },
+  overflow: {
+    mode: 'qkv', sizes: { n: 3, d: 4, dk: 4, dv: 2 },
+    mats: {
+      q: [[20, 20, 20, 20], [20, 20, 20, 10], [10, 20, 20, 20]],
+      k: [[25, 25, 25, 25], [25, 25, 25, 24.5], [24.5, 25, 25, 25]],
+      v: [[10, 0], [0, 10], [5, 5]],
+    },
+  },
+};
+
+/** The input matrices each mode reads, with their shapes in terms of the sizes. */
+export const MODE_MATRICES = {
+  x: { x: ['n', 'd'], wq: ['d', 'dk'], wk: ['d', 'dk'], wv: ['d', 'dv'] },
+  qkv: { q: ['n', 'dk'], k: ['n', 'dk'], v: ['n', 'dv'] },
+};
+
+export const presetMode = (preset) => FIXED[preset]?.mode;
+export const presetSizes = (preset) => FIXED[preset] && { ...FIXED[preset].sizes };
+export const isIllustrative = (preset) => Boolean(FIXED[preset]?.illustrative);
+
+/** Row labels for a preset ("它 是 猫"), or null for plain numbers. */
+export function presetTokens(preset, lang) {
+  return FIXED[preset]?.tokens?.[lang] ?? null;
+}
+
+/** A small, fast, seedable generator (mulberry32): the same seed gives the same matrices everywhere. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Random values in [−2, 2] with one decimal: large enough that weights differ visibly
+ * (near-zero scores would give near-uniform weights and teach nothing), short enough to read.
+ */
+export function randomMatrix(next, rows, cols) {
+  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 4 - 2) * 10) / 10));
+}
+
+/** The input matrices of a preset for the given mode; random needs sizes and seed. */
+export function presetMatrices(preset, { mode, sizes, seed } = {}) {
+  if (preset === 'random') {
+    const next = seededRandom(seed);
+    const shapes = MODE_MATRICES[mode];
+    return Object.fromEntries(Object.entries(shapes).map(([name, [r, c]]) => [name, randomMatrix(next, sizes[r], sizes[c])]));
+  }
+  const fixed = FIXED[preset];
+  if (!fixed) throw new Error(`unknown preset ${preset}`);
+  return structuredClone(fixed.mats);
+}

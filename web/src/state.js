@@ -1,0 +1,191 @@
+// The whole state of the page, and its round trip through the URL hash. Pure: no DOM.
+//
+// One table of fields (FIELDS) drives both directions, so every field that is parsed is also
+// written, and a link restores exactly the view it was copied from. Matrices are written only
+// for custom inputs; presets are rebuilt from their name (and, for random, from seed and sizes).
+
+import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, seededRandom, randomMatrix } from './presets.js';
+
+/** The article's steps, in its order (§1–§6). The step number in the URL is 1-based. */
+export const STEPS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
+export const LANGS = ['zh-CN', 'en'];
+export const SIZE_LIMIT = 64;   // n, d, d_k, d_v
+export const TABLE_LIMIT = 16;  // above this, matrices are heatmaps without numbers
+export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
+export const MATRIX_NAMES = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v'];
+
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+// Field types: parse(text) → value, or undefined when the text is not acceptable.
+const integer = (min, max) => ({
+  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
+  format: String,
+});
+const oneOf = (values) => ({
+  parse: (s) => values.find((v) => String(v) === s),
+  format: String,
+});
+const positive = {
+  parse: (s) => (NUMBER.test(s) && Number(s) > 0 && Number.isFinite(Number(s)) ? Number(s) : undefined),
+  format: String,
+};
+const matrix = {
+  parse(s) {
+    const rows = s.split(';').map((row) => row.split(','));
+    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell)))) return undefined;
+    return rows.map((row) => row.map(Number));
+  },
+  format: (rows) => rows.map((row) => row.join(',')).join(';'),
+};
+
+const size = integer(1, SIZE_LIMIT);
+
+/** Every field of the state: its key (in the state and in the hash), its type and its default. */
+export const FIELDS = [
+  { key: 'step', type: integer(1, STEPS.length), initial: 1 },
+  { key: 'lang', type: oneOf(LANGS), initial: 'zh-CN' },
+  { key: 'preset', type: oneOf([...PRESETS, 'custom']), initial: 'article' },
+  { key: 'mode', type: oneOf(['x', 'qkv']), initial: 'qkv' },
+  { key: 'n', type: size, initial: 2 },
+  { key: 'd', type: size, initial: 2 },
+  { key: 'dk', type: size, initial: 2 },
+  { key: 'dv', type: size, initial: 2 },
+  { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
+  { key: 'scale', type: oneOf(['sqrt_dk', 'dk', 'none']), initial: 'sqrt_dk' },
+  { key: 'temperature', type: positive, initial: 1 },
+  { key: 'mask', type: oneOf(['none', 'causal']), initial: 'none' },
+  { key: 'softmax', type: oneOf(['stable', 'naive']), initial: 'stable' },
+  { key: 'axis', type: oneOf(['row', 'column']), initial: 'row' },
+  { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
+  ...MATRIX_NAMES.map((name) => ({
+    key: name, type: matrix, matrix: true,
+    only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
+  })),
+];
+
+/** The page as it first opens: the article's worked example, step 1, in Chinese. */
+export function defaultState() {
+  const state = { mats: {} };
+  for (const field of FIELDS) if (!field.matrix) state[field.key] = field.initial;
+  return resolvePreset(state);
+}
+
+/** Fills mode, sizes and matrices from the preset (custom keeps its own). */
+function resolvePreset(state) {
+  if (state.preset === 'custom') return state;
+  if (state.preset !== 'random') Object.assign(state, { mode: presetMode(state.preset) }, presetSizes(state.preset));
+  state.mats = presetMatrices(state.preset, { mode: state.mode, sizes: state, seed: state.seed });
+  return state;
+}
+
+/** True when every matrix the mode needs is present with the shape the sizes say. */
+export function shapesAgree(state) {
+  return Object.entries(MODE_MATRICES[state.mode]).every(([name, [r, c]]) => {
+    const m = state.mats[name];
+    return Array.isArray(m) && m.length === state[r] && m.every((row) => row.length === state[c]);
+  });
+}
+
+/** Writes the state as a URL hash, e.g. `#step=3&lang=zh-CN&preset=article&…`. */
+export function serializeState(state) {
+  const parts = [];
+  for (const field of FIELDS) {
+    if (field.only && !field.only(state)) continue;
+    const value = field.matrix ? state.mats[field.key] : state[field.key];
+    const text = encodeURIComponent(field.type.format(value)).replace(/%2C/g, ',').replace(/%3B/g, ';');
+    parts.push(`${field.key}=${text}`);
+  }
+  return '#' + parts.join('&');
+}
+
+/**
+ * Reads a URL hash. Returns { state, notice } where notice is null, or 'badHash' when the hash
+ * did not parse and the default state is returned instead (never a half-read state).
+ */
+export function parseState(hash) {
+  const text = String(hash ?? '').replace(/^#/, '');
+  if (text === '') return { state: defaultState(), notice: null };
+  const fallback = { state: defaultState(), notice: 'badHash' };
+  const raw = new Map();
+  for (const part of text.split('&')) {
+    const at = part.indexOf('=');
+    if (at <= 0) return fallback;
+    try { raw.set(part.slice(0, at), decodeURIComponent(part.slice(at + 1))); } catch { return fallback; }
+  }
+  const state = defaultState();
+  state.mats = {};
+  for (const field of FIELDS) {
+    if (!raw.has(field.key)) continue;
+    const value = field.type.parse(raw.get(field.key));
+    if (value === undefined) return fallback;
+    if (field.matrix) state.mats[field.key] = value; else state[field.key] = value;
+  }
+  resolvePreset(state);
+  if (!shapesAgree(state)) return fallback;
+  for (const name of Object.keys(state.mats)) if (!(name in MODE_MATRICES[state.mode])) delete state.mats[name];
+  return { state, notice: null };
+}
+
+// ---- Changes. Each returns a new state (or { error }) and never changes its argument. ----------
+
+const copy = (state) => ({ ...state, mats: structuredClone(state.mats) });
+
+export function choosePreset(state, preset) {
+  return resolvePreset({ ...copy(state), preset });
+}
+
+export function setOption(state, key, value) {
+  return { ...copy(state), [key]: value };
+}
+
+/** One cell of one input matrix; the inputs become custom. */
+export function setCell(state, name, i, j, value) {
+  const next = { ...copy(state), preset: 'custom' };
+  next.mats[name][i][j] = value;
+  return next;
+}
+
+/** New sizes: existing values are kept, new cells get seeded random values. */
+export function resize(state, sizes) {
+  for (const key of SIZE_NAMES) {
+    const value = sizes[key] ?? state[key];
+    if (!Number.isInteger(value) || value < 1 || value > SIZE_LIMIT) return { error: { key: 'size', field: key, max: SIZE_LIMIT } };
+  }
+  const next = { ...copy(state), ...sizes };
+  if (state.preset === 'random') return resolvePreset(next);
+  next.preset = 'custom';
+  const fill = seededRandom(next.seed + 7919);
+  for (const [name, [r, c]] of Object.entries(MODE_MATRICES[next.mode])) {
+    const old = next.mats[name] ?? [];
+    const fresh = randomMatrix(fill, next[r], next[c]);
+    next.mats[name] = fresh.map((row, i) => row.map((v, j) => old[i]?.[j] ?? v));
+  }
+  return next;
+}
+
+/** A whole pasted matrix; its shape may change the sizes, and the other matrices follow. */
+export function setMatrix(state, name, rows) {
+  const [r, c] = MODE_MATRICES[state.mode][name];
+  const sized = resize(state, { [r]: rows.length, [c]: rows[0].length });
+  if (sized.error) return sized;
+  const next = { ...sized, preset: 'custom' };
+  next.mats[name] = structuredClone(rows);
+  return next;
+}
+
+/**
+ * Switches between "from X" and "Q, K, V directly" without changing any result:
+ * to qkv, Q, K, V are the projections already computed; to x, X = I_n and W_Q, W_K, W_V = Q, K, V.
+ */
+export function switchMode(state, mode, projections) {
+  if (mode === state.mode) return state;
+  const next = { ...copy(state), mode, preset: 'custom' };
+  if (mode === 'qkv') {
+    next.mats = { q: projections.q, k: projections.k, v: projections.v };
+  } else {
+    const identity = Array.from({ length: state.n }, (_, i) => Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)));
+    next.d = state.n;
+    next.mats = { x: identity, wq: state.mats.q, wk: state.mats.k, wv: state.mats.v };
+  }
+  return next;
+}

@@ -1,0 +1,132 @@
+// The side panel: inputs (example, mode, sizes, editable matrices, paste) and the article's
+// teaching points as controls. Render only: every change is handed to `on.*` callbacks in main.
+
+import { h, sym, shapeLabel } from './dom.js';
+import { formatInput } from '../format.js';
+import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
+import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
+import { PRECISIONS } from '../format.js';
+
+const SYMBOLS = { x: ['X'], wq: ['W', 'Q'], wk: ['W', 'K'], wv: ['W', 'V'], q: ['Q'], k: ['K'], v: ['V'] };
+const TEXT_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V' };
+
+/** A group of radio buttons with a visible legend. */
+function radios(name, legend, options, current, onChange) {
+  return h('fieldset', { class: 'radios' }, h('legend', {}, legend),
+    options.map(([value, label]) => h('label', {},
+      h('input', { type: 'radio', name, id: `${name}-${value}`, value, checked: value === current, onchange: () => onChange(value) }),
+      ' ', label)));
+}
+
+const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role: 'alert' });
+
+function presetControl({ state, t, on }) {
+  const options = [...PRESETS, ...(state.preset === 'custom' ? ['custom'] : [])];
+  return h('div', { class: 'field' },
+    h('label', { for: 'preset' }, t('preset.label')),
+    h('select', { id: 'preset', onchange: (e) => on.preset(e.target.value) },
+      options.map((p) => h('option', { value: p, selected: p === state.preset }, t(`preset.${p}`)))),
+    isIllustrative(state.preset) ? h('p', { class: 'note' }, t('preset.illustrative')) : null);
+}
+
+function sizeControls({ state, t, on }) {
+  const field = (key, label, value, disabled, handler) => h('div', { class: 'field size' },
+    h('label', { for: `size-${key}` }, label),
+    h('input', { id: `size-${key}`, type: 'number', min: key === 'seed' ? 0 : 1, max: key === 'seed' ? null : 64, step: 1, value: String(value),
+      disabled, 'aria-describedby': `err-size-${key}`, onchange: (e) => handler(e.target.value, e.target) }),
+    errorSlot(`size-${key}`));
+  return h('div', { class: 'sizes' },
+    SIZE_NAMES.map((key) => field(key, t(`size.${key}`), state[key], key === 'd' && state.mode === 'qkv', (text, el) => on.size(key, text, el))),
+    state.preset === 'random' ? field('seed', t('size.seed'), state.seed, false, (text, el) => on.seed(text, el)) : null);
+}
+
+function matrixEditor(name, rows, { t, on }) {
+  const cols = rows[0].length;
+  const textName = TEXT_NAMES[name];
+  const large = rows.length > TABLE_LIMIT || cols > TABLE_LIMIT;
+  const grid = large
+    ? h('p', { class: 'note' }, t('editor.large'))
+    : h('div', { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },
+      rows.map((row, i) => row.map((value, j) => h('input', {
+        type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
+        id: `in-${name}-${i}-${j}`, class: 'cell-input', value: formatInput(value),
+        'aria-label': t('mat.cell', { name: textName, i: i + 1, j: j + 1 }),
+        'aria-describedby': `err-${name}`,
+        oninput: (e) => on.cell(name, i, j, e.target.value),
+      }))));
+  const paste = h('textarea', { id: `paste-${name}`, rows: 3, spellcheck: 'false', 'aria-describedby': `err-paste-${name} hint-paste-${name}` });
+  return h('fieldset', { class: 'editor', id: `editor-${name}` },
+    h('legend', {}, shapeLabel(sym(...SYMBOLS[name]), rows.length, cols)),
+    grid,
+    errorSlot(name),
+    h('details', { id: `details-paste-${name}` },
+      h('summary', {}, t('editor.paste')),
+      h('label', { for: `paste-${name}`, class: 'sr-only' }, `${t('editor.paste')} ${textName}`),
+      paste,
+      h('p', { class: 'hint', id: `hint-paste-${name}` }, t('editor.pasteHint')),
+      h('button', { type: 'button', id: `apply-${name}`, onclick: () => on.paste(name, paste.value) }, t('editor.apply')),
+      errorSlot(`paste-${name}`)));
+}
+
+function optionControls({ state, t, on }) {
+  return [
+    radios('scale', t('opt.scale'), ['sqrt_dk', 'dk', 'none'].map((v) => [v, t(`opt.scale.${v}`)]), state.scale, (v) => on.option('scale', v)),
+    h('details', { class: 'faq', id: 'faq-scale' }, h('summary', {}, t('opt.scale.faq')), h('p', {}, t('opt.scale.faqText'))),
+    h('div', { class: 'field' },
+      h('label', { for: 'temperature' }, t('opt.temperature')),
+      h('input', { id: 'temperature', type: 'text', inputmode: 'decimal', value: formatInput(state.temperature),
+        'aria-describedby': 'err-temperature hint-temperature', onchange: (e) => on.temperature(e.target.value, e.target) }),
+      h('p', { class: 'hint', id: 'hint-temperature' }, t('opt.temperatureHint')),
+      errorSlot('temperature')),
+    h('div', { class: 'field check' }, h('label', {},
+      h('input', { type: 'checkbox', id: 'mask', checked: state.mask === 'causal', onchange: (e) => on.option('mask', e.target.checked ? 'causal' : 'none') }),
+      ' ', t('opt.mask'))),
+    radios('softmax', t('opt.softmax'), ['stable', 'naive'].map((v) => [v, t(`opt.softmax.${v}`)]), state.softmax, (v) => on.option('softmax', v)),
+    h('p', { class: 'hint' }, t('opt.softmax.hint')),
+    radios('axis', t('opt.axis'), ['row', 'column'].map((v) => [v, t(`opt.axis.${v}`)]), state.axis, (v) => on.option('axis', v)),
+    h('details', { class: 'faq', id: 'faq-axis' }, h('summary', {}, t('opt.axis.faq')), h('p', {}, t('opt.axis.faqText'))),
+    h('div', { class: 'field' },
+      h('label', { for: 'digits' }, t('opt.digits')),
+      h('select', { id: 'digits', onchange: (e) => on.option('digits', Number(e.target.value)) },
+        PRECISIONS.map((d) => h('option', { value: String(d), selected: d === state.digits }, t('opt.digits.value', { digits: d }))))),
+  ];
+}
+
+export function renderPanel(root, ctx) {
+  const { state, t, on } = ctx;
+  root.replaceChildren(
+    h('section', { class: 'panel-section', 'aria-labelledby': 'inputs-title' },
+      h('h2', { id: 'inputs-title' }, t('panel.inputs')),
+      errorSlot('engine'),
+      presetControl(ctx),
+      radios('mode', t('mode.label'), [['x', t('mode.x')], ['qkv', t('mode.qkv')]], state.mode, (v) => on.mode(v)),
+      sizeControls(ctx),
+      Object.keys(MODE_MATRICES[state.mode]).map((name) => matrixEditor(name, state.mats[name], ctx))),
+    h('section', { class: 'panel-section', 'aria-labelledby': 'options-title' },
+      h('h2', { id: 'options-title' }, t('panel.options')),
+      optionControls(ctx)),
+  );
+}
+
+/**
+ * Shows each error next to its field. errors: Map from a field key to its message, where the key
+ * is 'cell:<name>:<i>:<j>', 'paste:<name>', 'size:<key>', 'temperature' or 'engine[:<name>]'.
+ */
+export function showErrors(root, errors) {
+  for (const el of root.querySelectorAll('[aria-invalid="true"]')) el.removeAttribute('aria-invalid');
+  for (const el of root.querySelectorAll('.field-error')) el.textContent = '';
+  for (const [key, message] of errors) {
+    const [kind, name, i, j] = key.split(':');
+    const spots = {
+      cell: [`in-${name}-${i}-${j}`, `err-${name}`],
+      paste: [`paste-${name}`, `err-paste-${name}`],
+      size: [`size-${name}`, `err-size-${name}`],
+      temperature: ['temperature', 'err-temperature'],
+      engine: [name ? `editor-${name}` : null, name ? `err-${name}` : 'err-engine'],
+    }[kind] ?? [null, 'err-engine'];
+    const [inputId, slotId] = spots;
+    if (inputId) root.querySelector(`#${inputId}`)?.setAttribute('aria-invalid', 'true');
+    const slot = root.querySelector(`#${slotId}`);
+    if (slot && !slot.textContent) slot.textContent = message;
+  }
+}

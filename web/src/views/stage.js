@@ -1,0 +1,146 @@
+// The current step: title, formula (pre-rendered by KaTeX at build time, current part highlighted),
+// the article's paragraph, notices, and every matrix the step involves. Render only.
+
+import { h, sym } from './dom.js';
+import { renderMatrix } from './matrix.js';
+import { STEPS } from '../state.js';
+
+const SCALE_TEXT = { sqrt_dk: '/√dₖ', dk: '/dₖ', none: '' };
+
+/** The names of the intermediates, as symbols; the scaled one follows the scaling option. */
+function names(state) {
+  const tau = state.temperature !== 1 ? '/τ' : '';
+  const scaled = `S${SCALE_TEXT[state.scale]}${tau}`;
+  return {
+    x: [sym('X'), 'X'], wq: [sym('W', 'Q'), 'W_Q'], wk: [sym('W', 'K'), 'W_K'], wv: [sym('W', 'V'), 'W_V'],
+    q: [sym('Q'), 'Q'], k: [sym('K'), 'K'], v: [sym('V'), 'V'],
+    scores: [h('span', {}, sym('S'), ' = ', sym('Q'), sym('K'), 'ᵀ'), 'S = QKᵀ'],
+    scaled: [h('span', { class: 'sym' }, scaled), scaled],
+    shifted: [h('span', { class: 'sym' }, `${scaled} − max`), `${scaled} − max`],
+    exps: [h('span', { class: 'sym' }, 'E = exp(…)'), 'E'],
+    weights: [sym('A'), 'A'],
+    output: [h('span', {}, sym('A'), sym('V')), 'AV'],
+  };
+}
+
+/** Subtracts each row's (or column's) max for display: the core gives both operands. */
+function shifted(scaled, max, axis) {
+  const data = new Float32Array(scaled.data.length);
+  for (let i = 0; i < scaled.rows; i++) {
+    for (let j = 0; j < scaled.cols; j++) {
+      data[i * scaled.cols + j] = scaled.data[i * scaled.cols + j] - max.data[axis === 'column' ? j : i];
+    }
+  }
+  return { rows: scaled.rows, cols: scaled.cols, data };
+}
+
+/** Row totals of a matrix (shown beside the weights: each row of A sums to 1). */
+function totals(m, byColumn) {
+  const out = new Float32Array(byColumn ? m.cols : m.rows);
+  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) out[byColumn ? j : i] += m.data[i * m.cols + j];
+  return out;
+}
+
+/** The list of things the step shows: matrix specs and operators between them, in rows. */
+function stepContent(stepId, { state, model, t, tokens }) {
+  const n = names(state);
+  const byColumn = state.axis === 'column';
+  const masked = state.mask === 'causal' ? (i, j) => j > i : undefined;
+  const words = tokens ?? undefined;
+  const spec = (id, extra = {}) => ({ id, name: n[id][0], label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
+  const token = { rowLabels: words };
+  const pair = { rowLabels: words, colLabels: words };
+  const reduced = (values, key) => (byColumn
+    ? { foot: { label: t(`mat.col${key}`), values } }
+    : { side: { label: t(`mat.row${key}`), values } });
+
+  switch (stepId) {
+    case 'x':
+      return state.mode === 'x'
+        ? [[spec('x', { kind: 'div', ...token })]]
+        : [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
+    case 'project':
+      if (state.mode !== 'x') return [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
+      return ['q', 'k', 'v'].map((out) => [
+        spec('x', { kind: 'div', ...token, id: `x-${out}` , matrix: model.x }), '×',
+        spec(`w${out}`, { kind: 'div' }), '=', spec(out, { kind: 'div', ...token }),
+      ]);
+    case 'scores':
+      return [[spec('q', { kind: 'div', ...token }), '·', spec('k', { kind: 'div', ...token, caption: `${t('mat.k')} (Kᵀ)` }), '=',
+        spec('scores', { kind: 'div', ...pair, pick: true })]];
+    case 'scale':
+      return [[spec('scores', { kind: 'div', ...pair, pick: true }), '→', spec('scaled', { kind: 'div', ...pair, pick: true, masked })]];
+    case 'max':
+      return [[spec('scaled', { kind: 'div', ...pair, pick: true, masked, ...reduced(model.rowMax.data, 'Max') }), '→',
+        { id: 'shifted', name: n.shifted[0], label: n.shifted[1], caption: t('mat.shifted'), kind: 'div', ...pair, pick: true, masked,
+          matrix: shifted(model.scaled, model.rowMax, state.axis) }]];
+    case 'exp':
+      return [[spec('exps', { kind: 'seq', ...pair, pick: true, masked })]];
+    case 'sum':
+      return [[spec('exps', { kind: 'seq', ...pair, pick: true, masked, ...reduced(model.rowSum.data, 'Sum') })]];
+    case 'weights':
+      return [[spec('weights', {
+        kind: 'seq', ...pair, pick: true, masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
+        side: { label: t('mat.rowTotal'), values: totals(model.weights, false) },
+        foot: byColumn ? { label: t('mat.colTotal'), values: totals(model.weights, true) } : undefined,
+      })]];
+    case 'output':
+      return [[spec('weights', { kind: 'seq', ...pair, pick: true, masked }), '×', spec('v', { kind: 'div', ...token }), '=',
+        spec('output', { kind: 'div', ...token })]];
+    default:
+      return [];
+  }
+}
+
+/** Notices that the current options call for, most important first. */
+function notices(stepId, { state, model, t }) {
+  const out = [];
+  if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
+  if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
+  if (state.softmax === 'naive' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) {
+    const overflowed = [model.exps, model.weights].some((m) => m.data.some((x) => !Number.isFinite(x)));
+    out.push(overflowed ? ['warn', t('notice.naiveOverflow')] : ['info', t('notice.naive')]);
+  }
+  if (state.axis === 'column' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) out.push(['warn', t('notice.column')]);
+  if (state.mask === 'causal' && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.masked')]);
+  if (state.temperature !== 1 && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.temperature', { value: state.temperature })]);
+  return out;
+}
+
+/** Clones the formula pre-rendered for this step and scaling (templates in index.html). */
+function formula(kind, stepId, scale) {
+  const template = document.querySelector(`template[data-formula="${kind}"][data-step="${stepId}"][data-scale="${scale}"]`)
+    ?? document.querySelector(`template[data-formula="${kind}"][data-step="${stepId}"]`);
+  return template ? template.content.cloneNode(true) : null;
+}
+
+/**
+ * Renders the step into `root`. ctx: { state, model, t, theme, tokens, stale }.
+ * `stale` is true when the inputs are invalid and this is the last good result.
+ */
+export function renderStage(root, ctx) {
+  const { state, t } = ctx;
+  const stepId = STEPS[state.step - 1];
+  const view = { digits: state.digits, theme: ctx.theme, t };
+  const content = stepContent(stepId, ctx);
+  const rows = content.map((items) => h('div', { class: 'matrix-row' },
+    items.map((item) => (typeof item === 'string' ? h('span', { class: 'op', 'aria-hidden': 'true' }, item) : renderMatrix(item, view)))));
+  const kinds = new Set(content.flat().filter((x) => typeof x === 'object').map((x) => x.kind));
+
+  root.replaceChildren(...[
+    h('h2', { id: 'step-title', tabindex: '-1' },
+      h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ',
+      t(`step.${stepId}.title`)),
+    h('div', { class: 'formulas' },
+      h('div', { class: 'formula', 'aria-hidden': 'false' }, formula('main', stepId, state.scale)),
+      h('div', { class: 'formula detail' }, formula('detail', stepId, state.scale))),
+    h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
+    ctx.stale ? h('p', { class: 'notice warn' }, t('notice.lastGood')) : null,
+    notices(stepId, ctx).map(([kind, text]) => h('p', { class: `notice ${kind}` }, text)),
+    h('div', { class: 'matrices' }, rows),
+    h('ul', { class: 'legend' },
+      kinds.has('seq') ? h('li', { class: 'seq' }, t('legend.seq')) : null,
+      kinds.has('div') ? h('li', { class: 'div' }, t('legend.div')) : null,
+      STEPS.indexOf(stepId) >= STEPS.indexOf('scale') ? h('li', { class: 'masked' }, t('legend.masked')) : null),
+  ].flat().filter(Boolean));
+}
