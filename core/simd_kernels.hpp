@@ -13,12 +13,17 @@
 #include <cstddef>
 #include <limits>
 
+// xsimd picks its wasm backend from __EMSCRIPTEN__ alone, so a wasm build without -msimd128
+// (the scalar variant) must not include it at all.
+#if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
+#define ATTN_HAVE_SIMD 0
+#else
 #include <xsimd/xsimd.hpp>
-
 #if defined(XSIMD_NO_SUPPORTED_ARCHITECTURE)
 #define ATTN_HAVE_SIMD 0
 #else
 #define ATTN_HAVE_SIMD 1
+#endif
 #endif
 
 namespace attn::simd {

@@ -8,24 +8,21 @@ export NODE_PATH=/usr/share/nodejs   # Debian's emscripten finds acorn there (TO
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 step() { printf '[build] %s\n' "$*"; }
+# Runs a build quietly into a log; on failure shows the log and stops.
+quiet() { local log=$1; shift; "$@" > "$log" 2>&1 || { cat "$log"; echo "[build] failed: $*"; exit 1; }; }
+mkdir -p build
 
 step "native core and tests (build/native)"
-if [ ! -f build/native/CMakeCache.txt ]; then
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log 2>&1 \
-    || { cat build/native-configure.log; exit 1; }
-fi
-cmake --build build/native -j "$JOBS" 2>&1 | grep -Ev '^\[ *[0-9]+%\]|^-- |Consolidate compiler' || true
-test "${PIPESTATUS[0]}" -eq 0
+[ -f build/native/CMakeCache.txt ] || quiet build/native-configure.log \
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
+quiet build/native-build.log cmake --build build/native -j "$JOBS"
 
 step "wasm modules, SIMD128 and scalar (build/wasm)"
-if [ ! -f build/wasm-cmake/CMakeCache.txt ]; then
-  # emcmake's default test emulator passes a flag Node 20 rejects (TOOLCHAIN.md, pitfall 4).
+# emcmake's default test emulator passes a flag Node 20 rejects (TOOLCHAIN.md, pitfall 4).
+[ -f build/wasm-cmake/CMakeCache.txt ] || quiet build/wasm-configure.log \
   emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" > build/wasm-configure.log 2>&1 \
-    || { cat build/wasm-configure.log; exit 1; }
-fi
-cmake --build build/wasm-cmake -j "$JOBS" 2>&1 | grep -Ev '^\[ *[0-9]+%\]|^-- |Consolidate compiler' || true
-test "${PIPESTATUS[0]}" -eq 0
+    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)"
+quiet build/wasm-build.log cmake --build build/wasm-cmake -j "$JOBS"
 
 if [ -f scripts/build-web.mjs ]; then
   step "page (build/web)"

@@ -86,7 +86,7 @@ TEST_CASE("scores around 90–1000: the stable softmax stays finite, the naive o
     // exp(88.7) is the largest float32; the article's "比如 1000" overflows to +Inf.
     for (float big : {90.0f, 100.0f, 500.0f, 1000.0f}) {
         INFO("scores " << big << " and " << big - 1);
-        const Matrix q(1, 1, {1}), k(2, 1, {big, big - 1.0f}), v(2, 1, {1, 0});
+        const Matrix q(1, 1, std::vector<float>{1}), k(2, 1, {big, big - 1.0f}), v(2, 1, {1, 0});
         attn::AttentionOptions o;
         o.scale = attn::Scale::None;
         const auto stable = attn::attention_steps(q, k, v, o);

@@ -1,0 +1,38 @@
+// Loads the built ES module in Node. Node ≥ 18 cannot fetch the separate .wasm (the glue picks up
+// the global fetch; TOOLCHAIN.md, pitfall 2), so the binary is read from disk and handed over.
+import fs from 'node:fs';
+
+const ROOT = new URL('../../', import.meta.url);
+
+export const builds = {
+  simd: { module: 'wasm/attention.mjs', wasm: 'build/wasm/attention_core.wasm' },
+  scalar: { module: 'wasm/attention-scalar.mjs', wasm: 'build/wasm/attention_core_scalar.wasm' },
+};
+
+export async function loadAttention(build = 'simd') {
+  const { module, wasm } = builds[build];
+  const { default: createAttention } = await import(new URL(module, ROOT));
+  return createAttention({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
+}
+
+export function readFixture() {
+  return JSON.parse(fs.readFileSync(new URL('tests/fixtures/worked-example.json', ROOT), 'utf8'));
+}
+
+// [[1, 0], [0, 1]] → { rows, cols, data: Float32Array }; "-Infinity" (the fixture's −∞) → -Infinity.
+export function matrix(rows) {
+  const data = Float32Array.from(rows.flat(), (x) => (x === '-Infinity' ? -Infinity : x));
+  return { rows: rows.length, cols: rows[0].length, data };
+}
+
+// Asserts every value of `actual` is within tol (absolute + relative) of `expected` (array of rows).
+export function assertClose(assert, actual, expected, tol, what) {
+  const want = matrix(expected);
+  assert.equal(actual.rows, want.rows, `${what}: rows`);
+  assert.equal(actual.cols, want.cols, `${what}: cols`);
+  actual.data.forEach((x, t) => {
+    const y = want.data[t];
+    const ok = Number.isNaN(y) ? Number.isNaN(x) : !Number.isFinite(y) ? x === y : Math.abs(x - y) <= tol + tol * Math.abs(y);
+    assert.ok(ok, `${what}[${Math.floor(t / want.cols)}][${t % want.cols}] = ${x}, expected ${y}`);
+  });
+}

@@ -1,0 +1,119 @@
+// api.mjs — the public JS API around the Embind core (see PRODUCT.md, "Public JS API").
+//
+// This layer checks what C++ cannot see — JS types: a missing field, a string where a number
+// belongs, a fractional size, an unknown option — and turns option names into the numbers the
+// bindings expect. Everything about values and shapes (lengths, ±Infinity, d_k mismatch, memory)
+// is checked once, in the core, whose message becomes the Error thrown here. A failed call
+// computes nothing and leaves the module usable.
+
+const SCALES = { sqrt_dk: 0, dk: 1, none: 2 };
+const AXES = { row: 0, column: 1 };
+const MASK_NONE = 0, MASK_CAUSAL = 1, MASK_CUSTOM = 2;
+const MAX_DIM = 0x7fffffff;
+// Inputs are copied into wasm memory (2 GiB at most, and the computation needs room too).
+const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
+  ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function checkKeys(fn, args, known) {
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    fail(`${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`);
+  for (const key of Object.keys(args))
+    if (!known.includes(key)) fail(`${fn}: unknown option "${key}"; the options are ${known.join(', ')}`);
+}
+
+function checkDim(name, value) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIM)
+    fail(`${name} must be a whole number ≥ 1 (got ${describe(value)})`);
+}
+
+// A matrix argument: { rows, cols, data } with data a typed array or an array of numbers.
+function checkMatrix(name, m) {
+  if (m === undefined) fail(`${name} is missing; pass { rows, cols, data }`);
+  if (typeof m !== 'object' || m === null || Array.isArray(m))
+    fail(`${name} must be an object { rows, cols, data } (got ${describe(m)})`);
+  checkDim(`${name}.rows`, m.rows);
+  checkDim(`${name}.cols`, m.cols);
+  const { data } = m;
+  if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
+    if (data instanceof BigInt64Array || data instanceof BigUint64Array)
+      fail(`${name}.data must hold numbers, not BigInts`);
+  } else if (Array.isArray(data)) {
+    // The bindings' bulk copy would turn anything that is not a number into NaN silently.
+    for (let i = 0; i < data.length; i++)
+      if (typeof data[i] !== 'number')
+        fail(`${name}.data[${i}] is not a number (got ${describe(data[i])})`);
+  } else {
+    fail(`${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`);
+  }
+  return data.length;
+}
+
+function checkInputSize(values) {
+  const bytes = values * 4;
+  if (bytes > MAX_INPUT_BYTES)
+    fail(`the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
+      `at most ${MAX_INPUT_BYTES / 2 ** 20} MiB fit in the module's memory`);
+}
+
+function encodeOptions(fn, { scale = 'sqrt_dk', temperature = 1, mask = 'none', stable = true, axis = 'row' }) {
+  if (!(scale in SCALES)) fail(`${fn}: scale must be "sqrt_dk", "dk" or "none" (got ${describe(scale)})`);
+  if (typeof temperature !== 'number') fail(`${fn}: temperature must be a number (got ${describe(temperature)})`);
+  if (typeof stable !== 'boolean') fail(`${fn}: stable must be true or false (got ${describe(stable)})`);
+  if (!(axis in AXES)) fail(`${fn}: axis must be "row" or "column" (got ${describe(axis)})`);
+  const out = { scale: SCALES[scale], temperature, stable, axis: AXES[axis], mask: MASK_NONE };
+  if (mask === 'causal') out.mask = MASK_CAUSAL;
+  else if (typeof mask === 'object' && mask !== null) {
+    checkMatrix('mask', mask);
+    out.mask = MASK_CUSTOM;
+    out.maskMatrix = mask;
+  } else if (mask !== 'none') fail(`${fn}: mask must be "none", "causal" or a { rows, cols, data } of 0/1 (got ${describe(mask)})`);
+  return out;
+}
+
+// The core answers either a result or { error }; turn the latter into a thrown Error.
+function unwrap(result) {
+  if (result && typeof result.error === 'string') fail(result.error);
+  return result;
+}
+
+const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
+const STEPS_KEYS = [...ATTENTION_KEYS, 'stable', 'axis'];
+
+function qkv(fn, args, keys) {
+  checkKeys(fn, args, keys);
+  checkInputSize(checkMatrix('q', args.q) + checkMatrix('k', args.k) + checkMatrix('v', args.v));
+  return [args.q, args.k, args.v, encodeOptions(fn, args)];
+}
+
+/**
+ * Wraps an Emscripten factory (attention_core.mjs) into the public API.
+ * @param {(options?: object) => Promise<object>} createCore
+ * @param {object} [moduleOptions] passed to Emscripten: { wasmBinary } or { locateFile }
+ */
+export async function wrapCore(createCore, moduleOptions = {}) {
+  const core = await createCore({ ...moduleOptions });
+  return Object.freeze({
+    /** Every intermediate: { scores, scaled, rowMax, exps, rowSum, weights, output }. */
+    attentionSteps(args) {
+      return unwrap(core.attentionSteps(...qkv('attentionSteps', args, STEPS_KEYS)));
+    },
+    /** softmax(QKᵀ/√d_k)·V, output only, through the fast path. */
+    attention(args) {
+      return unwrap(core.attention(...qkv('attention', args, ATTENTION_KEYS)));
+    },
+    /** X·W. */
+    project(args) {
+      checkKeys('project', args, ['x', 'w']);
+      checkInputSize(checkMatrix('x', args.x) + checkMatrix('w', args.w));
+      return unwrap(core.project(args.x, args.w));
+    },
+    version: () => core.version(),
+    simd: () => core.simd(),
+  });
+}
