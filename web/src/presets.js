@@ -27,7 +27,7 @@ const FIXED = {
   overflow: {
     mode: 'qkv', sizes: { n: 3, d: 4, dk: 4, dv: 2 },
     mats: {
-      q: [[20, 20, 20, 20], [20, 20, 20, 10], [10, 20, 20, 20]],
+      q: [[20, 20, 20, 20], [20, 20, 20, 19], [19, 20, 20, 20]],
       k: [[25, 25, 25, 25], [25, 25, 25, 24.5], [24.5, 25, 25, 25]],
       v: [[10, 0], [0, 10], [5, 5]],
     },
@@ -78,5 +78,7 @@ export function presetMatrices(preset, { mode, sizes, seed } = {}) {
   }
   const fixed = FIXED[preset];
   if (!fixed) throw new Error(`unknown preset ${preset}`);
-  return structuredClone(fixed.mats);
+  // Copy matrix by matrix: the article's Q and K are the same constant, and must not stay one
+  // array after copying (structuredClone would keep them shared, so editing Q would edit K).
+  return Object.fromEntries(Object.entries(fixed.mats).map(([name, rows]) => [name, rows.map((row) => [...row])]));
 }

@@ -128,7 +128,9 @@ export function parseState(hash) {
 
 // ---- Changes. Each returns a new state (or { error }) and never changes its argument. ----------
 
-const copy = (state) => ({ ...state, mats: structuredClone(state.mats) });
+// Matrices are copied one by one so that no two names ever share an array (editing Q must not edit K).
+const copyRows = (rows) => rows.map((row) => [...row]);
+const copy = (state) => ({ ...state, mats: Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, copyRows(rows)])) });
 
 export function choosePreset(state, preset) {
   return resolvePreset({ ...copy(state), preset });
@@ -169,7 +171,7 @@ export function setMatrix(state, name, rows) {
   const sized = resize(state, { [r]: rows.length, [c]: rows[0].length });
   if (sized.error) return sized;
   const next = { ...sized, preset: 'custom' };
-  next.mats[name] = structuredClone(rows);
+  next.mats[name] = copyRows(rows);
   return next;
 }
 
@@ -181,11 +183,11 @@ export function switchMode(state, mode, projections) {
   if (mode === state.mode) return state;
   const next = { ...copy(state), mode, preset: 'custom' };
   if (mode === 'qkv') {
-    next.mats = { q: projections.q, k: projections.k, v: projections.v };
+    next.mats = { q: copyRows(projections.q), k: copyRows(projections.k), v: copyRows(projections.v) };
   } else {
     const identity = Array.from({ length: state.n }, (_, i) => Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)));
     next.d = state.n;
-    next.mats = { x: identity, wq: state.mats.q, wk: state.mats.k, wv: state.mats.v };
+    next.mats = { x: identity, wq: next.mats.q, wk: next.mats.k, wv: next.mats.v };
   }
   return next;
 }

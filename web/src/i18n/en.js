@@ -105,7 +105,7 @@ export default {
   'editor.paste': 'Paste a whole matrix',
   'editor.pasteHint': 'NumPy style [[1, 0], [0, 1]], CSV, or one row per line separated by spaces; full-width digits and the minus sign "−" work too. A different shape resizes the example.',
   'editor.apply': 'Apply',
-  'editor.large': 'Larger than 16: too many cells to type into; use "Paste a whole matrix".',
+  'editor.large': 'More than 16 columns: too wide to type into; use "Paste a whole matrix".',
 
   'opt.scale': 'Scaling',
   'opt.scale.sqrt_dk': '÷ √dₖ (the article)',

@@ -106,7 +106,7 @@ export default {
   'editor.paste': '粘贴整个矩阵',
   'editor.pasteHint': '可粘贴 NumPy 形式 [[1, 0], [0, 1]]、CSV,或每行一行、空格分隔;全角数字和减号"−"也可以。形状不同时会自动调整尺寸。',
   'editor.apply': '应用',
-  'editor.large': '尺寸大于 16:单元格太多,请用"粘贴整个矩阵"编辑。',
+  'editor.large': '列数大于 16:太宽,无法逐格输入,请用"粘贴整个矩阵"编辑。',
 
   'opt.scale': '缩放方式',
   'opt.scale.sqrt_dk': '÷ √dₖ(原文)',

@@ -2,10 +2,9 @@
 // teaching points as controls. Render only: every change is handed to `on.*` callbacks in main.
 
 import { h, sym, shapeLabel } from './dom.js';
-import { formatInput } from '../format.js';
+import { formatInput, PRECISIONS } from '../format.js';
 import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
 import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
-import { PRECISIONS } from '../format.js';
 
 const SYMBOLS = { x: ['X'], wq: ['W', 'Q'], wk: ['W', 'K'], wv: ['W', 'V'], q: ['Q'], k: ['K'], v: ['V'] };
 const TEXT_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V' };
@@ -43,7 +42,7 @@ function sizeControls({ state, t, on }) {
 function matrixEditor(name, rows, { t, on }) {
   const cols = rows[0].length;
   const textName = TEXT_NAMES[name];
-  const large = rows.length > TABLE_LIMIT || cols > TABLE_LIMIT;
+  const large = cols > TABLE_LIMIT; // long columns stay editable (a list to scroll), wide rows do not fit
   const grid = large
     ? h('p', { class: 'note' }, t('editor.large'))
     : h('div', { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },

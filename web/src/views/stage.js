@@ -36,7 +36,7 @@ function shifted(scaled, max, axis) {
 
 /** Row totals of a matrix (shown beside the weights: each row of A sums to 1). */
 function totals(m, byColumn) {
-  const out = new Float32Array(byColumn ? m.cols : m.rows);
+  const out = new Float64Array(byColumn ? m.cols : m.rows);
   for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) out[byColumn ? j : i] += m.data[i * m.cols + j];
   return out;
 }

@@ -1,0 +1,188 @@
+// The playground page in Debian's chromium: the article's worked example end to end, editing,
+// the explanation panel, the teaching controls, the URL, the language switch.
+// Expected numbers are computed here independently (float64 JS), never read from the page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+
+let b;
+before(async () => { b = await openBrowser(); });
+after(async () => { await b?.close(); });
+
+/** softmax of one row, and 4-significant-digit text as the page writes it by default. */
+const softmax = (row) => { const m = Math.max(...row); const e = row.map((x) => Math.exp(x - m)); const s = e.reduce((a, c) => a + c); return e.map((x) => x / s); };
+const sig4 = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(4));
+const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
+
+test('opening the page shows the worked example at step 1, in Chinese', async () => {
+  const page = await b.open();
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await page.textContent('#step-title'), /输入矩阵 X/);
+  assert.deepEqual(await matrixText(page, 'q'), [['1', '0'], ['0', '1']]);
+  assert.deepEqual(await matrixText(page, 'v'), [['10', '0'], ['0', '10']]);
+  assert.equal(await page.inputValue('#preset'), 'article');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …], AV = [[6.698, 3.302], …]', async () => {
+  const page = await b.open();
+  const titles = [];
+  for (let step = 1; step <= 9; step++) {
+    assert.equal(await stepInUrl(page), step, 'the step lives in the URL');
+    titles.push(await page.textContent('#step-title'));
+    await screenshot(page, `step-${step}-zh-light`);
+    if (step < 9) await page.keyboard.press('ArrowRight');
+  }
+  assert.equal(new Set(titles).size, 9, 'nine different steps');
+  // The article's example, computed independently: softmax([1/√2, 0]).
+  const [a, c] = softmax([1 / Math.SQRT2, 0]);
+  assert.equal(sig4(a), '0.6698');
+  assert.deepEqual(await matrixText(page, 'weights'), [[sig4(a), sig4(c)], [sig4(c), sig4(a)]]);
+  assert.deepEqual(await matrixText(page, 'output'), [['6.698', '3.302'], ['3.302', '6.698']]);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await stepInUrl(page), 9, 'no step after the last');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await stepInUrl(page), 8);
+  await page.click('.step-link[data-step="3"]');
+  assert.equal(await stepInUrl(page), 3, 'the step list jumps');
+  await page.click('#next');
+  assert.equal(await stepInUrl(page), 4, 'the next button steps');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('the weights step shows each row sum (1) beside the row', async () => {
+  const page = await b.open('#step=8');
+  const sums = await page.$$eval('figure[data-name="weights"] td.side', (tds) => tds.map((td) => td.textContent));
+  assert.equal(sums.length, 2);
+  for (const sum of sums) assert.match(sum, /^(1|1\.000|0\.9999)$/);
+  await page.context().close();
+});
+
+test('editing Q[0][0] to 2 recomputes A[0][0] through the core', async () => {
+  const page = await b.open('#step=8');
+  const before = await matrixText(page, 'weights');
+  await page.fill('#in-q-0-0', '2');
+  // Independently: q_1 = [2, 0], K = I → scores [2, 0], ÷ √2, softmax.
+  const [a, c] = softmax([2 / Math.SQRT2, 0]);
+  const after = await matrixText(page, 'weights');
+  assert.notDeepEqual(after, before);
+  assert.deepEqual(after[0], [sig4(a), sig4(c)]);
+  assert.deepEqual(after[1], before[1], 'row 2 does not depend on q_1');
+  assert.equal(await page.inputValue('#preset'), 'custom');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('hovering score (0,1) highlights q_1 and k_2 and expands that one number', async () => {
+  const page = await b.open('#step=3');
+  await page.hover('figure[data-name="scores"] td.pick[data-i="0"][data-j="1"]');
+  const panel = page.locator('#cell-explain');
+  assert.equal(await panel.locator('ol.expansion').getAttribute('data-i'), '0');
+  assert.equal(await panel.locator('ol.expansion').getAttribute('data-j'), '1');
+  const text = (await panel.textContent()).replace(/\u2212/g, '-');
+  assert.match(text, /q1 ⊙ k2 = \[1×0, 0×1\] = \[0, 0\]/, 'term by term');
+  assert.match(text, /S12 = 0 \+ 0 = 0/, 'the sum');
+  assert.match(text, /0 ÷ √2/, '÷ √d_k');
+  assert.match(text, /exp\(0 - 0\.7071\) = 0\.4931/, 'exp(x − max)');
+  assert.match(text, /0\.4931 ÷ 1\.493 = A12 = 0\.3302/, '÷ row sum = A_12');
+  assert.equal(await page.locator('figure[data-name="q"] tr.hl-row').getAttribute('data-i'), '0');
+  assert.equal(await page.locator('figure[data-name="k"] tr.hl-row').getAttribute('data-i'), '1');
+  await screenshot(page, 'explain-0-1-zh-light');
+  // Keyboard: focus a weight cell and move right.
+  await page.goto(`${b.url}#step=8`);
+  await page.focus('figure[data-name="weights"] td.pick[data-i="0"][data-j="0"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '1');
+  assert.equal(await stepInUrl(page), 8, 'arrows inside a matrix do not change the step');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('the causal mask zeroes A[0][1] (future positions masked)', async () => {
+  const page = await b.open('#step=8');
+  await page.check('#mask');
+  const weights = await matrixText(page, 'weights');
+  assert.deepEqual(weights[0], ['1', '0']);
+  assert.equal(await page.locator('figure[data-name="weights"] td.masked').count(), 1);
+  await page.click('.step-link[data-step="4"]');
+  assert.equal((await matrixText(page, 'scaled'))[0][1], '-∞');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('naive softmax on scores near 1000 shows ∞/NaN; the stable one does not', async () => {
+  const page = await b.open('#preset=overflow&step=8');
+  const finite = (rows) => rows.flat().every((x) => !/NaN|∞/.test(x));
+  assert.ok(finite(await matrixText(page, 'weights')), 'stable: all finite');
+  const scaled = await page.goto(`${b.url}#preset=overflow&step=4`).then(() => matrixText(page, 'scaled'));
+  assert.ok(scaled.flat().every((x) => Number(x) > 950 && Number(x) <= 1000), `scores are near 1000 (${scaled})`);
+  await page.click('.step-link[data-step="8"]');
+  await page.check('#softmax-naive');
+  const naive = await matrixText(page, 'weights');
+  assert.ok(naive.flat().some((x) => x === 'NaN'), `naive: NaN appears (${naive})`);
+  await page.click('.step-link[data-step="6"]');
+  assert.ok((await matrixText(page, 'exps')).flat().includes('∞'), 'e^1000 overflows to ∞');
+  assert.match(await page.textContent('#stage-body'), /溢出/);
+  await screenshot(page, 'naive-overflow-zh-light');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('softmax along columns is shown as the misconception, with the FAQ', async () => {
+  const page = await b.open('#preset=cat&step=8');
+  await page.check('#axis-column');
+  assert.match(await page.textContent('#stage-body'), /误区/);
+  const foot = await page.$$eval('figure[data-name="weights"] tr.foot td.side', (tds) => tds.map((td) => td.textContent));
+  assert.equal(foot.length, 3);
+  for (const sum of foot) assert.match(sum, /^(1|1\.000|0\.9999)$/, 'each column sums to 1 (to float32 rounding)');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('the URL round-trips the whole state, custom matrices included', async () => {
+  const page = await b.open('#preset=cat&step=4');
+  await page.check('#scale-dk');
+  await page.check('#mask');
+  await page.selectOption('#digits', '2');
+  await page.fill('#in-x-1-2', '-1.5');
+  await page.click('#lang-switch');
+  const href = page.url();
+  const stage = await page.textContent('#stage-body');
+  const inputs = await page.$$eval('#panel input, #panel select', (els) => els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`));
+  const again = await b.open(new URL(href).hash);
+  assert.equal(await again.textContent('#stage-body'), stage);
+  assert.deepEqual(await again.$$eval('#panel input, #panel select', (els) => els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`)), inputs);
+  assert.equal(again.url(), href, 'the restored page writes the same link');
+  noProblems(page);
+  noProblems(again);
+  await page.context().close();
+  await again.context().close();
+});
+
+test('a link that does not parse falls back to the default with a notice', async () => {
+  const page = await b.open('#step=banana&preset=article');
+  assert.match(await page.textContent('#notice'), /无法解析/);
+  assert.match(await page.textContent('#step-title'), /输入矩阵 X/);
+  noProblems(page);
+  await page.context().close();
+});
+
+test('switching to English changes the texts and keeps the state', async () => {
+  const page = await b.open('#step=5');
+  await page.fill('#in-v-0-0', '7');
+  const before = await matrixText(page, 'shifted');
+  await page.click('#lang-switch');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.match(await page.textContent('#app-title'), /Attention Playground/);
+  assert.match(await page.textContent('#step-title'), /Subtract each row's max/);
+  assert.equal(await stepInUrl(page), 5);
+  assert.deepEqual(await matrixText(page, 'shifted'), before);
+  assert.equal(await page.inputValue('#in-v-0-0'), '7', 'the edit is kept');
+  const zhLeft = await page.$$eval('#panel label, #panel legend, #panel summary', (els) => els.filter((e) => /[\u4e00-\u9fff]/.test(e.textContent) && !/它 是 猫/.test(e.textContent)).map((e) => e.textContent));
+  assert.deepEqual(zhLeft, [], 'no Chinese left in the panel');
+  noProblems(page);
+  await page.context().close();
+});
