@@ -2,13 +2,16 @@
 // they vary in lightness, not only in hue:
 //   - sequential (weights, exponentials, sums): from the cell background to a deep blue;
 //   - diverging, centred at 0 (signed values): blue below 0, the background at 0, brown above.
-// The text colour is picked per cell for the higher contrast, so numbers stay readable (≥ 4.5:1).
+// The text colour is black or white, whichever contrasts more with the cell: pure black and white
+// are needed, because only they guarantee ≥ 4.5:1 at the lightness where one gives way to the other.
+const BLACK = [0, 0, 0];
+const WHITE = [255, 255, 255];
 
 const THEMES = {
   light: { base: [255, 255, 255], seq: [8, 48, 107], neg: [33, 82, 160], pos: [140, 60, 8],
-    ink: [26, 28, 32], inkOnDark: [255, 255, 255], nonFinite: [222, 222, 226] },
+    nonFinite: [222, 222, 226] },
   dark: { base: [30, 33, 38], seq: [146, 208, 255], neg: [120, 175, 255], pos: [255, 176, 110],
-    ink: [232, 234, 238], inkOnDark: [18, 20, 24], nonFinite: [70, 72, 80] },
+    nonFinite: [70, 72, 80] },
 };
 
 const toLinear = (c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
@@ -30,10 +33,13 @@ export function scaleFor(data, kind) {
 /** Background and text colour of one cell as CSS strings. */
 export function cellColors(value, scale, themeName = 'light') {
   const theme = THEMES[themeName] ?? THEMES.light;
-  if (!Number.isFinite(value)) return { bg: css(theme.nonFinite), fg: css(theme.ink) };
+  if (!Number.isFinite(value)) {
+    const fg = contrast(theme.nonFinite, BLACK) >= contrast(theme.nonFinite, WHITE) ? BLACK : WHITE;
+    return { bg: css(theme.nonFinite), fg: css(fg), rgb: theme.nonFinite, fgRgb: fg };
+  }
   const t = Math.min(1, Math.abs(value) / scale.max);
   const target = scale.kind === 'seq' ? theme.seq : value < 0 ? theme.neg : theme.pos;
   const bg = mix(theme.base, target, t);
-  const fg = contrast(bg, theme.ink) >= contrast(bg, theme.inkOnDark) ? theme.ink : theme.inkOnDark;
+  const fg = contrast(bg, BLACK) >= contrast(bg, WHITE) ? BLACK : WHITE;
   return { bg: css(bg), fg: css(fg), rgb: bg, fgRgb: fg };
 }

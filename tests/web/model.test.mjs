@@ -1,0 +1,63 @@
+// The model computes every intermediate through the real wasm core (loaded in Node with its
+// bytes, as TOOLCHAIN.md says); the expected numbers here are computed independently in float64.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import createAttention from '../../wasm/attention.mjs';
+import { computeModel, stepOptions, fieldOfEngineError } from '../../web/src/model.js';
+import { defaultState, choosePreset, setCell, switchMode, setOption } from '../../web/src/state.js';
+import { toRows } from '../../web/src/matrix.js';
+
+let engine;
+before(async () => {
+  engine = await createAttention({ wasmBinary: fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)) });
+});
+
+const close = (actual, expected, tol = 1e-5) => actual.flat().forEach((x, i) =>
+  assert.ok(Math.abs(x - expected.flat()[i]) <= tol, `${x} ≠ ${expected.flat()[i]}`));
+
+test('the worked example: A = [[0.6698, 0.3302], …] and AV = [[6.698, 3.302], …]', () => {
+  const m = computeModel(engine, defaultState());
+  const a = Math.exp(Math.SQRT1_2) / (Math.exp(Math.SQRT1_2) + 1);
+  close(toRows(m.scaled), [[Math.SQRT1_2, 0], [0, Math.SQRT1_2]]);
+  close(toRows(m.weights), [[a, 1 - a], [1 - a, a]]);
+  close(toRows(m.output), [[10 * a, 10 * (1 - a)], [10 * (1 - a), 10 * a]], 1e-4);
+  assert.deepEqual(toRows(m.rowMax).map((r) => r.length), [1, 1]);
+});
+
+test('mode x projects X through W_Q, W_K, W_V first, and gives the same result as the Q, K, V it equals', () => {
+  const fromX = computeModel(engine, switchMode(defaultState(), 'x'));
+  const direct = computeModel(engine, defaultState());
+  assert.deepEqual(fromX.output.data, direct.output.data);
+  assert.ok(fromX.x && fromX.wq && fromX.wk && fromX.wv);
+  const cat = computeModel(engine, choosePreset(defaultState(), 'cat'));
+  // q_它 = x_它 · W_Q = [1, .5, 0, 0] · W_Q = [0.5, 2, 0, 0]
+  close(toRows(cat.q)[0], [0.5, 2, 0, 0]);
+});
+
+test('the options reach the core: causal mask, naive softmax, column axis', () => {
+  const masked = computeModel(engine, setOption(defaultState(), 'mask', 'causal'));
+  close(toRows(masked.weights)[0], [1, 0]);
+  const overflow = computeModel(engine, setOption(choosePreset(defaultState(), 'overflow'), 'softmax', 'naive'));
+  assert.ok(overflow.weights.data.some(Number.isNaN), 'naive softmax at ~1000 gives NaN');
+  const stable = computeModel(engine, choosePreset(defaultState(), 'overflow'));
+  assert.ok(stable.weights.data.every(Number.isFinite));
+  const column = computeModel(engine, setOption(choosePreset(defaultState(), 'cat'), 'axis', 'column'));
+  const w = toRows(column.weights);
+  for (let j = 0; j < 3; j++) assert.ok(Math.abs(w[0][j] + w[1][j] + w[2][j] - 1) < 1e-5, 'columns sum to 1');
+  assert.deepEqual(stepOptions(defaultState()), { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' });
+});
+
+test('an edited cell changes the result as computed independently', () => {
+  const m = computeModel(engine, setCell(defaultState(), 'q', 0, 0, 2));
+  const x = 2 / Math.SQRT2;
+  close(toRows(m.weights)[0], [Math.exp(x) / (Math.exp(x) + 1), 1 / (Math.exp(x) + 1)]);
+});
+
+test('errors of the core name the argument, and the page knows which field that is', () => {
+  assert.equal(fieldOfEngineError('q has 10 values but 3×4 needs 12'), 'q');
+  assert.equal(fieldOfEngineError('something else'), null);
+  const bad = setCell(defaultState(), 'q', 0, 0, Infinity);
+  assert.throws(() => computeModel(engine, bad), (e) => e instanceof Error && /q/.test(e.message));
+  assert.ok(computeModel(engine, defaultState()), 'the core is still usable after');
+});

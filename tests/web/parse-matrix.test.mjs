@@ -1,0 +1,51 @@
+// The paste parser: every format the issue names, the IME's full-width forms, and each bad input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMatrix, parseNumber, normalizeText } from '../../web/src/parse-matrix.js';
+
+const ok = (text) => { const r = parseMatrix(text); assert.ok(r.ok, `${text} → ${JSON.stringify(r.error)}`); return r.rows; };
+const error = (text) => { const r = parseMatrix(text); assert.equal(r.ok, false, `${text} should fail`); return r.error; };
+
+test('NumPy style, with or without np.array( … )', () => {
+  assert.deepEqual(ok('[[1, 0], [0, 1]]'), [[1, 0], [0, 1]]);
+  assert.deepEqual(ok('np.array([[1., 0.], [0., 1.]])'), [[1, 0], [0, 1]]);
+  assert.deepEqual(ok('array([[10, 0],\n       [0, 10]])'), [[10, 0], [0, 10]]);
+  assert.deepEqual(ok('[1, 2, 3]'), [[1, 2, 3]], 'a 1-D list is one row');
+});
+
+test('CSV, whitespace-separated rows and ;-separated rows', () => {
+  assert.deepEqual(ok('1,2\n3,4\n'), [[1, 2], [3, 4]]);
+  assert.deepEqual(ok('1 2\t3\n4  5 6'), [[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual(ok('1, 2; 3, 4'), [[1, 2], [3, 4]]);
+  assert.deepEqual(ok('  -1.5e2 +.5 \r\n 0.25 7 '), [[-150, 0.5], [0.25, 7]]);
+});
+
+test('full-width digits and punctuation and the minus sign U+2212 read as ASCII', () => {
+  assert.deepEqual(ok('［［１，　−２］，［３．５，４］］'), [[1, -2], [3.5, 4]]);
+  assert.deepEqual(ok('\u22120.5 1\n2 \u22123'), [[-0.5, 1], [2, -3]]);
+  assert.deepEqual(ok('１、２\n３、４'), [[1, 2], [3, 4]]);
+  assert.equal(normalizeText('－１２３'), '-123');
+  assert.deepEqual(parseNumber('−７'), { ok: true, value: -7 });
+});
+
+test('bad cells say which cell and why', () => {
+  assert.deepEqual(parseNumber(''), { ok: false, error: { key: 'empty' } });
+  assert.deepEqual(parseNumber('   '), { ok: false, error: { key: 'empty' } });
+  assert.equal(parseNumber('abc').error.key, 'notNumber');
+  assert.equal(parseNumber('1.2.3').error.key, 'notNumber');
+  assert.equal(parseNumber('NaN').error.key, 'nan');
+  assert.equal(parseNumber('-inf').error.key, 'infinite');
+  assert.equal(parseNumber('Infinity').error.key, 'infinite');
+  assert.equal(parseNumber('∞').error.key, 'infinite');
+  assert.equal(parseNumber('1e999').error.key, 'infinite', 'overflows to Infinity');
+  assert.deepEqual(error('1 2\n3 x'), { key: 'notNumber', text: 'x', row: 2, col: 2 });
+  assert.deepEqual(error('[[1, NaN]]'), { key: 'nan', text: 'NaN', row: 1, col: 2 });
+});
+
+test('ragged and empty pastes are refused', () => {
+  assert.deepEqual(error('[[1, 2], [3]]'), { key: 'ragged', row: 2, got: 1, want: 2 });
+  assert.deepEqual(error('1,2,3\n4,5'), { key: 'ragged', row: 2, got: 2, want: 3 });
+  assert.equal(error('').key, 'pasteEmpty');
+  assert.equal(error(' \n ').key, 'pasteEmpty');
+  assert.equal(error('[[]]').key, 'pasteEmpty');
+});
