@@ -5,6 +5,8 @@
 //
 //   attention_steps     the readable reference, every intermediate kept (reference.hpp)
 //   attention           output only, through the SIMD fast path (attention_fast.cpp)
+//   attention_streaming output only, online softmax over key tiles, O(n·d) memory
+//                       (attention_streaming.cpp)
 //   project             X·W for the three projections
 #pragma once
 
@@ -36,6 +38,12 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
 // switches exist only on the reference path); other values fall back to the reference.
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options = {});
+
+// Output only, like attention, through the online softmax (running max and rescaled running sum
+// over tiles of keys): working memory O((n_q + n_k)·d), never an n_q×n_k matrix, so it runs sizes
+// whose scores would not fit. Same options and the same fallbacks to the reference as attention.
+Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
+                                   const AttentionOptions& options = {});
 
 // Section 2: x (n, d) · w (d, d_out) → (n, d_out).
 Result<Matrix> project(const Matrix& x, const Matrix& w);

@@ -1,0 +1,107 @@
+// fast_exp.hpp — exp(x) for float32 in about 20 vector instructions, for the softmax of the fast
+// paths. Not a general libm replacement: results below FLT_MIN (x < −87.34) are flushed to 0.
+//
+// The method (XNNPACK's `rr2_p5`, "range reduction in two steps, degree-5 polynomial"):
+//   exp(x) = 2^n · exp(t),   n = round(x · log2 e),   t = x − n·ln 2  ∈ [−ln2/2, ln2/2]
+//   - n is rounded by adding a "magic" 1.5·2^23 (+127, the exponent bias): the sum's low mantissa
+//     bits are n + 127, so shifting them left by 23 gives the float 2^n with no conversion;
+//   - t is computed as x − n·ln2_hi − n·ln2_lo: ln2_hi has 15 significant bits, so n·ln2_hi is
+//     exact for |n| ≤ 255 and t keeps full precision (Cody–Waite reduction);
+//   - exp(t) ≈ 1 + t·p(t), p a degree-4 minimax polynomial: max relative error ≈ 2 ulp.
+// Edge cases: x < −87.336 (result below FLT_MIN, including −∞) → 0; x > 88.72 (overflow,
+// including +∞) → +∞; NaN → NaN (NaN fails both comparisons and flows through the arithmetic).
+//
+// tests/core/test_fast_paths.cpp checks it against std::exp over [−88, 88] and at ±∞ and NaN.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "simd_kernels.hpp"  // ATTN_HAVE_SIMD and xsimd
+
+namespace attn::fast {
+
+namespace exp_constants {
+constexpr float log2e = 0x1.715476p+0f;
+constexpr float magic_bias = 0x1.8000FEp23f;  // 1.5·2^23 + 127
+constexpr float minus_ln2_hi = -0x1.62E400p-1f;
+constexpr float minus_ln2_lo = -0x1.7F7D1Cp-20f;
+constexpr float c5 = 0x1.0F9F9Cp-7f;
+constexpr float c4 = 0x1.573A1Ap-5f;
+constexpr float c3 = 0x1.555A80p-3f;
+constexpr float c2 = 0x1.FFFDC6p-2f;
+constexpr float c1 = 0x1.FFFFF6p-1f;
+constexpr float denorm_cutoff = -0x1.5D589Ep6f;  // ≈ −87.3365: below, exp(x) < FLT_MIN
+constexpr float overflow_cutoff = 0x1.62E42Ep6f;  // ≈ 88.7228: above, exp(x) > FLT_MAX
+}  // namespace exp_constants
+
+// The same steps on one float: the scalar tail of the batch kernel (and its test oracle for
+// bit-equality between lanes and tails).
+inline float exp_scalar(float x) {
+    using namespace exp_constants;
+    float n = x * log2e + magic_bias;
+    std::uint32_t bits;
+    std::memcpy(&bits, &n, sizeof bits);
+    bits <<= 23;
+    float s;
+    std::memcpy(&s, &bits, sizeof s);
+    n -= magic_bias;
+    float t = n * minus_ln2_hi + x;
+    t = n * minus_ln2_lo + t;
+    float p = c5 * t + c4;
+    p = p * t + c3;
+    p = p * t + c2;
+    p = p * t + c1;
+    t *= s;
+    float f = t * p + s;
+    if (x < denorm_cutoff) f = 0.0f;
+    if (x > overflow_cutoff) f = std::numeric_limits<float>::infinity();
+    return f;
+}
+
+#if ATTN_HAVE_SIMD
+// exp of every lane, the same steps as exp_scalar.
+template <class Arch>
+inline xsimd::batch<float, Arch> exp_batch(const xsimd::batch<float, Arch>& x) {
+    using namespace exp_constants;
+    using batch = xsimd::batch<float, Arch>;
+    batch n = x * batch(log2e) + batch(magic_bias);
+    const batch s = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(n) << 23);
+    n -= batch(magic_bias);
+    batch t = n * batch(minus_ln2_hi) + x;
+    t = n * batch(minus_ln2_lo) + t;
+    batch p = batch(c5) * t + batch(c4);
+    p = p * t + batch(c3);
+    p = p * t + batch(c2);
+    p = p * t + batch(c1);
+    t *= s;
+    batch f = t * p + s;
+    f = xsimd::select(x < batch(denorm_cutoff), batch(0.0f), f);
+    f = xsimd::select(x > batch(overflow_cutoff), batch(std::numeric_limits<float>::infinity()), f);
+    return f;
+}
+
+// out_i = exp(x_i) over a whole array: batches, then the scalar tail.
+struct exp_kernel {
+    template <class Arch>
+    void operator()(Arch, float* out, const float* x, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        for (std::size_t i = 0; i < vec_end; i += W)
+            exp_batch<Arch>(batch::load_unaligned(x + i)).store_unaligned(out + i);
+        for (std::size_t i = vec_end; i < n; ++i) out[i] = exp_scalar(x[i]);  // the tail, scalar
+    }
+};
+inline void exp_array(float* out, const float* x, std::size_t n) {
+    exp_kernel{}(xsimd::default_arch{}, out, x, n);
+}
+#else
+inline void exp_array(float* out, const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = exp_scalar(x[i]);
+}
+#endif
+
+}  // namespace attn::fast

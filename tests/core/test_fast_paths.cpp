@@ -1,0 +1,238 @@
+// The fast paths against the reference: attention (tiled two-pass) and attention_streaming (online
+// softmax) equal attention_steps(...).output across shapes (1 to 300, odd and prime, n_q ≠ n_k,
+// around every multiple of the microkernel block), every mask (including fully masked rows) and
+// every scaling; and the fast exp on its own. Runs natively and twice in wasm (SIMD and scalar),
+// so each shape is checked once per mask × scaling, with one CHECK per matrix.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+#include "fast_exp.hpp"
+#include "helpers.hpp"
+
+using attn::AttentionOptions;
+using attn::Matrix;
+using attn::MaskKind;
+using attn::Scale;
+using testing::random_matrix;
+
+namespace {
+
+constexpr double kAbsTol = 1e-5, kRelTol = 1e-4;  // float32, another summation order, fast exp
+
+// "" when every cell matches within tolerance (NaN only against NaN), else the first mismatch
+// and how many there are.
+std::string mismatch(const Matrix& got, const Matrix& want) {
+    if (got.rows != want.rows || got.cols != want.cols)
+        return "shape " + attn::shape_string(got) + " instead of " + attn::shape_string(want);
+    std::size_t bad = 0;
+    std::ostringstream first;
+    for (std::size_t i = 0; i < got.rows; ++i)
+        for (std::size_t j = 0; j < got.cols; ++j)
+            if (!testing::close(got(i, j), want(i, j), kAbsTol, kRelTol) && bad++ == 0)
+                first << "(" << i << ", " << j << "): got " << got(i, j) << ", expected " << want(i, j);
+    if (bad == 0) return {};
+    return std::to_string(bad) + " cells differ, first " + first.str();
+}
+
+struct Shape {
+    std::size_t n_q, n_k, d_k, d_v;
+};
+
+// Sizes around the block sizes (4 rows, 8 or 16 keys per panel, 16-row blocks, 256-key tiles),
+// primes, n_q ≠ n_k both ways, d from 1 to 300.
+const Shape kShapes[] = {
+    {1, 1, 1, 1},     {1, 5, 3, 2},      {5, 1, 2, 3},     {2, 3, 4, 5},     {3, 7, 5, 9},
+    {7, 13, 8, 7},    {16, 16, 16, 16},  {17, 9, 11, 19},  {13, 31, 64, 64}, {33, 65, 17, 8},
+    {61, 37, 64, 33}, {97, 101, 7, 13},  {64, 257, 64, 64}, {300, 100, 1, 2}, {131, 300, 65, 31},
+    {4, 260, 300, 5}, {9, 11, 300, 300},
+};
+
+// A 0/1 mask with about a quarter masked, row 1 (if any) fully masked and column 0 masked.
+Matrix custom_mask(std::size_t n_q, std::size_t n_k, unsigned seed) {
+    Matrix keep = random_matrix(n_q, n_k, seed, 0.0f, 1.0f);
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) keep(i, j) = (keep(i, j) < 0.25f || j == 0 || i == 1) ? 0.0f : 1.0f;
+    return keep;
+}
+
+std::vector<AttentionOptions> option_grid(std::size_t n_q, std::size_t n_k, unsigned seed) {
+    std::vector<AttentionOptions> grid;
+    for (MaskKind mask : {MaskKind::None, MaskKind::Causal, MaskKind::Custom}) {
+        for (Scale scale : {Scale::SqrtDk, Scale::Dk, Scale::None}) {
+            AttentionOptions o;
+            o.scale = scale;
+            o.mask.kind = mask;
+            if (mask == MaskKind::Custom) o.mask.keep = custom_mask(n_q, n_k, seed);
+            grid.push_back(o);
+        }
+    }
+    AttentionOptions hot;  // temperature below and above 1
+    hot.temperature = 0.25f;
+    grid.push_back(hot);
+    AttentionOptions cold;
+    cold.temperature = 4.0f;
+    cold.mask.kind = MaskKind::Causal;
+    grid.push_back(cold);
+    return grid;
+}
+
+const char* mask_name(MaskKind k) {
+    return k == MaskKind::None ? "none" : k == MaskKind::Causal ? "causal" : "custom";
+}
+const char* scale_name(Scale s) { return s == Scale::SqrtDk ? "sqrt_dk" : s == Scale::Dk ? "dk" : "none"; }
+
+// Both fast paths against the reference for one input and one option set.
+void check_both(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
+    INFO("q " << attn::shape_string(q) << ", k " << attn::shape_string(k) << ", v " << attn::shape_string(v)
+              << ", mask " << mask_name(o.mask.kind) << ", scale " << scale_name(o.scale) << ", temperature "
+              << o.temperature);
+    const auto ref = attn::attention_steps(q, k, v, o);
+    REQUIRE(ref.ok());
+    const auto fast = attn::attention(q, k, v, o);
+    const auto streaming = attn::attention_streaming(q, k, v, o);
+    REQUIRE(fast.ok());
+    REQUIRE(streaming.ok());
+    CHECK_MESSAGE(mismatch(fast.value, ref.value.output).empty(), "attention: " << mismatch(fast.value, ref.value.output));
+    CHECK_MESSAGE(mismatch(streaming.value, ref.value.output).empty(),
+                  "attention_streaming: " << mismatch(streaming.value, ref.value.output));
+}
+
+}  // namespace
+
+TEST_CASE("attention and attention_streaming equal the reference across shapes, masks and scalings") {
+    unsigned seed = 1;
+    for (const Shape& sh : kShapes) {
+        // Scores spread over several units, so that the weights are far from uniform.
+        const Matrix q = random_matrix(sh.n_q, sh.d_k, seed++, -2.0f, 2.0f);
+        const Matrix k = random_matrix(sh.n_k, sh.d_k, seed++, -2.0f, 2.0f);
+        const Matrix v = random_matrix(sh.n_k, sh.d_v, seed++, -3.0f, 3.0f);
+        for (const AttentionOptions& o : option_grid(sh.n_q, sh.n_k, seed)) check_both(q, k, v, o);
+    }
+}
+
+TEST_CASE("the streaming path carries its running max across many key tiles") {
+    // 700 keys = 3 tiles of 256; keys late in the sequence get the largest scores, so the running
+    // max rises from tile to tile and the earlier terms must be rescaled.
+    const std::size_t n_q = 21, n_k = 700, d = 16;
+    const Matrix q = random_matrix(n_q, d, 501, 0.5f, 1.0f);
+    Matrix k = random_matrix(n_k, d, 502, -1.0f, 1.0f);
+    for (std::size_t j = 0; j < n_k; ++j)
+        for (std::size_t c = 0; c < d; ++c) k(j, c) += 2.0f * static_cast<float>(j) / n_k;
+    const Matrix v = random_matrix(n_k, 24, 503);
+    for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
+        AttentionOptions o;
+        o.mask.kind = mask;
+        check_both(q, k, v, o);
+    }
+}
+
+TEST_CASE("scores far beyond exp's range are handled by the max subtraction") {
+    // q, k in [−10, 10] at d_k = 4: scaled scores up to ±200, where exp alone would overflow.
+    const Matrix q = random_matrix(19, 4, 601, -10.0f, 10.0f), k = random_matrix(23, 4, 602, -10.0f, 10.0f);
+    const Matrix v = random_matrix(23, 5, 603);
+    check_both(q, k, v, {});
+}
+
+TEST_CASE("a fully masked row gives a zero output row on both fast paths") {
+    const Matrix q = random_matrix(5, 8, 701), k = random_matrix(6, 8, 702), v = random_matrix(6, 3, 703);
+    AttentionOptions o;
+    o.mask.kind = MaskKind::Custom;
+    o.mask.keep = Matrix(5, 6, 1.0f);
+    for (std::size_t j = 0; j < 6; ++j) o.mask.keep(2, j) = 0.0f;
+    for (const auto& out : {attn::attention(q, k, v, o), attn::attention_streaming(q, k, v, o)}) {
+        REQUIRE(out.ok());
+        for (std::size_t c = 0; c < 3; ++c) CHECK(out.value(2, c) == 0.0f);
+        CHECK(out.value(1, 0) != 0.0f);
+    }
+}
+
+TEST_CASE("inputs the fast paths cannot honour give exactly the reference's output") {
+    const Matrix q0 = random_matrix(6, 5, 801), k0 = random_matrix(7, 5, 802), v0 = random_matrix(7, 4, 803);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    SUBCASE("NaN in q spoils its row only") {
+        Matrix q = q0;
+        q(2, 3) = nan;
+        check_both(q, k0, v0, {});
+    }
+    SUBCASE("NaN in v spoils its column only") {
+        Matrix v = v0;
+        v(4, 1) = nan;
+        check_both(q0, k0, v, {});
+    }
+    SUBCASE("NaN in k under a mask that hides it") {
+        Matrix k = k0;
+        k(6, 0) = nan;
+        AttentionOptions o;
+        o.mask.kind = MaskKind::Causal;
+        check_both(q0, k, v0, o);
+    }
+    SUBCASE("magnitudes whose scores overflow float32") {
+        Matrix q = q0, k = k0;
+        q(0, 0) = 3e20f;
+        k(0, 0) = 3e20f;
+        check_both(q, k, v0, {});
+    }
+    SUBCASE("the teaching switches: naive softmax, column softmax") {
+        AttentionOptions naive;
+        naive.stable = false;
+        check_both(q0, k0, v0, naive);
+        AttentionOptions column;
+        column.axis = attn::Axis::Column;
+        check_both(q0, k0, v0, column);
+    }
+}
+
+TEST_CASE("the fast paths refuse bad input with the reference's message") {
+    const Matrix q = random_matrix(3, 4, 901), k = random_matrix(5, 4, 902), v = random_matrix(6, 2, 903);
+    const auto ref = attn::attention_steps(q, k, v);
+    REQUIRE_FALSE(ref.ok());
+    CHECK(attn::attention(q, k, v).error == ref.error);
+    CHECK(attn::attention_streaming(q, k, v).error == ref.error);
+}
+
+TEST_CASE("the fast exp is within 1e-6 relative of std::exp and keeps the edge cases") {
+    SUBCASE("over [−87.33, 88.7], where the result is a normal float") {
+        std::vector<float> x, got;
+        for (double t = -87.33; t <= 88.7; t += 0.00731) x.push_back(static_cast<float>(t));
+        for (float t : {0.0f, -0.0f, 1e-8f, -1e-8f, 0.5f, -0.5f, 1.0f, -1.0f, 0.34657359f, -0.34657359f})
+            x.push_back(t);
+        got.resize(x.size());
+        attn::fast::exp_array(got.data(), x.data(), x.size());
+        double worst = 0.0;
+        float worst_x = 0.0f;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const double want = std::exp(static_cast<double>(x[i]));
+            const double rel = std::fabs(got[i] - want) / want;
+            if (rel > worst) worst = rel, worst_x = x[i];
+            // the scalar tail follows the same steps
+            const float tail = attn::fast::exp_scalar(x[i]);
+            if (std::fabs(tail - want) / want > 1e-6) CHECK(tail == doctest::Approx(want).epsilon(1e-6));
+        }
+        INFO("worst relative error " << worst << " at x = " << worst_x);
+        CHECK(worst < 1e-6);
+    }
+    SUBCASE("below FLT_MIN the result is flushed to zero, never above the true value") {
+        for (float t : {-87.34f, -87.5f, -88.0f, -100.0f, -1000.0f}) {
+            float got;
+            attn::fast::exp_array(&got, &t, 1);
+            CHECK(got >= 0.0f);
+            CHECK(got <= std::numeric_limits<float>::min());
+        }
+    }
+    SUBCASE("−∞ → 0, +∞ and overflow → +∞, NaN → NaN, at every lane and in the tail") {
+        const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+        const std::vector<float> x = {-inf, inf, nan, 89.0f, 1000.0f, 0.0f, -inf, nan, inf};
+        std::vector<float> got(x.size());
+        attn::fast::exp_array(got.data(), x.data(), x.size());
+        for (std::size_t i : {std::size_t{0}, std::size_t{6}}) CHECK(got[i] == 0.0f);
+        for (std::size_t i : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{8}}) CHECK(got[i] == inf);
+        for (std::size_t i : {std::size_t{2}, std::size_t{7}}) CHECK(std::isnan(got[i]));
+        CHECK(got[5] == 1.0f);
+    }
+}
