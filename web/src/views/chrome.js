@@ -9,7 +9,7 @@ export function renderChrome(doc, { state, t, engineInfo }) {
   set('app-subtitle', t('app.subtitle'));
   set('skip-link', t('app.skip'));
   set('lang-switch', t('lang.switch'));
-  doc.getElementById('lang-switch')?.setAttribute('aria-label', t('lang.switchLabel'));
+  doc.getElementById('lang-switch')?.setAttribute('title', t('lang.switchLabel'));
   doc.getElementById('lang-switch')?.setAttribute('lang', state.lang === 'zh-CN' ? 'en' : 'zh-CN');
   set('copy-link', t('link.copy'));
   set('footer-text', `${t('app.footer')}${engineInfo ? ` (${engineInfo})` : ''}`);

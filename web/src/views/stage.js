@@ -47,7 +47,8 @@ function stepContent(stepId, { state, model, t, tokens }) {
   const byColumn = state.axis === 'column';
   const masked = state.mask === 'causal' ? (i, j) => j > i : undefined;
   const words = tokens ?? undefined;
-  const spec = (id, extra = {}) => ({ id, name: n[id][0], label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
+  // Names are cloned: one DOM node cannot stand under two matrices.
+  const spec = (id, extra = {}) => ({ id, name: n[id][0].cloneNode(true), label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
   const token = { rowLabels: words };
   const pair = { rowLabels: words, colLabels: words };
   const reduced = (values, key) => (byColumn
@@ -61,10 +62,9 @@ function stepContent(stepId, { state, model, t, tokens }) {
         : [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
     case 'project':
       if (state.mode !== 'x') return [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
-      return ['q', 'k', 'v'].map((out) => [
-        spec('x', { kind: 'div', ...token, id: `x-${out}` , matrix: model.x }), '×',
-        spec(`w${out}`, { kind: 'div' }), '=', spec(out, { kind: 'div', ...token }),
-      ]);
+      // X once, then each projection as "X ×" W = result, so that two matrices fit on a line.
+      return [[spec('x', { kind: 'div', ...token })],
+        ...['q', 'k', 'v'].map((out) => ['X ×', spec(`w${out}`, { kind: 'div' }), '=', spec(out, { kind: 'div', ...token })])];
     case 'scores':
       return [[spec('q', { kind: 'div', ...token }), '·', spec('k', { kind: 'div', ...token, caption: `${t('mat.k')} (Kᵀ)` }), '=',
         spec('scores', { kind: 'div', ...pair, pick: true })]];

@@ -1,0 +1,35 @@
+// Accessibility: axe-core on every step (no serious or critical violation), in Chinese and light
+// theme and in English and dark theme, and a screenshot of each as an artifact.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { openBrowser, screenshot } from './helpers.mjs';
+
+const AXE = fs.readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+let b;
+before(async () => { b = await openBrowser(); });
+after(async () => { await b?.close(); });
+
+async function seriousViolations(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const [lang, scheme, preset] of [['zh-CN', 'light', 'article'], ['en', 'dark', 'cat']]) {
+  test(`axe finds no serious or critical violation on any step (${lang}, ${scheme}, ${preset})`, async () => {
+    const page = await b.open(`#lang=${lang}&preset=${preset}&step=1`, { colorScheme: scheme });
+    for (let step = 1; step <= 9; step++) {
+      if (step > 1) await page.keyboard.press('ArrowRight');
+      // Open the explanation panel too, so its contents are checked.
+      const cell = page.locator('td.pick').first();
+      if (await cell.count()) await cell.hover();
+      assert.deepEqual(await seriousViolations(page), [], `step ${step}`);
+      if (lang !== 'zh-CN') await screenshot(page, `step-${step}-${lang}-${scheme}`);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
