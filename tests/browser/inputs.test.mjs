@@ -1,0 +1,126 @@
+// Inputs: each kind of bad input shows its message at the field, in the current language, while
+// the last good result stays on screen and the other inputs are kept; pasting; sizes; presets.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, screenshot, matrixText } from './helpers.mjs';
+import zh from '../../web/src/i18n/zh-CN.js';
+import en from '../../web/src/i18n/en.js';
+
+let b;
+before(async () => { b = await openBrowser(); });
+after(async () => { await b?.close(); });
+
+const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+
+// [what, field to type into or paste, text, message element, expected message (zh)]
+const CELL_CASES = [
+  ['an empty cell', '', zh['err.empty']],
+  ['text', 'abc', fill(zh['err.notNumber'], { text: 'abc' })],
+  ['NaN', 'NaN', zh['err.nan']],
+  ['+Infinity', 'Infinity', zh['err.infinite']],
+  ['−Infinity', '-inf', zh['err.infinite']],
+];
+
+for (const [what, text, message] of CELL_CASES) {
+  test(`bad cell input (${what}) shows its message at the cell; the last good result stays`, async () => {
+    const page = await b.open('#step=9');
+    await page.fill('#in-v-1-1', '5');          // another input, which must be kept
+    const good = await matrixText(page, 'output');
+    await page.fill('#in-q-0-1', text);
+    assert.equal(await page.textContent('#err-q'), message);
+    assert.equal(await page.getAttribute('#in-q-0-1', 'aria-invalid'), 'true');
+    assert.deepEqual(await matrixText(page, 'output'), good, 'the last good result stays');
+    assert.match(await page.textContent('#stage-body'), new RegExp(zh['notice.lastGood']));
+    assert.equal(await page.inputValue('#in-v-1-1'), '5', 'other inputs are kept');
+    assert.equal(await page.inputValue('#in-q-0-1'), text, 'the bad text stays for correcting');
+    // Correcting it clears the message and recomputes.
+    await page.fill('#in-q-0-1', '0');
+    assert.equal(await page.textContent('#err-q'), '');
+    assert.equal(await page.getAttribute('#in-q-0-1', 'aria-invalid'), null);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test('a ragged paste is refused with its message, in English too', async () => {
+  const page = await b.open('#step=9&lang=en');
+  const good = await matrixText(page, 'output');
+  await page.click('#details-paste-k summary');
+  await page.fill('#paste-k', '[[1, 2], [3]]');
+  await page.click('#apply-k');
+  assert.equal(await page.textContent('#err-paste-k'), fill(en['err.ragged'], { row: 2, got: 1, want: 2 }));
+  assert.deepEqual(await matrixText(page, 'output'), good);
+  await screenshot(page, 'bad-paste-en-light');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a size out of range is refused at its field', async () => {
+  const page = await b.open('#step=3');
+  for (const [value, message] of [['99', fill(zh['err.size'], { max: 64 })], ['0', fill(zh['err.size'], { max: 64 })],
+    ['2.5', fill(zh['err.size'], { max: 64 })], ['', zh['err.empty']]]) {
+    await page.fill('#size-n', value);
+    await page.dispatchEvent('#size-n', 'change');
+    assert.equal(await page.textContent('#err-size-n'), message, `n = "${value}"`);
+    assert.equal((await matrixText(page, 'scores')).length, 2, 'the 2×2 result stays');
+  }
+  await page.fill('#size-n', '3');
+  await page.dispatchEvent('#size-n', 'change');
+  assert.equal(await page.textContent('#err-size-n'), '');
+  assert.equal((await matrixText(page, 'scores')).length, 3);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a temperature of 0 is refused; 0.5 sharpens the weights', async () => {
+  const page = await b.open('#step=8');
+  await page.fill('#temperature', '0');
+  await page.dispatchEvent('#temperature', 'change');
+  assert.equal(await page.textContent('#err-temperature'), zh['err.temperature']);
+  await page.fill('#temperature', '0.5');
+  await page.dispatchEvent('#temperature', 'change');
+  const [a, c] = [Math.exp(Math.SQRT2), 1].map((x, _, all) => x / (Math.exp(Math.SQRT2) + 1));
+  assert.deepEqual((await matrixText(page, 'weights'))[0], [a.toPrecision(4), c.toPrecision(4)]);
+  await page.context().close();
+});
+
+test('pasting NumPy text with full-width digits and U+2212 replaces the matrix and resizes', async () => {
+  const page = await b.open('#step=1');
+  await page.click('#details-paste-q summary');
+  await page.fill('#paste-q', '[[１, −２, 0], [３, ４, 0.5], [0, 0, 1]]');
+  await page.click('#apply-q');
+  assert.equal(await page.textContent('#err-paste-q'), '');
+  assert.deepEqual(await matrixText(page, 'q'), [['1', '-2', '0'], ['3', '4', '0.5000'], ['0', '0', '1']]);
+  assert.equal(await page.inputValue('#size-n'), '3');
+  assert.equal(await page.inputValue('#size-dk'), '3');
+  assert.equal((await matrixText(page, 'k')).length, 3, 'K follows the new n');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('switching input mode keeps the result; the seeded random preset is reproducible', async () => {
+  const page = await b.open('#step=9');
+  const before = await matrixText(page, 'output');
+  await page.check('#mode-x');
+  assert.equal(await page.locator('#editor-x').count(), 1, 'X is editable');
+  assert.deepEqual(await matrixText(page, 'output'), before);
+  await page.selectOption('#preset', 'random');
+  await page.fill('#size-seed', '7');
+  await page.dispatchEvent('#size-seed', 'change');
+  const first = await matrixText(page, 'output');
+  const again = await b.open(new URL(page.url()).hash);
+  assert.deepEqual(await matrixText(again, 'output'), first);
+  assert.deepEqual([...page.problems, ...again.problems], []);
+  await page.context().close();
+  await again.context().close();
+});
+
+test('sizes above 16 show heatmaps without numbers', async () => {
+  const page = await b.open('#preset=random&mode=qkv&n=20&d=4&dk=4&dv=4&seed=3&step=8');
+  assert.equal(await page.locator('figure[data-name="weights"] canvas.heatmap').count(), 1);
+  assert.equal(await page.locator('figure[data-name="weights"] table').count(), 0);
+  await screenshot(page, 'heatmap-n20-zh-light');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
