@@ -33,8 +33,17 @@ function describe(error) {
   return error.col ? t('err.cellIn', { row: error.row, col: error.col, message }) : message;
 }
 
+// Writing the URL is slow in Chromium (history.replaceState costs tens of ms with a long hash),
+// so while a reader types into cells the URL follows a moment later; everything else writes it at once.
+let urlTimer = 0;
+function writeUrl({ soon = false } = {}) {
+  clearTimeout(urlTimer);
+  const write = () => { if (location.hash !== serializeState(state)) history.replaceState(null, '', serializeState(state)); };
+  if (soon) urlTimer = setTimeout(write, 250); else write();
+}
+
 /** Computes `next`; on success it becomes the state and everything is shown. */
-function commit(next, { panel = true } = {}) {
+function commit(next, { panel = true, edit = false } = {}) {
   for (const key of errors.keys()) if (key.startsWith('engine')) errors.delete(key);
   try {
     model = computeModel(engine, next);
@@ -48,15 +57,18 @@ function commit(next, { panel = true } = {}) {
   state = next;
   t = translator(state.lang);
   if (cell && (cell.i >= state.n || cell.j >= state.n)) cell = null;
-  history.replaceState(null, '', serializeState(state));
-  renderAll({ panel: panel || langChanged });
+  writeUrl({ soon: edit });
+  renderAll({ panel: panel || langChanged, frame: !edit || langChanged });
   return true;
 }
 
-function renderAll({ panel = true } = {}) {
-  renderChrome(document, { state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}` });
-  $('notice').textContent = notice ? t(`notice.${notice}`) : '';
-  renderNav($('nav'), { state, t, go });
+/** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
+function renderAll({ panel = true, frame = true } = {}) {
+  if (frame) {
+    renderChrome(document, { state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}` });
+    $('notice').textContent = notice ? t(`notice.${notice}`) : '';
+    renderNav($('nav'), { state, t, go });
+  }
   renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
     tokens: presetTokens(state.preset, state.lang), stale: errors.size > 0 });
   renderExplain($('cell-explain'), { state, model, t, cell });
@@ -106,9 +118,9 @@ const on = {
   cell(name, i, j, text) {
     const key = `cell:${name}:${i}:${j}`;
     const parsed = parseNumber(text);
-    if (!parsed.ok) { errors.set(key, describe(parsed.error)); renderAll({ panel: false }); return; }
+    if (!parsed.ok) { errors.set(key, describe(parsed.error)); renderAll({ panel: false, frame: false }); return; }
     errors.delete(key);
-    commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom' });
+    commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom', edit: true });
   },
   paste(name, text) {
     const key = `paste:${name}`;
@@ -148,6 +160,7 @@ $('lang-switch').addEventListener('click', () => {
   commit({ ...state, lang });
 });
 $('copy-link').addEventListener('click', async () => {
+  writeUrl();
   try { await navigator.clipboard.writeText(location.href); $('copy-status').textContent = t('link.copied'); }
   catch { $('copy-status').textContent = t('link.copyFailed'); }
 });
@@ -159,6 +172,7 @@ window.addEventListener('hashchange', () => {
   commit(parsed.state);
 });
 dark.addEventListener('change', () => renderAll({ panel: false }));
+window.addEventListener('pagehide', () => writeUrl());
 
 try {
   engine = await loadEngine();

@@ -1,6 +1,7 @@
 // One matrix on screen: its name and shape, its values as text in a table, coloured as a heatmap.
 // Larger than TABLE_LIMIT in either direction, it becomes a canvas heatmap without numbers.
-// Render only: it reads the matrix and draws it.
+// Render only. A rendered matrix can be refreshed in place with new values of the same shape,
+// which is what an edit needs: no DOM is rebuilt, and fixed cell widths keep the layout still.
 
 import { h, shapeLabel } from './dom.js';
 import { formatNumber } from '../format.js';
@@ -9,79 +10,93 @@ import { TABLE_LIMIT } from '../state.js';
 
 /**
  * spec: { id, name (node), label (the name as plain text), caption, matrix, kind: 'seq'|'div', rowLabels, colLabels,
- *         side?: { label, values }  (one value beside each row, e.g. the row max),
- *         foot?: { label, values }  (one value under each column),
+ *         side?: { label, values, kind }  (one value beside each row, e.g. the row max),
+ *         foot?: { label, values, kind }  (one value under each column),
  *         pick?: true (cells open the explanation panel), masked?: (i, j) => bool }
  * view:  { digits, theme, t }
+ * Returns { el, update(spec, view) }; update takes a spec of the same shape and options.
  */
 export function renderMatrix(spec, view) {
   const { matrix } = spec;
   const label = h('figcaption', {}, shapeLabel(spec.name, matrix.rows, matrix.cols),
     spec.caption ? h('span', { class: 'caption' }, spec.caption) : null);
   const large = matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT;
-  const body = large ? renderHeatmap(spec, view) : renderTable(spec, view);
-  return h('figure', { class: 'matrix', id: spec.id ? `m-${spec.id}` : null, dataset: { name: spec.id ?? '' } }, label, body);
+  const body = large ? heatmap(spec, view) : table(spec, view);
+  const el = h('figure', { class: 'matrix', id: spec.id ? `m-${spec.id}` : null, dataset: { name: spec.id ?? '' } }, label, body.el);
+  return { el, update: body.update };
 }
 
-function renderTable(spec, { digits, theme, t }) {
+/** Writes one value into one cell: text, background and a readable text colour. */
+function paint(td, value, scale, { digits, theme }) {
+  const text = formatNumber(value, digits);
+  if (td.textContent !== text) td.textContent = text;
+  const { bg, fg } = cellColors(value, scale, theme);
+  const style = `background:${bg};color:${fg}`;
+  if (td.dataset.paint !== style) { td.style.cssText = style; td.dataset.paint = style; }
+}
+
+function table(spec, view) {
   const { matrix, side, foot } = spec;
-  const scale = scaleFor(matrix.data, spec.kind);
-  const sideScale = side && scaleFor(side.values, 'seq');
   const head = h('tr', {}, h('td', { class: 'corner' }),
     Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, spec.colLabels?.[j] ?? String(j + 1))),
     side ? h('th', { scope: 'col', class: 'side-head' }, side.label) : null);
+  const cells = [];      // [td, i, j] of the values that are not masked
+  const sideCells = [];
+  const footCells = [];
   const rows = [];
   for (let i = 0; i < matrix.rows; i++) {
-    const cells = [];
+    const tds = [];
     for (let j = 0; j < matrix.cols; j++) {
-      const value = matrix.data[i * matrix.cols + j];
       const masked = spec.masked?.(i, j) ?? false;
-      const { bg, fg } = cellColors(value, scale, theme);
-      cells.push(h('td', {
+      const td = h('td', {
         class: `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`,
         dataset: { i, j },
         tabindex: spec.pick ? (i === 0 && j === 0 ? '0' : '-1') : null,
-        title: masked ? t('mat.masked') : null,
-        style: masked ? null : { background: bg, color: fg },
-      }, formatNumber(value, digits)));
+        title: masked ? view.t('mat.masked') : null,
+      });
+      if (masked) td.textContent = formatNumber(matrix.data[i * matrix.cols + j], view.digits);
+      else cells.push(td);
+      tds.push(td);
     }
-    let sideCell = null;
-    if (side) {
-      const { bg, fg } = cellColors(side.values[i], sideScale, theme);
-      sideCell = h('td', { class: 'c side', style: { background: bg, color: fg } }, formatNumber(side.values[i], digits));
-    }
-    rows.push(h('tr', { dataset: { i } }, h('th', { scope: 'row' }, spec.rowLabels?.[i] ?? String(i + 1)), cells, sideCell));
+    if (side) sideCells.push(h('td', { class: 'c side' }));
+    rows.push(h('tr', { dataset: { i } }, h('th', { scope: 'row' }, spec.rowLabels?.[i] ?? String(i + 1)), tds, side ? sideCells[i] : null));
   }
-  let footRow = null;
   if (foot) {
-    const footScale = scaleFor(foot.values, 'seq');
-    footRow = h('tr', { class: 'foot' }, h('th', { scope: 'row' }, foot.label),
-      Array.from(foot.values, (value) => {
-        const { bg, fg } = cellColors(value, footScale, theme);
-        return h('td', { class: 'c side', style: { background: bg, color: fg } }, formatNumber(value, digits));
-      }),
-      side ? h('td', { class: 'corner' }) : null);
+    for (let j = 0; j < matrix.cols; j++) footCells.push(h('td', { class: 'c side' }));
+    rows.push(h('tr', { class: 'foot' }, h('th', { scope: 'row' }, foot.label), footCells, side ? h('td', { class: 'corner' }) : null));
   }
-  return h('div', { class: 'table-scroll' },
-    h('table', { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` }, h('thead', {}, head), h('tbody', {}, rows, footRow)));
+  const el = h('div', { class: 'table-scroll' },
+    h('table', { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` }, h('thead', {}, head), h('tbody', {}, rows)));
+
+  function update(next, v) {
+    const scale = scaleFor(next.matrix.data, next.kind);
+    for (const td of cells) paint(td, next.matrix.data[Number(td.dataset.i) * next.matrix.cols + Number(td.dataset.j)], scale, v);
+    if (next.side) { const s = scaleFor(next.side.values, next.side.kind ?? 'seq'); sideCells.forEach((td, i) => paint(td, next.side.values[i], s, v)); }
+    if (next.foot) { const s = scaleFor(next.foot.values, next.foot.kind ?? 'seq'); footCells.forEach((td, j) => paint(td, next.foot.values[j], s, v)); }
+  }
+  update(spec, view);
+  return { el, update };
 }
 
-function renderHeatmap(spec, { theme, t }) {
+function heatmap(spec, view) {
   const { matrix } = spec;
-  const scale = scaleFor(matrix.data, spec.kind);
-  const cell = Math.max(4, Math.floor(320 / Math.max(matrix.rows, matrix.cols)));
+  const size = Math.max(6, Math.floor(480 / Math.max(matrix.rows, matrix.cols)));
+  const message = view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols });
   const canvas = h('canvas', {
-    class: 'heatmap', width: matrix.cols * cell, height: matrix.rows * cell, role: 'img',
-    'aria-label': `${spec.label ?? ''} ${t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols })}`.trim(),
+    class: `heatmap${spec.pick ? ' pick' : ''}`, width: matrix.cols * size, height: matrix.rows * size, role: 'img',
+    'aria-label': `${spec.label ?? ''} ${message}`.trim(), dataset: { rows: matrix.rows, cols: matrix.cols },
   });
-  const ctx = canvas.getContext('2d');
-  if (ctx) {
-    for (let i = 0; i < matrix.rows; i++) {
-      for (let j = 0; j < matrix.cols; j++) {
-        ctx.fillStyle = cellColors(matrix.data[i * matrix.cols + j], scale, theme).bg;
-        ctx.fillRect(j * cell, i * cell, cell, cell);
+  function update(next, v) {
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    const scale = scaleFor(next.matrix.data, next.kind);
+    for (let i = 0; i < next.matrix.rows; i++) {
+      for (let j = 0; j < next.matrix.cols; j++) {
+        ctx.fillStyle = cellColors(next.matrix.data[i * next.matrix.cols + j], scale, v.theme).bg;
+        ctx.fillRect(j * size, i * size, size, size);
       }
     }
   }
-  return h('div', { class: 'heatmap-wrap' }, canvas, h('p', { class: 'note' }, t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols })));
+  update(spec, view);
+  return { el: h('div', { class: 'heatmap-wrap' }, canvas, h('p', { class: 'note' }, message)), update };
 }

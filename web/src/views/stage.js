@@ -51,9 +51,10 @@ function stepContent(stepId, { state, model, t, tokens }) {
   const spec = (id, extra = {}) => ({ id, name: n[id][0].cloneNode(true), label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
   const token = { rowLabels: words };
   const pair = { rowLabels: words, colLabels: words };
-  const reduced = (values, key) => (byColumn
-    ? { foot: { label: t(`mat.col${key}`), values } }
-    : { side: { label: t(`mat.row${key}`), values } });
+  const reduced = (values, key) => {
+    const part = { label: t(`mat.${byColumn ? 'col' : 'row'}${key}`), values, kind: key === 'Max' ? 'div' : 'seq' };
+    return byColumn ? { foot: part } : { side: part };
+  };
 
   switch (stepId) {
     case 'x':
@@ -114,6 +115,17 @@ function formula(kind, stepId, scale) {
   return template ? template.content.cloneNode(true) : null;
 }
 
+// What is on screen in each stage root: a key of everything that shapes the DOM, and the
+// rendered matrices, so that an edit which changes only values updates cells in place.
+const mounted = new WeakMap();
+
+function noticeNodes(stepId, ctx) {
+  return [
+    ctx.stale ? h('p', { class: 'notice warn' }, ctx.t('notice.lastGood')) : null,
+    ...notices(stepId, ctx).map(([kind, text]) => h('p', { class: `notice ${kind}` }, text)),
+  ].filter(Boolean);
+}
+
 /**
  * Renders the step into `root`. ctx: { state, model, t, theme, tokens, stale }.
  * `stale` is true when the inputs are invalid and this is the last good result.
@@ -123,24 +135,41 @@ export function renderStage(root, ctx) {
   const stepId = STEPS[state.step - 1];
   const view = { digits: state.digits, theme: ctx.theme, t };
   const content = stepContent(stepId, ctx);
-  const rows = content.map((items) => h('div', { class: 'matrix-row' },
-    items.map((item) => (typeof item === 'string' ? h('span', { class: 'op', 'aria-hidden': 'true' }, item) : renderMatrix(item, view)))));
-  const kinds = new Set(content.flat().filter((x) => typeof x === 'object').map((x) => x.kind));
+  const specs = content.flat().filter((x) => typeof x === 'object');
+  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, state.scale, state.temperature !== 1,
+    state.mask, state.softmax, state.axis, ctx.tokens, specs.map((s) => [s.id, s.matrix.rows, s.matrix.cols])]);
 
-  root.replaceChildren(...[
+  const current = mounted.get(root);
+  if (current?.key === key) {
+    specs.forEach((spec, index) => current.matrices[index].update(spec, view));
+    current.notices.replaceChildren(...noticeNodes(stepId, ctx));
+    return;
+  }
+
+  const matrices = [];
+  const rows = content.map((items) => h('div', { class: 'matrix-row' }, items.map((item) => {
+    if (typeof item === 'string') return h('span', { class: 'op', 'aria-hidden': 'true' }, item);
+    const rendered = renderMatrix(item, view);
+    matrices.push(rendered);
+    return rendered.el;
+  })));
+  const kinds = new Set(specs.map((x) => x.kind));
+  const noticesEl = h('div', { class: 'notices' }, noticeNodes(stepId, ctx));
+  root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
+  root.replaceChildren(
     h('h2', { id: 'step-title', tabindex: '-1' },
       h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ',
       t(`step.${stepId}.title`)),
     h('div', { class: 'formulas' },
-      h('div', { class: 'formula', 'aria-hidden': 'false' }, formula('main', stepId, state.scale)),
+      h('div', { class: 'formula' }, formula('main', stepId, state.scale)),
       h('div', { class: 'formula detail' }, formula('detail', stepId, state.scale))),
     h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
-    ctx.stale ? h('p', { class: 'notice warn' }, t('notice.lastGood')) : null,
-    notices(stepId, ctx).map(([kind, text]) => h('p', { class: `notice ${kind}` }, text)),
+    noticesEl,
     h('div', { class: 'matrices' }, rows),
     h('ul', { class: 'legend' },
       kinds.has('seq') ? h('li', { class: 'seq' }, t('legend.seq')) : null,
       kinds.has('div') ? h('li', { class: 'div' }, t('legend.div')) : null,
       STEPS.indexOf(stepId) >= STEPS.indexOf('scale') ? h('li', { class: 'masked' }, t('legend.masked')) : null),
-  ].flat().filter(Boolean));
+  );
+  mounted.set(root, { key, matrices, notices: noticesEl });
 }
