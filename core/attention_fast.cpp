@@ -1,21 +1,23 @@
 // attention_fast.cpp — softmax(QKᵀ/√d_k)·V, output only: the fast path behind attn::attention.
 //
-// What it is: a tiled two-pass kernel. K and V are packed once per call into panels
-// (packing.hpp); then for each block of MB = 16 query rows
-//   1. S_block = Q_block · Kᵀ            (MB, n_k)  register-blocked microkernel, 4 rows × NR keys
-//   2. per row: mask, m = max, p = exp((s − m)/divisor) in place, l = Σ p   (exact softmax, two
-//      passes over a row that stays in cache: MB·n_k floats = 128 KiB at n_k = 2048)
-//   3. out_block = (P_block · V) / l     (MB, d_v)  the same microkernel shape over the keys
-// so the full n_q×n_k matrix never exists: working memory is the packed K and V plus one block of
-// scores. Under a causal mask, key panels that every row of the block masks are skipped.
+// What it is: a tiled two-pass kernel. K is packed once per call into panels of 4 keys
+// (packing.hpp); then for each group of MR = 2·W query rows (8 on SIMD128), packed so that each
+// row is one lane of two registers (fast_kernels.hpp):
+//   1. S = Q_group · Kᵀ               (n_k, MR)  register-blocked microkernel, 4 keys × MR rows
+//   2. softmax numerators in place:    mask, m = max_j, p = exp((s − m)/divisor), l = Σ_j p
+//      (exact two-pass softmax over a block that stays in cache: n_k·MR floats = 64 KiB at
+//      n_k = 2048; every row's work is vertical arithmetic on its lane)
+//   3. out_group = (Pᵀ · V) / l        (MR, d_v)  the same microkernel shape over the keys
+// so the full n_q×n_k matrix never exists: working memory is the packed K plus one block of
+// scores. Under a causal mask, key panels that every row of the group masks are skipped.
 //
 // What it is not: it keeps no intermediates (attention_steps does), it has no teaching switches
 // (stable == false and axis == Column go to the reference), and it does not track NaN or
 // overflow (inputs with NaN or with magnitudes that could overflow go to the reference: see
-// fast::needs_reference). It divides by l after A·V (one divide per output instead of one per
-// weight) and uses fast::exp_batch (≈ 2 ulp), so it equals attention_steps(...).output within
-// float32 rounding, not bit for bit; tests/core/test_fast_paths.cpp checks that across shapes,
-// masks and scalings.
+// fast::needs_reference). It divides by l after A·V (one multiply by 1/l per output instead of
+// a divide per weight) and uses fast::exp_batch (≈ 2 ulp), so it equals
+// attention_steps(...).output within float32 rounding, not bit for bit;
+// tests/core/test_fast_paths.cpp checks that across shapes, masks and scalings.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -32,9 +34,6 @@ namespace attn {
 bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
 
 namespace {
-
-constexpr std::size_t kMB = 16;  // query rows per block (4 microkernel row groups)
-static_assert(kMB % fast::kMR == 0, "a block is whole microkernel row groups");
 
 Result<Matrix> reference_output(const Matrix& q, const Matrix& k, const Matrix& v,
                                 const AttentionOptions& options) {
@@ -60,58 +59,51 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     if (fast::needs_reference(q, k, v, divisor)) return reference_output(q, k, v, options);
 
     using fast::kMR;
-    using fast::kNR;
-    const std::size_t key_panels = (n_k + kNR - 1) / kNR, value_panels = (d_v + kNR - 1) / kNR;
-    const std::size_t lds = key_panels * kNR;  // stride of a row of the score block
-    const std::uint64_t working = std::uint64_t{key_panels} * kNR * d + std::uint64_t{value_panels} * kNR * n_k +
-                                  std::uint64_t{kMB} * lds + std::uint64_t{n_q} * d_v;
+    using fast::kNC;
+    using fast::kNK;
+    const std::size_t key_panels = (n_k + kNK - 1) / kNK;
+    const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + key_panels * kNK) +
+                                  std::uint64_t{n_q} * d_v;
     if (auto e = check_memory("attention on " + shape_string(n_q, n_k) + " scores", float_bytes(working));
         !e.empty())
         return Result<Matrix>::failure(e);
 
     fast::Workspace& ws = workspace();
-    fast::pack_keys(k, kNR, ws.k_packed);
-    fast::pack_values(v, kNR, ws.v_packed);
-    fast::ensure(ws.scores, kMB * lds);
-    fast::ensure(ws.row_a, kMB);
-    float* const s = ws.scores.data();
-    float* const inv_l = ws.row_a.data();
+    fast::pack_keys(k, kNK, ws.k_packed);
+    fast::ensure(ws.q_packed, d * kMR);
+    fast::ensure(ws.scores, key_panels * kNK * kMR);
+    float* const qp = ws.q_packed.data();  // (d, MR) the current query group
+    float* const s = ws.scores.data();     // (n_k, MR) its scores, then its weights
     const float* const kp = ws.k_packed.data();
-    const float* const vp = ws.v_packed.data();
     const float inv_divisor = 1.0f / divisor;
     Matrix out(n_q, d_v);
 
-    for (std::size_t i0 = 0; i0 < n_q; i0 += kMB) {
-        const std::size_t mb = std::min(kMB, n_q - i0);
-        const std::size_t n_eff = fast::visible_keys(options.mask, i0 + mb - 1, n_k);
-        const std::size_t panels = (n_eff + kNR - 1) / kNR;
+    for (std::size_t i0 = 0; i0 < n_q; i0 += kMR) {
+        const std::size_t rows = std::min(kMR, n_q - i0);
+        const std::size_t n_eff = fast::visible_keys(options.mask, i0 + rows - 1, n_k);
+        fast::pack_query_group(q, i0, rows, kMR, qp);
 
-        // 1. S_block (mb, n_eff) = Q_block · Kᵀ, one K panel at a time (it stays in L1 for the
-        //    block's row groups).
-        for (std::size_t p = 0; p < panels; ++p)
-            for (std::size_t g = 0; g < mb; g += kMR)
-                fast::qk_rows(std::min(kMR, mb - g), q.row(i0 + g), d, kp + p * d * kNR, d,
-                              s + g * lds + p * kNR, lds);
+        // 1. S (n_eff, MR) = Q_group · Kᵀ, one panel of 4 keys at a time
+        for (std::size_t p = 0; p * kNK < n_eff; ++p) fast::qk_panel(qp, kp + p * d * kNK, d, s + p * kNK * kMR);
 
-        // 2. softmax numerators in place; 1/l per row (0 for a fully masked row → zero output).
-        for (std::size_t r = 0; r < mb; ++r) {
-            float* row = s + r * lds;
-            fast::mask_row(row, i0 + r, 0, n_eff, options.mask);
-            const float m = fast::row_max(row, n_eff);
-            if (m == -std::numeric_limits<float>::infinity()) {
-                std::fill(row, row + n_eff, 0.0f);
-                inv_l[r] = 0.0f;
-                continue;
+        // 2. masked scores → −∞; per row m = max, p = exp((s − m)/divisor), l = Σ p; 1/l
+        //    (0 for a fully masked row, whose p are all 0: its output row is 0)
+        fast::mask_group(s, kMR, i0, rows, 0, n_eff, options.mask);
+        alignas(64) float m[kMR], l[kMR], inv_l[kMR];
+        std::fill(m, m + kMR, -std::numeric_limits<float>::infinity());
+        fast::col_max(s, n_eff, m);
+        fast::exp_sum(s, n_eff, m, inv_divisor, l);
+        for (std::size_t r = 0; r < kMR; ++r) inv_l[r] = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
+
+        // 3. out_group = Pᵀ · V / l, four value columns at a time
+        alignas(64) float acc[kNC * kMR];  // (NC, MR): output columns c0.. for the group's rows
+        for (std::size_t c0 = 0; c0 < d_v; c0 += kNC) {
+            const std::size_t nc = std::min(kNC, d_v - c0);
+            fast::pv_cols(nc, s, v.row(0) + c0, d_v, n_eff, acc, nullptr);
+            for (std::size_t r = 0; r < rows; ++r) {
+                float* dst = out.row(i0 + r) + c0;
+                for (std::size_t h = 0; h < nc; ++h) dst[h] = acc[h * kMR + r] * inv_l[r];
             }
-            inv_l[r] = 1.0f / fast::exp_shift_sum(row, n_eff, m, inv_divisor);
-        }
-
-        // 3. out_block = P_block · V / l, one V panel (NR output columns) at a time.
-        for (std::size_t p = 0; p < value_panels; ++p) {
-            const std::size_t cols = std::min(kNR, d_v - p * kNR);
-            for (std::size_t g = 0; g < mb; g += kMR)
-                fast::pv_rows(std::min(kMR, mb - g), s + g * lds, lds, vp + p * n_k * kNR, n_eff,
-                              out.row(i0 + g) + p * kNR, d_v, nullptr, inv_l + g, cols);
         }
     }
     return Result<Matrix>::success(std::move(out));

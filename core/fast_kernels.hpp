@@ -1,30 +1,38 @@
 // fast_kernels.hpp — the register-blocked microkernels of the fast paths (attention_fast.cpp,
-// attention_streaming.cpp): a small block of scores S = Q·Kᵀ, a small block of A·V, and the
-// two row passes of softmax. Written once as xsimd functors templated on the architecture
-// (SIMD128 and SSE: 4 floats per register; AVX: 8); the scalar wasm build, which has no xsimd
-// batch types, gets plain loops with the same signatures at the end of the file.
+// attention_streaming.cpp). Written once as xsimd functors templated on the architecture
+// (SIMD128 and SSE: W = 4 floats per register; AVX: W = 8); the scalar wasm build, which has no
+// xsimd batch types, gets plain loops with the same signatures at the end of the file.
 //
-// Block sizes: MR = 4 query rows × NR = 2 registers of keys (8 on SIMD128) or of value columns.
-// The 4×2 accumulators are 8 independent multiply–add chains, enough to keep SIMD128 busy
-// (SIMD128 has no fused multiply–add: each step is a mul and an add). Larger blocks (5×8, 3×12,
-// 2×16) gained nothing here and run out of the 16 registers V8 has on x86-64.
+// Layout: "query rows in lanes". A group of MR = 2·W query rows is handled together, and every
+// per-row quantity is two registers whose lanes are the group's rows:
+//   packed Q group  Qp[c][r]        (d, MR)     c-th components of the MR query rows
+//   score block     S[j][r]         (n_k, MR)   S[j][r] = q_r · k_j
+//   row max, sum    m[r], l[r]      (MR)
+// so softmax over each row is plain vertical arithmetic on whole registers (no horizontal
+// reductions, no tails in j), and the A·V microkernel loads the weights of key j for all MR rows
+// with two contiguous loads.
 //
-// Q·Kᵀ microkernel, one step c of the d_k-long dot products (W = floats per register):
+// Q·Kᵀ microkernel, one step c of the d-long dot products, NK = 4 keys of one K panel:
 //
-//             Kp panel row c:  [ k0 (keys j..j+W-1) | k1 (keys j+W..j+2W-1) ]   two loads
-//   q[0][c] (splat)  ×        acc[0][0]              acc[0][1]
-//   q[1][c] (splat)  ×        acc[1][0]              acc[1][1]
-//   q[2][c] (splat)  ×        acc[2][0]              acc[2][1]
-//   q[3][c] (splat)  ×        acc[3][0]              acc[3][1]
-//   acc[r][h] += q[r][c] · k_h                        8 mul + 8 add per 2 loads + 4 splats
+//               Qp[c]: [ q0 (rows 0..W-1) | q1 (rows W..2W-1) ]   two loads
+//   Kp[c][0] (splat) ×    acc[0][0]             acc[0][1]
+//   Kp[c][1] (splat) ×    acc[1][0]             acc[1][1]
+//   Kp[c][2] (splat) ×    acc[2][0]             acc[2][1]
+//   Kp[c][3] (splat) ×    acc[3][0]             acc[3][1]
+//   acc[h][x] += q_x · k_h: 8 mul + 8 add (8 independent chains) per 2 loads + 4 splat-loads;
+//   at the end acc[h] is the score column S[j+h][·], stored as it is.
 //
-// A·V microkernel: the same picture with q[r][c] → the weight p[r][j] and the K panel row → the
-// V panel row j (W..2W values of v_j); it runs over the keys j instead of over c.
+// A·V microkernel: the same picture with Qp[c] → the weights P[j][·] of key j and the K panel
+// → NC ≤ 4 values v_j[c0 .. c0+NC) of V (row-major, splat-loaded), running over the keys j;
+// acc[h] ends as output column c0+h for the MR rows.
+//
+// SIMD128 has no fused multiply–add: xsimd::fma is a mul and an add there (a real FMA natively).
+// Larger blocks (5×8, 3×12, 2×16 in the row-major layout) gained nothing here and run out of the
+// 16 registers V8 has on x86-64 (PERFORMANCE.md).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 
 #include "fast_exp.hpp"
@@ -32,194 +40,180 @@
 
 namespace attn::fast {
 
-constexpr std::size_t kMR = 4;  // query rows per microkernel
-
 #if ATTN_HAVE_SIMD
 using arch = xsimd::default_arch;
 constexpr std::size_t kW = xsimd::batch<float, arch>::size;
-constexpr std::size_t kNR = 2 * kW;  // keys (Q·Kᵀ) or value columns (A·V) per microkernel
+#else
+constexpr std::size_t kW = 4;  // plain loops over "lanes" of 4 rows
+#endif
+constexpr std::size_t kMR = 2 * kW;  // query rows per group: the lanes of two registers
+constexpr std::size_t kNK = 4;       // keys per K panel (Q·Kᵀ microkernel width)
+constexpr std::size_t kNC = 4;       // value columns per A·V microkernel
 
-// s[r][0..NR) = q_r · k_(j..j+NR) for MR query rows against one K panel (d, NR).
-//   q: MR rows with stride ldq (d values each), kp: the panel, s: MR rows with stride lds.
-template <std::size_t MR>
+#if ATTN_HAVE_SIMD
+
+// S[h][·] = Q_group · k_(j+h) for the NK keys of one K panel.
+//   qp: packed group (d, MR), kp: panel (d, NK), s: NK score columns of MR floats each.
 struct qk_microkernel {
     template <class Arch>
-    void operator()(Arch, const float* q, std::size_t ldq, const float* kp, std::size_t d, float* s,
-                    std::size_t lds) const {
+    void operator()(Arch, const float* qp, const float* kp, std::size_t d, float* s) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
-        batch acc0[MR], acc1[MR];
-        for (std::size_t r = 0; r < MR; ++r) acc0[r] = acc1[r] = batch(0.0f);
+        batch acc[kNK][2];
+        for (std::size_t h = 0; h < kNK; ++h) acc[h][0] = acc[h][1] = batch(0.0f);
         for (std::size_t c = 0; c < d; ++c) {
-            const batch k0 = batch::load_unaligned(kp + c * 2 * W);
-            const batch k1 = batch::load_unaligned(kp + c * 2 * W + W);
-            for (std::size_t r = 0; r < MR; ++r) {
-                const batch qr(q[r * ldq + c]);
-                acc0[r] = xsimd::fma(qr, k0, acc0[r]);  // a mul and an add on SIMD128
-                acc1[r] = xsimd::fma(qr, k1, acc1[r]);
+            const batch q0 = batch::load_unaligned(qp + c * 2 * W);
+            const batch q1 = batch::load_unaligned(qp + c * 2 * W + W);
+            for (std::size_t h = 0; h < kNK; ++h) {
+                const batch k(kp[c * kNK + h]);
+                acc[h][0] = xsimd::fma(q0, k, acc[h][0]);  // a mul and an add on SIMD128
+                acc[h][1] = xsimd::fma(q1, k, acc[h][1]);
             }
         }
-        for (std::size_t r = 0; r < MR; ++r) {
-            acc0[r].store_unaligned(s + r * lds);
-            acc1[r].store_unaligned(s + r * lds + W);
+        for (std::size_t h = 0; h < kNK; ++h) {
+            acc[h][0].store_unaligned(s + h * 2 * W);
+            acc[h][1].store_unaligned(s + h * 2 * W + W);
         }
     }
 };
 
-// dst[r][0..cols) = (in_scale[r]·dst[r] + Σ_j p[r][j] · v_j[panel]) · out_scale[r] for MR rows.
-//   p: MR rows of weights with stride ldp, nj of them; vp: the V panel from the first key used,
-//   (nj, NR); in_scale == nullptr starts from 0 (and then dst is not read); cols ≤ NR are stored.
-template <std::size_t MR>
+// acc[h][·] = in_scale[·]·acc[h][·] + Σ_j P[j][·] · v_j[h]  for h < NC value columns.
+//   p: weights (nj, MR); v: &V[first key][c0], row stride ldv; acc: NC columns of MR floats;
+//   in_scale == nullptr starts from 0 (then acc is only written).
+template <std::size_t NC>
 struct pv_microkernel {
     template <class Arch>
-    void operator()(Arch, const float* p, std::size_t ldp, const float* vp, std::size_t nj, float* dst,
-                    std::size_t ldd, const float* in_scale, const float* out_scale,
-                    std::size_t cols) const {
+    void operator()(Arch, const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc_out,
+                    const float* in_scale) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
-        batch acc0[MR], acc1[MR];
-        for (std::size_t r = 0; r < MR; ++r) {
-            if (in_scale) {  // streaming: rescale the running sum by exp(m_old − m_new)
-                const batch a(in_scale[r]);
-                acc0[r] = batch::load_unaligned(dst + r * ldd) * a;
-                acc1[r] = batch::load_unaligned(dst + r * ldd + W) * a;
-            } else {
-                acc0[r] = acc1[r] = batch(0.0f);
+        batch acc[NC][2];
+        if (in_scale) {  // streaming: the running sum shrinks by exp((m_old − m_new)/divisor)
+            const batch a0 = batch::load_unaligned(in_scale), a1 = batch::load_unaligned(in_scale + W);
+            for (std::size_t h = 0; h < NC; ++h) {
+                acc[h][0] = batch::load_unaligned(acc_out + h * 2 * W) * a0;
+                acc[h][1] = batch::load_unaligned(acc_out + h * 2 * W + W) * a1;
             }
+        } else {
+            for (std::size_t h = 0; h < NC; ++h) acc[h][0] = acc[h][1] = batch(0.0f);
         }
         for (std::size_t j = 0; j < nj; ++j) {
-            const batch v0 = batch::load_unaligned(vp + j * 2 * W);
-            const batch v1 = batch::load_unaligned(vp + j * 2 * W + W);
-            for (std::size_t r = 0; r < MR; ++r) {
-                const batch pr(p[r * ldp + j]);
-                acc0[r] = xsimd::fma(pr, v0, acc0[r]);
-                acc1[r] = xsimd::fma(pr, v1, acc1[r]);
+            const batch p0 = batch::load_unaligned(p + j * 2 * W);
+            const batch p1 = batch::load_unaligned(p + j * 2 * W + W);
+            const float* vj = v + j * ldv;
+            for (std::size_t h = 0; h < NC; ++h) {
+                const batch vh(vj[h]);
+                acc[h][0] = xsimd::fma(p0, vh, acc[h][0]);
+                acc[h][1] = xsimd::fma(p1, vh, acc[h][1]);
             }
         }
-        for (std::size_t r = 0; r < MR; ++r) {
-            const batch o(out_scale[r]);
-            if (cols == 2 * W) {
-                (acc0[r] * o).store_unaligned(dst + r * ldd);
-                (acc1[r] * o).store_unaligned(dst + r * ldd + W);
-            } else {  // the last panel of an odd d_v: store only the real columns
-                alignas(64) float tmp[2 * W];
-                (acc0[r] * o).store_unaligned(tmp);
-                (acc1[r] * o).store_unaligned(tmp + W);
-                std::memcpy(dst + r * ldd, tmp, cols * sizeof(float));
-            }
+        for (std::size_t h = 0; h < NC; ++h) {
+            acc[h][0].store_unaligned(acc_out + h * 2 * W);
+            acc[h][1].store_unaligned(acc_out + h * 2 * W + W);
         }
     }
 };
 
-// max_j x_j over n values, −∞ when n == 0 or all are −∞. The fast paths only get here with
-// NaN-free scores (inputs with NaN go to the reference), so no NaN tracking.
-struct row_max_kernel {
+// m[r] = max(m[r], max_j S[j][r]) over n score rows of MR lanes. The fast paths only get here
+// with NaN-free scores (inputs with NaN go to the reference), so no NaN tracking.
+struct col_max_kernel {
     template <class Arch>
-    float operator()(Arch, const float* x, std::size_t n) const {
+    void operator()(Arch, const float* s, std::size_t n, float* m) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
-        const std::size_t vec_end = n - n % W;
-        batch best(-std::numeric_limits<float>::infinity());
-        for (std::size_t i = 0; i < vec_end; i += W) best = xsimd::max(best, batch::load_unaligned(x + i));
-        float m = xsimd::reduce_max(best);
-        for (std::size_t i = vec_end; i < n; ++i) m = std::max(m, x[i]);  // the tail, scalar
-        return m;
-    }
-};
-
-// x_j ← exp((x_j − m) · inv_divisor) in place, returns Σ_j of the new x_j. Every exponent is ≤ 0
-// (m is the row max), so no term overflows; masked scores (−∞) give exactly 0.
-struct exp_shift_sum_kernel {
-    template <class Arch>
-    float operator()(Arch, float* x, std::size_t n, float m, float inv_divisor) const {
-        using batch = xsimd::batch<float, Arch>;
-        constexpr std::size_t W = batch::size;
-        const std::size_t vec_end = n - n % W;
-        const batch mb(m), ib(inv_divisor);
-        batch acc(0.0f);
-        for (std::size_t i = 0; i < vec_end; i += W) {
-            const batch e = exp_batch<Arch>((batch::load_unaligned(x + i) - mb) * ib);
-            e.store_unaligned(x + i);
-            acc += e;
+        batch m0 = batch::load_unaligned(m), m1 = batch::load_unaligned(m + W);
+        for (std::size_t j = 0; j < n; ++j) {
+            m0 = xsimd::max(m0, batch::load_unaligned(s + j * 2 * W));
+            m1 = xsimd::max(m1, batch::load_unaligned(s + j * 2 * W + W));
         }
-        float sum = xsimd::reduce_add(acc);
-        for (std::size_t i = vec_end; i < n; ++i) sum += (x[i] = exp_scalar((x[i] - m) * inv_divisor));
-        return sum;
+        m0.store_unaligned(m);
+        m1.store_unaligned(m + W);
     }
 };
 
-template <std::size_t MR>
-inline void qk_block(const float* q, std::size_t ldq, const float* kp, std::size_t d, float* s, std::size_t lds) {
-    qk_microkernel<MR>{}(arch{}, q, ldq, kp, d, s, lds);
+// S[j][r] ← exp((S[j][r] − m[r]) · inv_divisor) in place for j < n; l[r] = Σ_j of the new values.
+// m[r] is the row max, so every exponent is ≤ 0 and no term overflows; masked scores (−∞) give
+// exactly 0. A lane whose max is −∞ (every key masked) uses 0 as its shift, so that its terms are
+// exp(−∞) = 0 instead of exp(−∞ + ∞) = NaN, and its l is 0.
+struct exp_sum_kernel {
+    template <class Arch>
+    void operator()(Arch, float* s, std::size_t n, const float* m, float inv_divisor, float* l) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const batch minus_inf(-std::numeric_limits<float>::infinity()), zero(0.0f), inv(inv_divisor);
+        batch m0 = batch::load_unaligned(m), m1 = batch::load_unaligned(m + W);
+        m0 = xsimd::select(m0 == minus_inf, zero, m0);
+        m1 = xsimd::select(m1 == minus_inf, zero, m1);
+        batch l0(0.0f), l1(0.0f);
+        const ExpBatches<Arch> k;
+        for (std::size_t j = 0; j < n; ++j) {
+            const batch e0 = exp_batch<Arch>((batch::load_unaligned(s + j * 2 * W) - m0) * inv, k);
+            const batch e1 = exp_batch<Arch>((batch::load_unaligned(s + j * 2 * W + W) - m1) * inv, k);
+            e0.store_unaligned(s + j * 2 * W);
+            e1.store_unaligned(s + j * 2 * W + W);
+            l0 += e0;
+            l1 += e1;
+        }
+        l0.store_unaligned(l);
+        l1.store_unaligned(l + W);
+    }
+};
+
+inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
+    qk_microkernel{}(arch{}, qp, kp, d, s);
 }
-template <std::size_t MR>
-inline void pv_block(const float* p, std::size_t ldp, const float* vp, std::size_t nj, float* dst, std::size_t ldd,
-                     const float* in_scale, const float* out_scale, std::size_t cols) {
-    pv_microkernel<MR>{}(arch{}, p, ldp, vp, nj, dst, ldd, in_scale, out_scale, cols);
+template <std::size_t NC>
+inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
+    pv_microkernel<NC>{}(arch{}, p, v, ldv, nj, acc, in_scale);
 }
-inline float row_max(const float* x, std::size_t n) { return row_max_kernel{}(arch{}, x, n); }
-inline float exp_shift_sum(float* x, std::size_t n, float m, float inv_divisor) {
-    return exp_shift_sum_kernel{}(arch{}, x, n, m, inv_divisor);
+inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+    exp_sum_kernel{}(arch{}, s, n, m, inv_divisor, l);
 }
 
 #else  // no SIMD (the scalar wasm build): the same blocks as plain loops
 
-constexpr std::size_t kNR = 4;
-
-template <std::size_t MR>
-inline void qk_block(const float* q, std::size_t ldq, const float* kp, std::size_t d, float* s, std::size_t lds) {
-    float acc[MR][kNR] = {};
+inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
+    float acc[kNK][kMR] = {};
     for (std::size_t c = 0; c < d; ++c)
-        for (std::size_t r = 0; r < MR; ++r)
-            for (std::size_t h = 0; h < kNR; ++h) acc[r][h] += q[r * ldq + c] * kp[c * kNR + h];
-    for (std::size_t r = 0; r < MR; ++r)
-        for (std::size_t h = 0; h < kNR; ++h) s[r * lds + h] = acc[r][h];
+        for (std::size_t h = 0; h < kNK; ++h)
+            for (std::size_t r = 0; r < kMR; ++r) acc[h][r] += qp[c * kMR + r] * kp[c * kNK + h];
+    for (std::size_t h = 0; h < kNK; ++h)
+        for (std::size_t r = 0; r < kMR; ++r) s[h * kMR + r] = acc[h][r];
 }
-template <std::size_t MR>
-inline void pv_block(const float* p, std::size_t ldp, const float* vp, std::size_t nj, float* dst, std::size_t ldd,
-                     const float* in_scale, const float* out_scale, std::size_t cols) {
-    float acc[MR][kNR] = {};
-    if (in_scale)
-        for (std::size_t r = 0; r < MR; ++r)
-            for (std::size_t h = 0; h < kNR; ++h) acc[r][h] = dst[r * ldd + h] * in_scale[r];
+template <std::size_t NC>
+inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
+    for (std::size_t h = 0; h < NC; ++h)
+        for (std::size_t r = 0; r < kMR; ++r) acc[h * kMR + r] = in_scale ? acc[h * kMR + r] * in_scale[r] : 0.0f;
     for (std::size_t j = 0; j < nj; ++j)
-        for (std::size_t r = 0; r < MR; ++r)
-            for (std::size_t h = 0; h < kNR; ++h) acc[r][h] += p[r * ldp + j] * vp[j * kNR + h];
-    for (std::size_t r = 0; r < MR; ++r)
-        for (std::size_t h = 0; h < cols; ++h) dst[r * ldd + h] = acc[r][h] * out_scale[r];
+        for (std::size_t h = 0; h < NC; ++h)
+            for (std::size_t r = 0; r < kMR; ++r) acc[h * kMR + r] += p[j * kMR + r] * v[j * ldv + h];
 }
-inline float row_max(const float* x, std::size_t n) {
-    float m = -std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < n; ++i) m = std::max(m, x[i]);
-    return m;
+inline void col_max(const float* s, std::size_t n, float* m) {
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
 }
-inline float exp_shift_sum(float* x, std::size_t n, float m, float inv_divisor) {
-    float sum = 0.0f;
-    for (std::size_t i = 0; i < n; ++i) sum += (x[i] = exp_scalar((x[i] - m) * inv_divisor));
-    return sum;
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+    for (std::size_t r = 0; r < kMR; ++r) {
+        const float shift = m[r] == -std::numeric_limits<float>::infinity() ? 0.0f : m[r];
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < n; ++j) sum += (s[j * kMR + r] = exp_scalar((s[j * kMR + r] - shift) * inv_divisor));
+        l[r] = sum;
+    }
 }
 
 #endif
 
-// The row-count tail: a block of `rows` < MR query rows runs the microkernel instantiated for it.
-inline void qk_rows(std::size_t rows, const float* q, std::size_t ldq, const float* kp, std::size_t d, float* s,
-                    std::size_t lds) {
-    switch (rows) {
-        case 4: qk_block<4>(q, ldq, kp, d, s, lds); break;
-        case 3: qk_block<3>(q, ldq, kp, d, s, lds); break;
-        case 2: qk_block<2>(q, ldq, kp, d, s, lds); break;
-        default: qk_block<1>(q, ldq, kp, d, s, lds); break;
+// The column tail: the A·V microkernel instantiated for nc = 1..4 value columns.
+inline void pv_cols(std::size_t nc, const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc,
+                    const float* in_scale) {
+    switch (nc) {
+        case 4: pv_cols_n<4>(p, v, ldv, nj, acc, in_scale); break;
+        case 3: pv_cols_n<3>(p, v, ldv, nj, acc, in_scale); break;
+        case 2: pv_cols_n<2>(p, v, ldv, nj, acc, in_scale); break;
+        default: pv_cols_n<1>(p, v, ldv, nj, acc, in_scale); break;
     }
 }
-inline void pv_rows(std::size_t rows, const float* p, std::size_t ldp, const float* vp, std::size_t nj, float* dst,
-                    std::size_t ldd, const float* in_scale, const float* out_scale, std::size_t cols) {
-    switch (rows) {
-        case 4: pv_block<4>(p, ldp, vp, nj, dst, ldd, in_scale, out_scale, cols); break;
-        case 3: pv_block<3>(p, ldp, vp, nj, dst, ldd, in_scale, out_scale, cols); break;
-        case 2: pv_block<2>(p, ldp, vp, nj, dst, ldd, in_scale, out_scale, cols); break;
-        default: pv_block<1>(p, ldp, vp, nj, dst, ldd, in_scale, out_scale, cols); break;
-    }
-}
-static_assert(kMR == 4, "qk_rows/pv_rows dispatch 1..4 rows");
+static_assert(kNC == 4, "pv_cols dispatches 1..4 columns");
 
 }  // namespace attn::fast

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -21,13 +23,20 @@ namespace attn::fast {
 //    float32: where the reference would produce ±∞ or NaN, another summation order could differ.
 // Ordinary inputs are far below these bounds; the scan costs O(n·d), against O(n²·d) for the call.
 inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, float divisor) {
+    // max |x| over the bits: for floats without their sign bit, integer order is float order,
+    // and every NaN is above +∞ (0x7f800000). An integer max loop vectorises; std::fmax does not.
     auto max_abs = [](const Matrix& m, bool& nan) {
-        float best = 0.0f;
+        std::uint32_t best = 0;
         for (float x : m.data) {
-            if (x != x) nan = true;
-            best = std::fmax(best, std::fabs(x));
+            std::uint32_t bits;
+            std::memcpy(&bits, &x, sizeof bits);
+            bits &= 0x7fffffffu;
+            best = bits > best ? bits : best;
         }
-        return static_cast<double>(best);
+        if (best > 0x7f800000u) nan = true;
+        float value;
+        std::memcpy(&value, &best, sizeof value);
+        return static_cast<double>(value);
     };
     bool nan = false;
     const double mq = max_abs(q, nan), mk = max_abs(k, nan), mv = max_abs(v, nan);
@@ -38,16 +47,21 @@ inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, f
            mv * static_cast<double>(k.rows) > limit;
 }
 
-// Sets the masked scores of query row i to −∞: s holds the scores of keys j0 .. j0+n−1.
+// Sets the masked scores of a group to −∞. s holds the scores of keys j0 .. j0+n−1 for query rows
+// i0 .. i0+rows−1 in the fast paths' layout: s[jj·stride + r] is row i0 + r against key j0 + jj.
 // Causal: key j is masked when j > i (aligned top-left, as in reference::apply_mask).
-inline void mask_row(float* s, std::size_t i, std::size_t j0, std::size_t n, const Mask& mask) {
+inline void mask_group(float* s, std::size_t stride, std::size_t i0, std::size_t rows, std::size_t j0,
+                       std::size_t n, const Mask& mask) {
     const float minus_inf = -std::numeric_limits<float>::infinity();
-    if (mask.kind == MaskKind::Causal) {
-        for (std::size_t j = (i + 1 > j0 ? i + 1 - j0 : 0); j < n; ++j) s[j] = minus_inf;
-    } else if (mask.kind == MaskKind::Custom) {
-        const float* keep = mask.keep.row(i) + j0;
-        for (std::size_t j = 0; j < n; ++j)
-            if (keep[j] == 0.0f) s[j] = minus_inf;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::size_t i = i0 + r;
+        if (mask.kind == MaskKind::Causal) {
+            for (std::size_t jj = (i + 1 > j0 ? i + 1 - j0 : 0); jj < n; ++jj) s[jj * stride + r] = minus_inf;
+        } else if (mask.kind == MaskKind::Custom) {
+            const float* keep = mask.keep.row(i) + j0;
+            for (std::size_t jj = 0; jj < n; ++jj)
+                if (keep[jj] == 0.0f) s[jj * stride + r] = minus_inf;
+        }
     }
 }
 
@@ -61,7 +75,7 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
 // Working buffers kept between calls (the module is single-threaded), so that a call allocates
 // only when a larger shape than any before arrives — no allocation on the hot path otherwise.
 struct Workspace {
-    std::vector<float> k_packed, v_packed, scores, row_a, row_b, row_c, acc;
+    std::vector<float> k_packed, q_packed, scores, acc;
 };
 
 inline void ensure(std::vector<float>& buffer, std::size_t n) {

@@ -1,14 +1,13 @@
-// packing.hpp — K and V rearranged once per call into panels NR wide, so that the microkernels
-// (fast_kernels.hpp) read memory strictly in order, NR floats (one or two SIMD registers) at a time.
+// packing.hpp — Q and K rearranged so that the microkernels (fast_kernels.hpp) read memory
+// strictly in order. V needs no packing: the A·V microkernel splat-loads v_j's values from V's rows.
 //
-//   keys   K (n_k, d)   → ceil(n_k/NR) panels, each (d, NR):   Kp[p][c][h] = K[p·NR + h][c]
-//          a panel is the transpose of NR consecutive key rows: at step c of the dot products the
-//          microkernel loads the c-th component of NR keys in one contiguous load.
-//   values V (n_k, d_v) → ceil(d_v/NR) panels, each (n_k, NR): Vp[p][j][h] = V[j][p·NR + h]
-//          a panel is NR consecutive columns of V: at step j of A·V the microkernel loads
-//          v_j's NR values of this panel in one contiguous load.
-// Entries past the matrix edge (keys ≥ n_k, columns ≥ d_v) are 0; the callers never use the
-// scores or outputs that come from them.
+//   keys    K (n_k, d) → ceil(n_k/NR) panels, each (d, NR):  Kp[p][c][h] = K[p·NR + h][c]
+//           a panel is the transpose of NR consecutive key rows: at step c of the dot products the
+//           microkernel finds the c-th components of its NR keys side by side.
+//   queries one group of MR rows from i0 → (d, MR):          Qp[c][r] = Q[i0 + r][c]
+//           the c-th components of MR query rows, one per lane of two registers.
+// Entries past the matrix edge (keys ≥ n_k, rows ≥ n_q) are 0; the callers never use the scores
+// or outputs that come from them.
 #pragma once
 
 #include <cstddef>
@@ -37,18 +36,15 @@ inline void pack_keys(const Matrix& k, std::size_t nr, std::vector<float>& out) 
     }
 }
 
-// V (n_k, d_v) → panels of NR columns, (ceil(d_v/NR)·n_k·NR) floats.
-inline void pack_values(const Matrix& v, std::size_t nr, std::vector<float>& out) {
-    const std::size_t n_k = v.rows, d_v = v.cols, panels = (d_v + nr - 1) / nr;
-    if (out.size() < panels * n_k * nr) out.resize(panels * n_k * nr);
-    for (std::size_t p = 0; p < panels; ++p) {
-        float* dst = out.data() + p * n_k * nr;
-        const std::size_t cols = p * nr + nr <= d_v ? nr : d_v - p * nr;
-        for (std::size_t j = 0; j < n_k; ++j) {
-            const float* src = v.row(j) + p * nr;
-            std::size_t h = 0;
-            for (; h < cols; ++h) dst[j * nr + h] = src[h];
-            for (; h < nr; ++h) dst[j * nr + h] = 0.0f;
+// Rows i0 .. i0+rows−1 of Q (rows ≤ mr) → (d, mr) in `out`, zero lanes for the missing rows.
+inline void pack_query_group(const Matrix& q, std::size_t i0, std::size_t rows, std::size_t mr, float* out) {
+    const std::size_t d = q.cols;
+    for (std::size_t r = 0; r < mr; ++r) {
+        if (r < rows) {
+            const float* src = q.row(i0 + r);
+            for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = src[c];
+        } else {
+            for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = 0.0f;
         }
     }
 }
