@@ -14,7 +14,9 @@ const THEMES = {
     nonFinite: [70, 72, 80] },
 };
 
-const toLinear = (c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+// sRGB channel (0–255) → linear light, as a table: it is looked up for every cell of every edit.
+const LINEAR = Array.from({ length: 256 }, (_, c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+const toLinear = (c) => LINEAR[Math.max(0, Math.min(255, Math.round(c)))];
 const luminance = ([r, g, b]) => 0.2126 * toLinear(r) + 0.7152 * toLinear(g) + 0.0722 * toLinear(b);
 export function contrast(a, b) {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -28,6 +30,14 @@ export function scaleFor(data, kind) {
   let max = 0;
   for (const v of data) if (Number.isFinite(v) && Math.abs(v) > max) max = Math.abs(v);
   return { kind, max: max || 1 };
+}
+
+/** The background of one cell as [r, g, b] (heatmaps without text need only this). */
+export function cellBackground(value, scale, themeName = 'light') {
+  const theme = THEMES[themeName] ?? THEMES.light;
+  if (!Number.isFinite(value)) return theme.nonFinite;
+  const target = scale.kind === 'seq' ? theme.seq : value < 0 ? theme.neg : theme.pos;
+  return mix(theme.base, target, Math.min(1, Math.abs(value) / scale.max));
 }
 
 /** Background and text colour of one cell as CSS strings. */

@@ -5,7 +5,7 @@
 
 import { h, shapeLabel } from './dom.js';
 import { formatNumber } from '../format.js';
-import { cellColors, scaleFor } from '../colors.js';
+import { cellColors, cellBackground, scaleFor } from '../colors.js';
 import { TABLE_LIMIT } from '../state.js';
 
 /**
@@ -86,16 +86,21 @@ function heatmap(spec, view) {
     class: `heatmap${spec.pick ? ' pick' : ''}`, width: matrix.cols * size, height: matrix.rows * size, role: 'img',
     'aria-label': `${spec.label ?? ''} ${message}`.trim(), dataset: { rows: matrix.rows, cols: matrix.cols },
   });
+  // One pixel per value in a small bitmap, then scaled up without smoothing: sharp cells, fast.
+  const pixels = h('canvas', { width: matrix.cols, height: matrix.rows });
   function update(next, v) {
+    const small = pixels.getContext('2d');
     const ctx = canvas.getContext('2d');
-    if (!ctx) return;
+    if (!small || !ctx) return;
     const scale = scaleFor(next.matrix.data, next.kind);
-    for (let i = 0; i < next.matrix.rows; i++) {
-      for (let j = 0; j < next.matrix.cols; j++) {
-        ctx.fillStyle = cellColors(next.matrix.data[i * next.matrix.cols + j], scale, v.theme).bg;
-        ctx.fillRect(j * size, i * size, size, size);
-      }
-    }
+    const image = small.createImageData(next.matrix.cols, next.matrix.rows);
+    next.matrix.data.forEach((value, k) => {
+      image.data.set(cellBackground(value, scale, v.theme), 4 * k);
+      image.data[4 * k + 3] = 255;
+    });
+    small.putImageData(image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(pixels, 0, 0, canvas.width, canvas.height);
   }
   update(spec, view);
   return { el: h('div', { class: 'heatmap-wrap' }, canvas, h('p', { class: 'note' }, message)), update };
