@@ -47,11 +47,16 @@ const render = (tex) => katex.renderToString(tex, {
   strict: 'ignore',
   trust: (context) => context.command === '\\htmlClass',
 });
+// A formula that reads the same under every scaling is written once, without data-scale.
 const templates = [];
 for (const step of STEP_IDS) {
-  for (const scale of SCALES) {
-    templates.push(`<template data-formula="main" data-step="${step}" data-scale="${scale}">${render(mainFormula(step, scale))}</template>`);
-    templates.push(`<template data-formula="detail" data-step="${step}" data-scale="${scale}">${render(detailFormula(step, scale))}</template>`);
+  for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
+    const variants = SCALES.map((scale) => [scale, render(tex(step, scale))]);
+    if (variants.every(([, html]) => html === variants[0][1])) {
+      templates.push(`<template data-formula="${kind}" data-step="${step}">${variants[0][1]}</template>`);
+    } else {
+      for (const [scale, html] of variants) templates.push(`<template data-formula="${kind}" data-step="${step}" data-scale="${scale}">${html}</template>`);
+    }
   }
 }
 const html = fs.readFileSync(at('web', 'index.html'), 'utf8');

@@ -186,3 +186,38 @@ test('switching to English changes the texts and keeps the state', async () => {
   noProblems(page);
   await page.context().close();
 });
+
+test('two significant digits reproduce the article: 0.67 / 0.33 and 6.7 / 3.3', async () => {
+  const page = await b.open('#step=9');
+  await page.selectOption('#digits', '2');
+  assert.deepEqual(await matrixText(page, 'weights'), [['0.67', '0.33'], ['0.33', '0.67']]);
+  assert.deepEqual(await matrixText(page, 'output'), [['6.7', '3.3'], ['3.3', '6.7']]);
+  noProblems(page);
+  await page.context().close();
+});
+
+test('"copy link" puts a link on the clipboard that restores the same view', async () => {
+  const page = await b.open('#preset=cat&step=6', { permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.fill('#in-wq-0-1', '3');
+  await page.click('#copy-link');
+  assert.match(await page.textContent('#copy-status'), /链接已复制/);
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(link, /preset=custom/);
+  assert.match(link, /wq=0,3,0,0;/, 'the edit is in the link, even right after typing');
+  const again = await b.open(new URL(link).hash);
+  assert.deepEqual(await matrixText(again, 'exps'), await matrixText(page, 'exps'));
+  noProblems(page);
+  await page.context().close();
+  await again.context().close();
+});
+
+test('hovering a heatmap cell (n > 16) expands that number too', async () => {
+  const page = await b.open('#preset=random&mode=qkv&n=20&d=4&dk=4&dv=4&seed=3&step=3');
+  const canvas = page.locator('figure[data-name="scores"] canvas');
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: box.width * (2.5 / 20), y: box.height * (0.5 / 20) } });
+  assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-i'), '0');
+  assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '2');
+  noProblems(page);
+  await page.context().close();
+});

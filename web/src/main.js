@@ -132,17 +132,25 @@ const on = {
   },
 };
 
-// The stage: hovering, focusing or clicking a score/weight cell expands it.
-function pick(target) {
-  const td = target.closest?.('td.pick');
-  if (!td) return;
-  const next = { i: Number(td.dataset.i), j: Number(td.dataset.j) };
-  if (cell && cell.i === next.i && cell.j === next.j) return;
+// The stage: hovering, focusing or clicking a score/weight cell expands it (on a heatmap too).
+function cellAt(event) {
+  const td = event.target.closest?.('td.pick');
+  if (td) return { i: Number(td.dataset.i), j: Number(td.dataset.j) };
+  const canvas = event.target.closest?.('canvas.heatmap.pick');
+  if (!canvas || event.offsetX === undefined) return null;
+  const box = canvas.getBoundingClientRect();
+  const i = Math.floor((event.offsetY / box.height) * Number(canvas.dataset.rows));
+  const j = Math.floor((event.offsetX / box.width) * Number(canvas.dataset.cols));
+  return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols) ? { i, j } : null;
+}
+function pick(event) {
+  const next = cellAt(event);
+  if (!next || (cell && cell.i === next.i && cell.j === next.j)) return;
   cell = next;
   renderExplain($('cell-explain'), { state, model, t, cell });
   highlightCell($('stage-body'), cell);
 }
-for (const type of ['mouseover', 'focusin', 'click']) $('stage-body').addEventListener(type, (e) => pick(e.target));
+for (const type of ['mouseover', 'mousemove', 'focusin', 'click']) $('stage-body').addEventListener(type, pick);
 $('stage-body').addEventListener('keydown', moveInGrid);
 
 // ←/→ change the step, except while typing or moving inside a matrix.
