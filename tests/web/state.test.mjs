@@ -26,7 +26,7 @@ test('every field round-trips through the hash', () => {
   const back = roundTrip(s);
   assert.equal(back.notice, null);
   assert.deepEqual(back.state, s);
-  for (const field of FIELDS.filter((f) => !f.matrix && f.key !== 'seed')) {
+  for (const field of FIELDS.filter((f) => !f.only)) {
     assert.match(serializeState(s), new RegExp(`(^#|&)${field.key}=`), `${field.key} is written`);
   }
 });
@@ -107,4 +107,17 @@ test('switching mode keeps every result: X = I and W = Q, K, V; back again, Q, K
   assert.ok(shapesAgree(s));
   const back = switchMode(s, 'qkv', { q: [[1, 0], [0, 1]], k: [[1, 0], [0, 1]], v: [[10, 0], [0, 10]] });
   assert.deepEqual(back.mats, defaultState().mats);
+});
+
+test('the words of "它 是 猫" stay on an edited copy, and go when n changes', () => {
+  const cat = choosePreset(defaultState(), 'cat');
+  assert.equal(cat.words, 'cat');
+  const edited = setCell(cat, 'x', 0, 0, 2);
+  assert.equal(edited.words, 'cat');
+  assert.match(serializeState(edited), /words=cat/);
+  assert.deepEqual(roundTrip(edited).state, edited);
+  assert.equal(resize(edited, { n: 4 }).words, 'none');
+  assert.equal(resize(edited, { d: 5 }).words, 'cat');
+  assert.equal(choosePreset(edited, 'article').words, 'none');
+  assert.equal(parseState(serializeState(edited).replace('n=3', 'n=2')).notice, 'badHash');
 });

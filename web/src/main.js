@@ -70,8 +70,8 @@ function renderAll({ panel = true, frame = true } = {}) {
     renderNav($('nav'), { state, t, go });
   }
   renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
-    tokens: presetTokens(state.preset, state.lang), stale: errors.size > 0 });
-  renderExplain($('cell-explain'), { state, model, t, cell });
+    tokens: presetTokens(state.words, state.lang), stale: errors.size > 0 });
+  renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
   highlightCell($('stage-body'), cell);
   if (panel) keepingFocus(() => renderPanel($('panel'), { state, t, on }));
   showErrors($('panel'), errors);
@@ -147,7 +147,7 @@ function pick(event) {
   const next = cellAt(event);
   if (!next || (cell && cell.i === next.i && cell.j === next.j)) return;
   cell = next;
-  renderExplain($('cell-explain'), { state, model, t, cell });
+  renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
   highlightCell($('stage-body'), cell);
 }
 for (const type of ['mouseover', 'mousemove', 'focusin', 'click']) $('stage-body').addEventListener(type, pick);

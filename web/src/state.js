@@ -4,7 +4,7 @@
 // written, and a link restores exactly the view it was copied from. Matrices are written only
 // for custom inputs; presets are rebuilt from their name (and, for random, from seed and sizes).
 
-import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, seededRandom, randomMatrix } from './presets.js';
+import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, presetTokens, seededRandom, randomMatrix } from './presets.js';
 
 /** The article's steps, in its order (§1–§6). The step number in the URL is 1-based. */
 export const STEPS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
@@ -57,6 +57,8 @@ export const FIELDS = [
   { key: 'softmax', type: oneOf(['stable', 'naive']), initial: 'stable' },
   { key: 'axis', type: oneOf(['row', 'column']), initial: 'row' },
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
+  // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
+  { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
   ...MATRIX_NAMES.map((name) => ({
     key: name, type: matrix, matrix: true,
     only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
@@ -73,6 +75,7 @@ export function defaultState() {
 /** Fills mode, sizes and matrices from the preset (custom keeps its own). */
 function resolvePreset(state) {
   if (state.preset === 'custom') return state;
+  state.words = presetTokens(state.preset, 'en') ? state.preset : 'none';
   if (state.preset !== 'random') Object.assign(state, { mode: presetMode(state.preset) }, presetSizes(state.preset));
   state.mats = presetMatrices(state.preset, { mode: state.mode, sizes: state, seed: state.seed });
   return state;
@@ -122,6 +125,7 @@ export function parseState(hash) {
   }
   resolvePreset(state);
   if (!shapesAgree(state)) return fallback;
+  if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
   for (const name of Object.keys(state.mats)) if (!(name in MODE_MATRICES[state.mode])) delete state.mats[name];
   return { state, notice: null };
 }
@@ -154,6 +158,7 @@ export function resize(state, sizes) {
     if (!Number.isInteger(value) || value < 1 || value > SIZE_LIMIT) return { error: { key: 'size', field: key, max: SIZE_LIMIT } };
   }
   const next = { ...copy(state), ...sizes };
+  if (next.n !== state.n) next.words = 'none';
   if (state.preset === 'random') return resolvePreset(next);
   next.preset = 'custom';
   const fill = seededRandom(next.seed + 7919);

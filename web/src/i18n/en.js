@@ -72,6 +72,7 @@ export default {
   'explain.title': 'Expand one number',
   'explain.hint': 'Click or hover any score or weight cell (or focus one with Tab and move with the arrow keys); this panel expands that one number, starting from the dot product.',
   'explain.heading': 'How the weight of word {i} on word {j} comes about',
+  'explain.headingWords': 'How the weight of “{i}” on “{j}” comes about',
   'explain.dot': 'dot product: multiply position by position',
   'explain.sum': 'then add: the score',
   'explain.scale': 'scale',

@@ -73,6 +73,7 @@ export default {
   'explain.title': '展开一个数',
   'explain.hint': '点击或悬停任意分数/权重格子(也可用 Tab 聚焦后按方向键),这里会把那一个数从点积开始一步步展开。',
   'explain.heading': '第 {i} 个词对第 {j} 个词的权重是怎么来的',
+  'explain.headingWords': '“{i}”对“{j}”的权重是怎么来的',
   'explain.dot': '点积:对应位相乘',
   'explain.sum': '再求和,得到分数',
   'explain.scale': '缩放',

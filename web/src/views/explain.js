@@ -14,7 +14,7 @@ const sub = (base, index) => h('span', { class: 'sym' }, h('var', {}, base), h('
 const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 
 /** Renders the expansion of cell (i, j) (0-based) into root, or the hint when cell is null. */
-export function renderExplain(root, { state, model, t, cell }) {
+export function renderExplain(root, { state, model, t, cell, tokens }) {
   const title = h('h3', {}, t('explain.title'));
   if (!cell || !model) {
     root.replaceChildren(title, h('p', { class: 'hint' }, t('explain.hint')));
@@ -57,7 +57,9 @@ export function renderExplain(root, { state, model, t, cell }) {
 
   root.replaceChildren(
     title,
-    h('p', { class: 'explain-heading' }, t('explain.heading', { i: I, j: J })),
+    h('p', { class: 'explain-heading' }, tokens
+      ? t('explain.headingWords', { i: tokens[i], j: tokens[j] })
+      : t('explain.heading', { i: I, j: J })),
     h('p', { class: 'vectors' }, sub('q', I), ' = [', q.map(f).join(', '), ']  ', sub('k', J), ' = [', k.map(f).join(', '), ']'),
     h('ol', { class: 'expansion', dataset: { i, j } }, lines.map(([label, body]) => h('li', {}, label ? h('span', { class: 'label' }, label) : null, body))),
   );
