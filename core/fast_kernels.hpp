@@ -147,8 +147,8 @@ struct exp_sum_kernel {
         batch l0(0.0f), l1(0.0f);
         const ExpBatches<Arch> k;
         for (std::size_t j = 0; j < n; ++j) {
-            const batch e0 = exp_batch<Arch>((batch::load_unaligned(s + j * 2 * W) - m0) * inv, k);
-            const batch e1 = exp_batch<Arch>((batch::load_unaligned(s + j * 2 * W + W) - m1) * inv, k);
+            const batch e0 = exp_batch<Arch, true>((batch::load_unaligned(s + j * 2 * W) - m0) * inv, k);
+            const batch e1 = exp_batch<Arch, true>((batch::load_unaligned(s + j * 2 * W + W) - m1) * inv, k);
             e0.store_unaligned(s + j * 2 * W);
             e1.store_unaligned(s + j * 2 * W + W);
             l0 += e0;
