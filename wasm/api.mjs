@@ -107,6 +107,10 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     attention(args) {
       return unwrap(core.attention(...qkv('attention', args, ATTENTION_KEYS)));
     },
+    /** The same output through the online softmax: O(n·d) memory, no n×n scores. */
+    attentionStreaming(args) {
+      return unwrap(core.attentionStreaming(...qkv('attentionStreaming', args, ATTENTION_KEYS)));
+    },
     /** X·W. */
     project(args) {
       checkKeys('project', args, ['x', 'w']);

@@ -72,6 +72,11 @@ val attention(const val& q, const val& k, const val& v, const val& options) {
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
+val attention_streaming(const val& q, const val& k, const val& v, const val& options) {
+    const auto r = attn::attention_streaming(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
+    return r.ok() ? to_js(r.value) : error(r.error);
+}
+
 val project(const val& x, const val& w) {
     const auto r = attn::project(to_matrix(x), to_matrix(w));
     return r.ok() ? to_js(r.value) : error(r.error);
@@ -85,6 +90,7 @@ bool simd() { return attn::simd_enabled(); }
 EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("attentionSteps", &attention_steps);
     emscripten::function("attention", &attention);
+    emscripten::function("attentionStreaming", &attention_streaming);
     emscripten::function("project", &project);
     emscripten::function("version", &version);
     emscripten::function("simd", &simd);
