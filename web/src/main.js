@@ -50,7 +50,7 @@ function commit(next, { panel = true, edit = false } = {}) {
   } catch (error) {
     const field = fieldOfEngineError(error.message);
     errors.set(field ? `engine:${field}` : 'engine', t('err.engine', { message: error.message }));
-    renderAll({ panel: false });
+    if (model) renderAll({ panel: false }); // nothing to show yet on the very first computation
     return false;
   }
   const langChanged = next.lang !== state.lang;

@@ -86,6 +86,7 @@ export default {
   'explain.sumOf': 'sum of row {i}',
   'explain.sumOfColumn': 'sum of column {j}',
 
+  'panel.label': 'Inputs and options',
   'panel.inputs': 'Inputs',
   'panel.options': 'The article\'s teaching points, as controls',
   'preset.label': 'Example',
@@ -133,6 +134,8 @@ export default {
   'notice.naive': 'Naive softmax does not subtract the max: once scores are large (say 1000), eˣ overflows to ∞ and ∞/∞ becomes NaN — exactly what §5 of the article warns about.',
   'notice.naiveOverflow': '∞ or NaN appeared: eˣ overflowed. Switch back to "stable" to see how subtracting the max avoids it.',
   'notice.column': 'Misconception demo: softmax was taken along columns. Each column sums to 1 and the rows no longer do — this is "everyone\'s share of attention on one word", not each word\'s own distribution of attention.',
+  'notice.scale.dk': 'Dividing by dₖ instead of √dₖ: this squashes the scores too much, flattens their differences and makes attention too "even".',
+  'notice.scale.none': 'No scaling: the larger dₖ, the wider dot products swing (variance dₖ), and the more softmax turns "winner takes all".',
   'notice.masked': 'The causal mask is on: word i cannot see the words after it; those scores are −∞ and their weights 0.',
   'notice.temperature': 'Temperature τ = {value}: the scaled scores are also divided by τ.',
   'notice.lastGood': 'Some input is invalid; the last correct result is still shown below.',

@@ -87,6 +87,7 @@ export default {
   'explain.sumOf': '第 {i} 行之和',
   'explain.sumOfColumn': '第 {j} 列之和',
 
+  'panel.label': '输入与选项',
   'panel.inputs': '输入',
   'panel.options': '原文的要点,做成开关',
   'preset.label': '示例',
@@ -134,6 +135,8 @@ export default {
   'notice.naive': '朴素 softmax 不减最大值:分数一大(比如 1000),eˣ 就溢出成 ∞,∞/∞ 变成 NaN——这正是原文第 5 节警告的情况。',
   'notice.naiveOverflow': '出现了 ∞ 或 NaN:eˣ 溢出了。切回"稳定版"看看减最大值如何避免它。',
   'notice.column': '误区演示:这里按列做了 softmax。每列之和为 1,而每行不再是 1——算出来的是"大家对某个词的关注占比",不是每个词自己的注意力分配。',
+  'notice.scale.dk': '当前除以 dₖ 而不是 √dₖ:这会把分数压得过小,差距被抹平,注意力变得过于"平均"。',
+  'notice.scale.none': '当前不缩放:dₖ 越大,点积的波动越大(方差为 dₖ),softmax 越容易变成"赢家通吃"。',
   'notice.masked': '因果掩码已打开:第 i 个词看不到它后面的词,那些位置的分数是 −∞,权重是 0。',
   'notice.temperature': '温度 τ = {value}:缩放后的分数再除以 τ。',
   'notice.lastGood': '输入有误,下面仍显示上一次的正确结果。',

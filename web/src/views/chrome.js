@@ -12,5 +12,6 @@ export function renderChrome(doc, { state, t, engineInfo }) {
   doc.getElementById('lang-switch')?.setAttribute('title', t('lang.switchLabel'));
   doc.getElementById('lang-switch')?.setAttribute('lang', state.lang === 'zh-CN' ? 'en' : 'zh-CN');
   set('copy-link', t('link.copy'));
+  doc.getElementById('panel')?.setAttribute('aria-label', t('panel.label'));
   set('footer-text', `${t('app.footer')}${engineInfo ? ` (${engineInfo})` : ''}`);
 }

@@ -6,10 +6,10 @@ import { STEPS } from '../state.js';
 export function renderNav(root, { state, t, go }) {
   const list = h('ol', { class: 'step-list' }, STEPS.map((id, index) => {
     const step = index + 1;
-    return h('li', {}, h('a', {
-      href: '#', class: 'step-link', dataset: { step },
+    return h('li', {}, h('button', {
+      type: 'button', class: 'step-link', dataset: { step },
       'aria-current': step === state.step ? 'step' : null,
-      onclick: (event) => { event.preventDefault(); go(step); },
+      onclick: () => go(step),
     }, h('span', { class: 'num' }, String(step)), ' ', t(`step.${id}.title`)));
   }));
   root.replaceChildren(

@@ -103,6 +103,7 @@ function notices(stepId, { state, model, t }) {
     out.push(overflowed ? ['warn', t('notice.naiveOverflow')] : ['info', t('notice.naive')]);
   }
   if (state.axis === 'column' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) out.push(['warn', t('notice.column')]);
+  if (state.scale !== 'sqrt_dk' && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
   if (state.mask === 'causal' && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.masked')]);
   if (state.temperature !== 1 && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.temperature', { value: state.temperature })]);
   return out;
