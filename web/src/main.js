@@ -72,6 +72,7 @@ function renderAll({ panel = true, frame = true } = {}) {
   renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
     tokens: presetTokens(state.words, state.lang), stale: errors.size > 0 });
   renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
+  $('cell-explain').hidden = !$('stage-body').querySelector('.pick'); // steps 1–2 have no score to expand
   highlightCell($('stage-body'), cell);
   if (panel) keepingFocus(() => renderPanel($('panel'), { state, t, on }));
   showErrors($('panel'), errors);
