@@ -221,3 +221,18 @@ test('hovering a heatmap cell (n > 16) expands that number too', async () => {
   noProblems(page);
   await page.context().close();
 });
+
+test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of V marked', async () => {
+  const page = await b.open('#step=9');
+  await page.hover('figure[data-name="output"] td.pick[data-i="0"][data-j="0"]');
+  const text = (await page.textContent('#cell-explain')).replace(/\u2212/g, '-');
+  assert.match(text, /0\.6698×10 \+ 0\.3302×0/);
+  assert.match(text, /= 6\.698/);
+  assert.equal(await page.locator('figure[data-name="weights"] tr.hl-row').getAttribute('data-i'), '0');
+  assert.equal(await page.locator('figure[data-name="v"] td.hl-col').count(), 2);
+  // Back on a step without outputs, the panel no longer explains one.
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.locator('#cell-explain ol.expansion').count(), 0);
+  noProblems(page);
+  await page.context().close();
+});

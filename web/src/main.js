@@ -56,7 +56,7 @@ function commit(next, { panel = true, edit = false } = {}) {
   const langChanged = next.lang !== state.lang;
   state = next;
   t = translator(state.lang);
-  if (cell && (cell.i >= state.n || cell.j >= state.n)) cell = null;
+  if (cell && (cell.i >= state.n || cell.j >= (cell.kind === 'output' ? state.dv : state.n))) cell = null;
   writeUrl({ soon: edit });
   renderAll({ panel: panel || langChanged, frame: !edit || langChanged });
   return true;
@@ -71,6 +71,7 @@ function renderAll({ panel = true, frame = true } = {}) {
   }
   renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
     tokens: presetTokens(state.words, state.lang), stale: errors.size > 0 });
+  if (cell && !$('stage-body').querySelector(`[data-pick="${cell.kind}"]`)) cell = null; // not on this step
   renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
   $('cell-explain').hidden = !$('stage-body').querySelector('.pick'); // steps 1–2 have no score to expand
   highlightCell($('stage-body'), cell);
@@ -136,17 +137,17 @@ const on = {
 // The stage: hovering, focusing or clicking a score/weight cell expands it (on a heatmap too).
 function cellAt(event) {
   const td = event.target.closest?.('td.pick');
-  if (td) return { i: Number(td.dataset.i), j: Number(td.dataset.j) };
+  if (td) return { i: Number(td.dataset.i), j: Number(td.dataset.j), kind: td.dataset.pick };
   const canvas = event.target.closest?.('canvas.heatmap.pick');
   if (!canvas || event.offsetX === undefined) return null;
   const box = canvas.getBoundingClientRect();
   const i = Math.floor((event.offsetY / box.height) * Number(canvas.dataset.rows));
   const j = Math.floor((event.offsetX / box.width) * Number(canvas.dataset.cols));
-  return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols) ? { i, j } : null;
+  return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols) ? { i, j, kind: canvas.dataset.pick } : null;
 }
 function pick(event) {
   const next = cellAt(event);
-  if (!next || (cell && cell.i === next.i && cell.j === next.j)) return;
+  if (!next || (cell && cell.i === next.i && cell.j === next.j && cell.kind === next.kind)) return;
   cell = next;
   renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
   highlightCell($('stage-body'), cell);

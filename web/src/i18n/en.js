@@ -70,9 +70,12 @@ export default {
   'legend.masked': 'Grey: masked (−∞, weight 0) or not a finite number',
 
   'explain.title': 'Expand one number',
-  'explain.hint': 'Click or hover any score or weight cell (or focus one with Tab and move with the arrow keys); this panel expands that one number, starting from the dot product.',
+  'explain.hint': 'Click or hover any score or weight (or output) cell (or focus one with Tab and move with the arrow keys); this panel expands that one number, starting from the dot product.',
   'explain.heading': 'How the weight of word {i} on word {j} comes about',
   'explain.headingWords': 'How the weight of “{i}” on “{j}” comes about',
+  'explain.outputHeading': 'Output of word {i}, dimension {c}: the words\' values mixed by the weights',
+  'explain.outputTerms': 'each weight A_ij times this dimension of word j\'s value',
+  'explain.outputSum': 'add them up: this cell of the output',
   'explain.dot': 'dot product: multiply position by position',
   'explain.sum': 'then add: the score',
   'explain.scale': 'scale',

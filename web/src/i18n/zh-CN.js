@@ -71,9 +71,12 @@ export default {
   'legend.masked': '灰色:被掩码遮住(−∞,权重为 0)或不是有限数',
 
   'explain.title': '展开一个数',
-  'explain.hint': '点击或悬停任意分数/权重格子(也可用 Tab 聚焦后按方向键),这里会把那一个数从点积开始一步步展开。',
+  'explain.hint': '点击或悬停任意分数/权重(或输出)格子(也可用 Tab 聚焦后按方向键),这里会把那一个数从点积开始一步步展开。',
   'explain.heading': '第 {i} 个词对第 {j} 个词的权重是怎么来的',
   'explain.headingWords': '“{i}”对“{j}”的权重是怎么来的',
+  'explain.outputHeading': '第 {i} 个词的输出,第 {c} 维:按权重混合各词的 Value',
+  'explain.outputTerms': '权重 A_ij × 第 j 个词 Value 的这一维,逐项相乘',
+  'explain.outputSum': '加起来,就是输出的这一格',
   'explain.dot': '点积:对应位相乘',
   'explain.sum': '再求和,得到分数',
   'explain.scale': '缩放',

@@ -13,11 +13,32 @@ const DIVISOR_VALUE = { sqrt_dk: Math.sqrt, dk: (dk) => dk, none: () => 1 };
 const sub = (base, index) => h('span', { class: 'sym' }, h('var', {}, base), h('sub', {}, index));
 const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 
+/** output_ic = Σ_j A_ij · v_jc (§6), with every term written out. */
+function renderOutput(root, title, { state, model, t, cell, tokens }) {
+  const { i, j: c } = cell;
+  const f = (x) => formatNumber(x, state.digits);
+  const terms = Array.from({ length: model.weights.cols }, (_, j) => [at(model.weights, i, j), at(model.v, j, c)]);
+  root.replaceChildren(
+    title,
+    h('p', { class: 'explain-heading' }, t('explain.outputHeading', { i: tokens ? `“${tokens[i]}”` : i + 1, c: c + 1 })),
+    h('ol', { class: 'expansion', dataset: { i, j: c, kind: 'output' } },
+      h('li', {}, h('span', { class: 'label' }, t('explain.outputTerms')),
+        h('span', {}, terms.map(([a, v]) => `${f(a)}×${f(v)}`).join(' + '))),
+      h('li', {}, h('span', { class: 'label' }, t('explain.outputSum')),
+        h('span', {}, sub('output', `${i + 1},${c + 1}`), ' = ', h('strong', { class: 'result' }, f(at(model.output, i, c)))))),
+  );
+}
+
 /** Renders the expansion of cell (i, j) (0-based) into root, or the hint when cell is null. */
-export function renderExplain(root, { state, model, t, cell, tokens }) {
+export function renderExplain(root, ctx) {
+  const { state, model, t, cell, tokens } = ctx;
   const title = h('h3', {}, t('explain.title'));
   if (!cell || !model) {
     root.replaceChildren(title, h('p', { class: 'hint' }, t('explain.hint')));
+    return;
+  }
+  if (cell.kind === 'output') {
+    renderOutput(root, title, ctx);
     return;
   }
   const { i, j } = cell;
@@ -65,15 +86,20 @@ export function renderExplain(root, { state, model, t, cell, tokens }) {
   );
 }
 
-/** Marks row i of Q, row j of K and the chosen cell in every matrix on screen (class toggles only). */
+/**
+ * Marks what the chosen number is made of (class toggles only): for a score or weight (i, j),
+ * row i of Q and row j of K; for an output (i, c), row i of A and column c of V.
+ */
 export function highlightCell(stage, cell) {
-  for (const el of stage.querySelectorAll('.hl-row, .hl-cell')) el.classList.remove('hl-row', 'hl-cell');
+  for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col')) el.classList.remove('hl-row', 'hl-cell', 'hl-col');
   if (!cell) return;
+  const output = cell.kind === 'output';
   for (const fig of stage.querySelectorAll('figure.matrix')) {
     const name = fig.dataset.name;
-    const rowIndex = name === 'q' ? cell.i : name === 'k' ? cell.j : null;
+    const rowIndex = output ? (name === 'weights' ? cell.i : null) : name === 'q' ? cell.i : name === 'k' ? cell.j : null;
     if (rowIndex !== null) fig.querySelector(`tbody tr[data-i="${rowIndex}"]`)?.classList.add('hl-row');
-    fig.querySelector(`td.pick[data-i="${cell.i}"][data-j="${cell.j}"]`)?.classList.add('hl-cell');
+    if (output && name === 'v') for (const td of fig.querySelectorAll(`td.c[data-j="${cell.j}"]`)) td.classList.add('hl-col');
+    fig.querySelector(`td[data-pick="${cell.kind}"][data-i="${cell.i}"][data-j="${cell.j}"]`)?.classList.add('hl-cell');
   }
 }
 

@@ -12,7 +12,8 @@ import { TABLE_LIMIT } from '../state.js';
  * spec: { id, name (node), label (the name as plain text), caption, matrix, kind: 'seq'|'div', rowLabels, colLabels,
  *         side?: { label, values, kind }  (one value beside each row, e.g. the row max),
  *         foot?: { label, values, kind }  (one value under each column),
- *         pick?: true (cells open the explanation panel), masked?: (i, j) => bool }
+ *         pick?: 'score' | 'output' (cells open the explanation panel for that kind of number),
+ *         masked?: (i, j) => bool }
  * view:  { digits, theme, t }
  * Returns { el, update(spec, view) }; update takes a spec of the same shape and options.
  */
@@ -50,7 +51,7 @@ function table(spec, view) {
       const masked = spec.masked?.(i, j) ?? false;
       const td = h('td', {
         class: `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`,
-        dataset: { i, j },
+        dataset: spec.pick ? { i, j, pick: spec.pick } : { i, j },
         tabindex: spec.pick ? (i === 0 && j === 0 ? '0' : '-1') : null,
         title: masked ? view.t('mat.masked') : null,
       });
@@ -84,7 +85,7 @@ function heatmap(spec, view) {
   const message = view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols });
   const canvas = h('canvas', {
     class: `heatmap${spec.pick ? ' pick' : ''}`, width: matrix.cols * size, height: matrix.rows * size, role: 'img',
-    'aria-label': `${spec.label ?? ''} ${message}`.trim(), dataset: { rows: matrix.rows, cols: matrix.cols },
+    'aria-label': `${spec.label ?? ''} ${message}`.trim(), dataset: { rows: matrix.rows, cols: matrix.cols, pick: spec.pick ?? '' },
   });
   // One pixel per value in a small bitmap, then scaled up without smoothing: sharp cells, fast.
   const pixels = h('canvas', { width: matrix.cols, height: matrix.rows });

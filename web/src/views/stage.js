@@ -68,26 +68,26 @@ function stepContent(stepId, { state, model, t, tokens }) {
         ...['q', 'k', 'v'].map((out) => ['X ×', spec(`w${out}`, { kind: 'div' }), '=', spec(out, { kind: 'div', ...token })])];
     case 'scores':
       return [[spec('q', { kind: 'div', ...token }), '·', spec('k', { kind: 'div', ...token, caption: `${t('mat.k')} (Kᵀ)` }), '=',
-        spec('scores', { kind: 'div', ...pair, pick: true })]];
+        spec('scores', { kind: 'div', ...pair, pick: 'score' })]];
     case 'scale':
-      return [[spec('scores', { kind: 'div', ...pair, pick: true }), '→', spec('scaled', { kind: 'div', ...pair, pick: true, masked })]];
+      return [[spec('scores', { kind: 'div', ...pair, pick: 'score' }), '→', spec('scaled', { kind: 'div', ...pair, pick: 'score', masked })]];
     case 'max':
-      return [[spec('scaled', { kind: 'div', ...pair, pick: true, masked, ...reduced(model.rowMax.data, 'Max') }), '→',
-        { id: 'shifted', name: n.shifted[0], label: n.shifted[1], caption: t('mat.shifted'), kind: 'div', ...pair, pick: true, masked,
+      return [[spec('scaled', { kind: 'div', ...pair, pick: 'score', masked, ...reduced(model.rowMax.data, 'Max') }), '→',
+        { id: 'shifted', name: n.shifted[0], label: n.shifted[1], caption: t('mat.shifted'), kind: 'div', ...pair, pick: 'score', masked,
           matrix: shifted(model.scaled, model.rowMax, state.axis) }]];
     case 'exp':
-      return [[spec('exps', { kind: 'seq', ...pair, pick: true, masked })]];
+      return [[spec('exps', { kind: 'seq', ...pair, pick: 'score', masked })]];
     case 'sum':
-      return [[spec('exps', { kind: 'seq', ...pair, pick: true, masked, ...reduced(model.rowSum.data, 'Sum') })]];
+      return [[spec('exps', { kind: 'seq', ...pair, pick: 'score', masked, ...reduced(model.rowSum.data, 'Sum') })]];
     case 'weights':
       return [[spec('weights', {
-        kind: 'seq', ...pair, pick: true, masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
+        kind: 'seq', ...pair, pick: 'score', masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
         side: { label: t('mat.rowTotal'), values: totals(model.weights, false) },
         foot: byColumn ? { label: t('mat.colTotal'), values: totals(model.weights, true) } : undefined,
       })]];
     case 'output':
-      return [[spec('weights', { kind: 'seq', ...pair, pick: true, masked }), '×', spec('v', { kind: 'div', ...token }), '=',
-        spec('output', { kind: 'div', ...token })]];
+      return [[spec('weights', { kind: 'seq', ...pair, pick: 'score', masked }), '×', spec('v', { kind: 'div', ...token }), '=',
+        spec('output', { kind: 'div', ...token, pick: 'output' })]];
     default:
       return [];
   }
