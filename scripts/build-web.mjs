@@ -14,10 +14,11 @@ import { STEP_IDS, SCALES, mainFormula, detailFormula } from '../web/formulas/fo
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => path.join(root, ...parts);
 const out = at('build', 'web');
-const wasmFile = at('build', 'wasm', 'attention_core.wasm');
+// Both builds of the core: SIMD128, and scalar for browsers without wasm SIMD (engine.js picks).
+const wasmFiles = ['attention_core.wasm', 'attention_core_scalar.wasm'].map((f) => at('build', 'wasm', f));
 const started = performance.now();
 
-for (const needed of [wasmFile, at('wasm', 'attention.mjs')]) {
+for (const needed of [...wasmFiles, at('wasm', 'attention.mjs'), at('wasm', 'attention-scalar.mjs')]) {
   if (!fs.existsSync(needed)) {
     console.error(`build-web: ${path.relative(root, needed)} is missing — build the wasm core first (bash scripts/build.sh)`);
     process.exit(1);
@@ -27,7 +28,7 @@ for (const needed of [wasmFile, at('wasm', 'attention.mjs')]) {
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'katex', 'fonts'), { recursive: true });
 
-// 1. The page's script: one ES module with the wasm glue inside; the .wasm sits next to it.
+// 1. The page's script: one ES module with the wasm glue inside; the .wasm files sit next to it.
 await esbuild.build({
   entryPoints: [at('web', 'src', 'main.js')],
   outfile: path.join(out, 'main.js'),
@@ -38,7 +39,7 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-fs.copyFileSync(wasmFile, path.join(out, 'attention_core.wasm'));
+for (const file of wasmFiles) fs.copyFileSync(file, path.join(out, path.basename(file)));
 
 // 2. Formulas: every step × scaling, as <template>s the stage clones (KaTeX HTML + MathML).
 const render = (tex) => katex.renderToString(tex, {

@@ -236,3 +236,19 @@ test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of 
   noProblems(page);
   await page.context().close();
 });
+
+test('changing numbers moves nothing on the page (no layout jump)', async () => {
+  const page = await b.open('#step=9');
+  await page.hover('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
+  const boxes = () => page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();  // page coordinates: typing may scroll the input into view
+    return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');
+  }));
+  const before = await boxes();
+  for (const value of ['-3.25', '12', '0.5', '7']) {
+    await page.fill('#in-v-0-0', value);
+    assert.deepEqual(await boxes(), before, `after V[0][0] = ${value}`);
+  }
+  noProblems(page);
+  await page.context().close();
+});

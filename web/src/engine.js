@@ -1,18 +1,28 @@
 // The only module that owns the wasm instance. Everything else reaches the C++ core through the
-// small API returned by loadEngine(), so swapping how the module is loaded (a separate .wasm file
+// small API returned by loadEngine(), so changing how the module is loaded (a separate .wasm file
 // for hosting, inlined bytes for the single offline file) touches this file alone.
 
-import createAttention from '../../wasm/attention.mjs';
+import createSimd from '../../wasm/attention.mjs';
+import createScalar from '../../wasm/attention-scalar.mjs';
+
+// The smallest module that uses a SIMD128 instruction (as in the wasm-feature-detect library):
+// browsers without wasm SIMD (Safari < 16.4) reject it, and then get the scalar build.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
 /**
- * Loads the core once. `wasmBinary` (an ArrayBuffer) skips the network entirely, as the
- * self-contained offline build will; otherwise the .wasm is found next to this bundle.
+ * Loads the core once. Options:
+ *   wasmBinary — the .wasm bytes (ArrayBuffer/Uint8Array): no network at all, as the offline build
+ *                and Node need; otherwise the .wasm is found next to this bundle;
+ *   scalar     — force the build without SIMD (default: only when the browser lacks SIMD).
  */
-export async function loadEngine({ wasmBinary } = {}) {
+export async function loadEngine({ wasmBinary, scalar = !simdSupported() } = {}) {
+  const create = scalar ? createScalar : createSimd;
   const moduleOptions = wasmBinary
     ? { wasmBinary }
     : { locateFile: (file) => new URL(file, import.meta.url).href };
-  let core = await createAttention(moduleOptions);
+  let core = await create(moduleOptions);
 
   return {
     version: () => core.version(),
@@ -28,7 +38,7 @@ export async function loadEngine({ wasmBinary } = {}) {
       return run();
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
-        createAttention(moduleOptions).then((fresh) => { core = fresh; });
+        create(moduleOptions).then((fresh) => { core = fresh; });
       }
       throw error;
     }
