@@ -166,6 +166,9 @@ test('a link that does not parse falls back to the default with a notice', async
   const page = await b.open('#step=banana&preset=article');
   assert.match(await page.textContent('#notice'), /无法解析/);
   assert.match(await page.textContent('#step-title'), /输入矩阵 X/);
+  assert.deepEqual(await matrixText(page, 'v'), [['10', '0'], ['0', '10']]);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#notice'), '', 'the notice goes once the reader moves on');
   noProblems(page);
   await page.context().close();
 });

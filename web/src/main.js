@@ -42,8 +42,11 @@ function writeUrl({ soon = false } = {}) {
   if (soon) urlTimer = setTimeout(write, 250); else write();
 }
 
-/** Computes `next`; on success it becomes the state and everything is shown. */
-function commit(next, { panel = true, edit = false } = {}) {
+/**
+ * Computes `next`; on success it becomes the state and everything is shown. A notice about the
+ * link (it did not parse) stays until the reader changes something (`fromUrl` is false).
+ */
+function commit(next, { panel = true, edit = false, fromUrl = false } = {}) {
   for (const key of errors.keys()) if (key.startsWith('engine')) errors.delete(key);
   try {
     model = computeModel(engine, next);
@@ -54,11 +57,13 @@ function commit(next, { panel = true, edit = false } = {}) {
     return false;
   }
   const langChanged = next.lang !== state.lang;
+  const noticeGone = notice && !fromUrl;
+  if (noticeGone) notice = null;
   state = next;
   t = translator(state.lang);
   if (cell && (cell.i >= state.n || cell.j >= (cell.kind === 'output' ? state.dv : state.n))) cell = null;
   writeUrl({ soon: edit });
-  renderAll({ panel: panel || langChanged, frame: !edit || langChanged });
+  renderAll({ panel: panel || langChanged, frame: !edit || langChanged || noticeGone });
   return true;
 }
 
@@ -179,7 +184,7 @@ window.addEventListener('hashchange', () => {
   const parsed = parseState(location.hash);
   notice = parsed.notice;
   errors.clear();
-  commit(parsed.state);
+  commit(parsed.state, { fromUrl: true });
 });
 dark.addEventListener('change', () => renderAll({ panel: false }));
 window.addEventListener('pagehide', () => writeUrl());
@@ -190,5 +195,5 @@ try {
   $('stage-body').textContent = t('app.engineFailed', { message: error.message });
   throw error;
 }
-if (!commit(state)) { notice = 'badHash'; commit(parseState('').state); }
+if (!commit(state, { fromUrl: true })) { notice = 'badHash'; commit(parseState('').state, { fromUrl: true }); }
 document.body.dataset.ready = 'true';
