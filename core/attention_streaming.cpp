@@ -11,8 +11,8 @@
 // and at the end out = o / l (0 for a fully masked row). The result equals the two-pass softmax:
 // every term ends up scaled by exp((s − m_final)/divisor) exactly once.
 //
-// Working memory: the packed K (n_k·d floats, as the fast path) plus one tile of scores and one
-// group of running outputs — never an n_q×n_k matrix, so n = 16384 at d = 64 needs a few
+// Working memory: the packed K (n_k·d floats, as the fast path) plus one tile of scores and the
+// running outputs of one block of query groups — never an n_q×n_k matrix, so n = 16384 at d = 64 needs a few
 // MiB beyond the inputs. It is slower than attn::attention when a block of scores fits in cache
 // (the rescaling costs extra passes); its point is memory. The same fallbacks to the reference as
 // the fast path apply (NaN, huge magnitudes, teaching switches).
@@ -31,7 +31,8 @@ namespace attn {
 
 namespace {
 
-constexpr std::size_t kBK = 256;  // keys per tile
+constexpr std::size_t kBK = 256;  // keys per tile: a K tile and a V tile are 64 KiB each at d = 64
+constexpr std::size_t kG = 16;    // query groups per block (128 rows on SIMD128) sharing each tile
 static_assert(kBK % fast::kNK == 0, "a tile is whole key panels");
 
 fast::Workspace& workspace() {
@@ -41,10 +42,89 @@ fast::Workspace& workspace() {
 
 }  // namespace
 
+namespace fast {
+
+std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v) {
+    const std::uint64_t key_panels = (n_k + kNK - 1) / kNK;
+    return key_panels * kNK * d + std::uint64_t{kG} * kMR * (d + d_v + 2) + std::uint64_t{kBK} * kMR;
+}
+
+void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
+                         float divisor, Matrix& out) {
+    const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
+    Workspace& ws = workspace();
+    pack_keys(k, kNK, ws.k_packed);
+    ensure(ws.q_packed, kG * d * kMR);
+    ensure(ws.scores, kBK * kMR);
+    ensure(ws.acc, kG * (d_v + 2) * kMR);
+    float* const s = ws.scores.data();  // (BK, MR) one tile of scores of one group, then its weights
+    const float* const kp = ws.k_packed.data();
+    const float inv_divisor = 1.0f / divisor;
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+
+    // A block of up to G groups of MR query rows walks the key tiles together, so that each K and
+    // V tile is read from memory once per block and then from cache by every group (at n = 16384
+    // K and V are 4 MiB each: walking them once per group of 8 rows made the call memory-bound).
+    for (std::size_t b0 = 0; b0 < n_q; b0 += kG * kMR) {
+        const std::size_t groups = (std::min(kG * kMR, n_q - b0) + kMR - 1) / kMR;
+        // per group g: packed queries (d, MR), running outputs o (d_v, MR), running max m and
+        // sum l (MR each)
+        auto qp = [&](std::size_t g) { return ws.q_packed.data() + g * d * kMR; };
+        auto o = [&](std::size_t g) { return ws.acc.data() + g * (d_v + 2) * kMR; };
+        auto m = [&](std::size_t g) { return o(g) + d_v * kMR; };
+        auto l = [&](std::size_t g) { return o(g) + (d_v + 1) * kMR; };
+        auto rows_of = [&](std::size_t g) { return std::min(kMR, n_q - (b0 + g * kMR)); };
+        for (std::size_t g = 0; g < groups; ++g) {
+            pack_query_group(q, b0 + g * kMR, rows_of(g), kMR, qp(g));
+            std::fill(o(g), o(g) + d_v * kMR, 0.0f);
+            std::fill(m(g), m(g) + kMR, minus_inf);  // running max per row (of unscaled scores)
+            std::fill(l(g), l(g) + kMR, 0.0f);       // running Σ exp per row
+        }
+        const std::size_t block_keys = visible_keys(options.mask, b0 + (groups - 1) * kMR + rows_of(groups - 1) - 1, n_k);
+
+        for (std::size_t j0 = 0; j0 < block_keys; j0 += kBK) {
+            for (std::size_t g = 0; g < groups; ++g) {
+                const std::size_t i0 = b0 + g * kMR, rows = rows_of(g);
+                const std::size_t n_eff = visible_keys(options.mask, i0 + rows - 1, n_k);
+                if (j0 >= n_eff) continue;  // causal: this group sees none of the tile
+                const std::size_t nb = std::min(kBK, n_eff - j0);
+                // S_t (nb, MR) = Q_group · K_tᵀ, masked
+                for (std::size_t p = 0; p * kNK < nb; ++p)
+                    qk_panel(qp(g), kp + (j0 / kNK + p) * d * kNK, d, s + p * kNK * kMR);
+                mask_group(s, kMR, i0, rows, j0, nb, options.mask);
+                // m' = max(m, max_j S_t); α = exp((m − m')/divisor) (0 while m = −∞; 1 while both
+                // are); P_t = exp((S_t − m')/divisor); l = α·l + Σ_j P_t
+                alignas(64) float m_new[kMR], l_tile[kMR], alpha[kMR];
+                std::copy(m(g), m(g) + kMR, m_new);
+                col_max(s, nb, m_new);
+                for (std::size_t r = 0; r < kMR; ++r)
+                    alpha[r] = m_new[r] == minus_inf ? 1.0f : exp_scalar((m(g)[r] - m_new[r]) * inv_divisor);
+                exp_sum(s, nb, m_new, inv_divisor, l_tile);
+                for (std::size_t r = 0; r < kMR; ++r) {
+                    l(g)[r] = l(g)[r] * alpha[r] + l_tile[r];
+                    m(g)[r] = m_new[r];
+                }
+                // o = α·o + P_tᵀ · V_t, four value columns at a time
+                for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
+                    pv_cols(std::min(kNC, d_v - c0), s, v.row(j0) + c0, d_v, nb, o(g) + c0 * kMR, alpha);
+            }
+        }
+        // out = o / l; a fully masked row has l = 0 and gets zeros
+        for (std::size_t g = 0; g < groups; ++g)
+            for (std::size_t r = 0; r < rows_of(g); ++r) {
+                const float inv_l = l(g)[r] > 0.0f ? 1.0f / l(g)[r] : 0.0f;
+                float* dst = out.row(b0 + g * kMR + r);
+                for (std::size_t c = 0; c < d_v; ++c) dst[c] = o(g)[c * kMR + r] * inv_l;
+            }
+    }
+}
+
+}  // namespace fast
+
 Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
                                    const AttentionOptions& options) {
     if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
-    const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
+    const std::size_t n_q = q.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);
     if (!options.stable || options.axis != Axis::Row || fast::needs_reference(q, k, v, divisor)) {
         // The teaching switches and NaN/overflow inputs: the reference (which holds n_q×n_k
@@ -53,67 +133,12 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
         if (!steps.ok()) return Result<Matrix>::failure(steps.error);
         return Result<Matrix>::success(std::move(steps.value.output));
     }
-
-    using fast::kMR;
-    using fast::kNC;
-    using fast::kNK;
-    const std::size_t key_panels = (n_k + kNK - 1) / kNK;
-    const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + kBK + d_v) +
-                                  std::uint64_t{n_q} * d_v;
+    const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
     if (auto e = check_memory("attention_streaming on " + shape_string(n_q, d_v) + " output", float_bytes(working));
         !e.empty())
         return Result<Matrix>::failure(e);
-
-    fast::Workspace& ws = workspace();
-    fast::pack_keys(k, kNK, ws.k_packed);
-    fast::ensure(ws.q_packed, d * kMR);
-    fast::ensure(ws.scores, kBK * kMR);
-    fast::ensure(ws.acc, d_v * kMR);
-    float* const qp = ws.q_packed.data();  // (d, MR) the current query group
-    float* const s = ws.scores.data();     // (BK, MR) one tile of scores, then of weights
-    float* const o = ws.acc.data();        // (d_v, MR) running unnormalised outputs
-    const float* const kp = ws.k_packed.data();
-    const float inv_divisor = 1.0f / divisor;
-    const float minus_inf = -std::numeric_limits<float>::infinity();
     Matrix out(n_q, d_v);
-
-    for (std::size_t i0 = 0; i0 < n_q; i0 += kMR) {
-        const std::size_t rows = std::min(kMR, n_q - i0);
-        const std::size_t n_eff = fast::visible_keys(options.mask, i0 + rows - 1, n_k);
-        fast::pack_query_group(q, i0, rows, kMR, qp);
-        alignas(64) float m[kMR], l[kMR], m_new[kMR], l_tile[kMR], alpha[kMR];
-        std::fill(m, m + kMR, minus_inf);   // running max per row (of unscaled scores)
-        std::fill(l, l + kMR, 0.0f);        // running Σ exp per row
-        std::fill(o, o + d_v * kMR, 0.0f);
-
-        for (std::size_t j0 = 0; j0 < n_eff; j0 += kBK) {
-            const std::size_t nb = std::min(kBK, n_eff - j0);
-            // S_t (nb, MR) = Q_group · K_tᵀ, masked
-            for (std::size_t p = 0; p * kNK < nb; ++p)
-                fast::qk_panel(qp, kp + (j0 / kNK + p) * d * kNK, d, s + p * kNK * kMR);
-            fast::mask_group(s, kMR, i0, rows, j0, nb, options.mask);
-            // m' = max(m, max_j S_t); α = exp((m − m')/divisor) (0 while m = −∞; 1 while both are);
-            // P_t = exp((S_t − m')/divisor); l = α·l + Σ_j P_t
-            std::copy(m, m + kMR, m_new);
-            fast::col_max(s, nb, m_new);
-            for (std::size_t r = 0; r < kMR; ++r)
-                alpha[r] = m_new[r] == minus_inf ? 1.0f : fast::exp_scalar((m[r] - m_new[r]) * inv_divisor);
-            fast::exp_sum(s, nb, m_new, inv_divisor, l_tile);
-            for (std::size_t r = 0; r < kMR; ++r) {
-                l[r] = l[r] * alpha[r] + l_tile[r];
-                m[r] = m_new[r];
-            }
-            // o = α·o + P_tᵀ · V_t, four value columns at a time
-            for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
-                fast::pv_cols(std::min(kNC, d_v - c0), s, v.row(j0) + c0, d_v, nb, o + c0 * kMR, alpha);
-        }
-        // out = o / l; a fully masked row has l = 0 and gets zeros
-        for (std::size_t r = 0; r < rows; ++r) {
-            const float inv_l = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
-            float* dst = out.row(i0 + r);
-            for (std::size_t c = 0; c < d_v; ++c) dst[c] = o[c * kMR + r] * inv_l;
-        }
-    }
+    fast::streaming_attention(q, k, v, options, divisor, out);
     return Result<Matrix>::success(std::move(out));
 }
 

@@ -82,4 +82,11 @@ inline void ensure(std::vector<float>& buffer, std::size_t n) {
     if (buffer.size() < n) buffer.resize(n);
 }
 
+// The online-softmax kernel of attention_streaming.cpp, also used by attn::attention for long
+// key sequences (see attention_fast.cpp). Inputs already checked, no NaN, out is (n_q, d_v).
+void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
+                         float divisor, Matrix& out);
+// Floats of working memory it needs besides the output.
+std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v);
+
 }  // namespace attn::fast
