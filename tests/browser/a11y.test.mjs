@@ -33,3 +33,16 @@ for (const [lang, scheme, preset] of [['zh-CN', 'light', 'article'], ['en', 'dar
     await page.context().close();
   });
 }
+
+test('on a phone-sized screen nothing overflows sideways, and axe still passes', async () => {
+  const page = await b.open('#preset=cat&step=9', { viewport: { width: 390, height: 844 } });
+  for (const step of [9, 3, 2]) {
+    if (step !== 9) await page.click(`.step-link[data-step="${step}"]`);
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scrollWidth <= innerWidth, `step ${step}: page is ${scrollWidth}px wide in a ${innerWidth}px screen`);
+  }
+  assert.deepEqual(await seriousViolations(page), []);
+  await screenshot(page, 'phone-step-2-zh-light');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

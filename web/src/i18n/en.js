@@ -40,6 +40,8 @@ export default {
   'step.output.title': 'Weighting: multiply by V',
   'step.output.text': 'The last step uses the weight matrix A to mix all the words\' values: output_i = Σⱼ A_ij v_j. Think of it as "mixing a cocktail by the recipe": softmax has fixed the proportions, and this step pours the words\' values together in those proportions. Q and K only work out the recipe; what actually goes into the glass comes from V.',
 
+  'stage.formula': 'Formula (the current step\'s part is highlighted)',
+
   'mat.x': 'input: one row per word',
   'mat.wq': '"asking outfit" (learned)',
   'mat.wk': '"answering outfit" (learned)',

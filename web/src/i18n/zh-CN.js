@@ -41,6 +41,8 @@ export default {
   'step.output.title': '加权:乘以 V',
   'step.output.text': '最后一步,用权重矩阵 A 去加权汇总所有词的 Value:output_i = Σⱼ A_ij v_j。这一步可以理解成"按比例调鸡尾酒":softmax 已经定好了配方,这一步把各个词的 Value 按比例兑在一起。Q 和 K 只负责"算配方",真正被舀进碗里的内容来自 V。',
 
+  'stage.formula': '公式(当前步骤的部分已高亮)',
+
   'mat.x': '输入:每行一个词',
   'mat.wq': '"提问装"(可学习参数)',
   'mat.wk': '"应答装"(可学习参数)',

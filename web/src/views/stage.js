@@ -161,7 +161,8 @@ export function renderStage(root, ctx) {
     h('h2', { id: 'step-title', tabindex: '-1' },
       h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ',
       t(`step.${stepId}.title`)),
-    h('div', { class: 'formulas' },
+    // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
+    h('div', { class: 'formulas', tabindex: '0', role: 'group', 'aria-label': t('stage.formula') },
       h('div', { class: 'formula' }, formula('main', stepId, state.scale)),
       h('div', { class: 'formula detail' }, formula('detail', stepId, state.scale))),
     h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
