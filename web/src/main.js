@@ -189,6 +189,8 @@ window.addEventListener('hashchange', () => {
 dark.addEventListener('change', () => renderAll({ panel: false }));
 window.addEventListener('pagehide', () => writeUrl());
 
+renderChrome(document, { state, t });
+$('loading').textContent = t('app.loading');
 try {
   engine = await loadEngine();
 } catch (error) {

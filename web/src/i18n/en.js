@@ -63,7 +63,6 @@ export default {
   'mat.rowTotal': 'Σ row',
   'mat.colTotal': 'Σ column',
   'mat.cell': '{name} row {i}, column {j}',
-  'mat.row': 'row {i}',
   'mat.heatmapOnly': '{rows}×{cols}, larger than 16, shown as a heatmap without numbers.',
   'mat.masked': 'masked',
 

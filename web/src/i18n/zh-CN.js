@@ -64,7 +64,6 @@ export default {
   'mat.rowTotal': 'Σ 行',
   'mat.colTotal': 'Σ 列',
   'mat.cell': '{name} 第 {i} 行第 {j} 列',
-  'mat.row': '第 {i} 行',
   'mat.heatmapOnly': '{rows}×{cols},尺寸大于 16,只显示热力图(不显示数字)。',
   'mat.masked': '已遮住',
 
