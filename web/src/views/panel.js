@@ -125,7 +125,8 @@ export function showErrors(root, errors) {
     }[kind] ?? [null, 'err-engine'];
     const [inputId, slotId] = spots;
     if (inputId) root.querySelector(`#${inputId}`)?.setAttribute('aria-invalid', 'true');
-    const slot = root.querySelector(`#${slotId}`);
+    // A message whose field has no slot on screen (say, about W in a projection) goes to the top.
+    const slot = root.querySelector(`#${slotId}`) ?? root.querySelector('#err-engine');
     if (slot && !slot.textContent) slot.textContent = message;
   }
 }
