@@ -38,6 +38,8 @@ test('bad cells say which cell and why', () => {
   assert.equal(parseNumber('Infinity').error.key, 'infinite');
   assert.equal(parseNumber('∞').error.key, 'infinite');
   assert.equal(parseNumber('1e999').error.key, 'infinite', 'overflows to Infinity');
+  assert.equal(parseNumber('1e39').error.key, 'tooLarge', 'finite in JS, Infinity in float32');
+  assert.deepEqual(parseNumber('3e38'), { ok: true, value: 3e38 });
   assert.deepEqual(error('1 2\n3 x'), { key: 'notNumber', text: 'x', row: 2, col: 2 });
   assert.deepEqual(error('[[1, NaN]]'), { key: 'nan', text: 'NaN', row: 1, col: 2 });
 });

@@ -26,12 +26,13 @@ export function normalizeText(text) {
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const FLOAT32_MAX = 3.4028234663852886e38; // the core computes in float32: anything larger is ±Infinity there
 const NOT_A_NUMBER = /^[+-]?nan$/i;
 const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 
 /**
  * Reads one cell. Returns { ok: true, value } or { ok: false, error: { key, text } } with key
- * 'empty' | 'nan' | 'infinite' | 'notNumber'. NaN and ±Infinity are refused because the core
+ * 'empty' | 'nan' | 'infinite' | 'tooLarge' | 'notNumber'. NaN and ±Infinity are refused because the core
  * rejects them in inputs (numerics policy), and a message here is clearer than one from the core.
  */
 export function parseNumber(text) {
@@ -42,6 +43,7 @@ export function parseNumber(text) {
   if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: s } };
   const value = Number(s);
   if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: s } };
+  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: s } };
   return { ok: true, value };
 }
 

@@ -148,6 +148,7 @@ export default {
   'err.notNumber': '"{text}" is not a number.',
   'err.nan': 'NaN (not a number) is not accepted.',
   'err.infinite': '±∞ (infinity) is not accepted.',
+  'err.tooLarge': '"{text}" is beyond the float32 range (about ±3.4×10³⁸) and would be ±∞ in the core.',
   'err.ragged': 'Row {row} has {got} numbers but row 1 has {want}: every row needs the same count.',
   'err.pasteEmpty': 'No numbers were found.',
   'err.cellIn': 'Row {row}, column {col}: {message}',

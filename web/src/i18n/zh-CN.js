@@ -149,6 +149,7 @@ export default {
   'err.notNumber': '"{text}"不是数字。',
   'err.nan': '不接受 NaN(非数)。',
   'err.infinite': '不接受 ±∞(无穷大)。',
+  'err.tooLarge': '"{text}"超出了 float32 的范围(约 ±3.4×10³⁸),计算核心里会变成 ±∞。',
   'err.ragged': '第 {row} 行有 {got} 个数,但第 1 行有 {want} 个:每行的个数必须相同。',
   'err.pasteEmpty': '没有读到任何数字。',
   'err.cellIn': '第 {row} 行第 {col} 列:{message}',
