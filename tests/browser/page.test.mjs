@@ -41,6 +41,7 @@ test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …]
   assert.equal(sig4(a), '0.6698');
   assert.deepEqual(await matrixText(page, 'weights'), [[sig4(a), sig4(c)], [sig4(c), sig4(a)]]);
   assert.deepEqual(await matrixText(page, 'output'), [['6.698', '3.302'], ['3.302', '6.698']]);
+  assert.match(await page.textContent('#stage-body'), /6\.7, 3\.3/, "the article's reading of its result");
   await page.keyboard.press('ArrowRight');
   assert.equal(await stepInUrl(page), 9, 'no step after the last');
   await page.keyboard.press('ArrowLeft');
@@ -242,6 +243,7 @@ test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of 
 
 test('changing numbers moves nothing on the page (no layout jump)', async () => {
   const page = await b.open('#step=9');
+  await page.fill('#in-v-0-0', '9'); // the first edit makes the example custom, and the article's remark goes
   await page.hover('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   const boxes = () => page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) => els.map((e) => {
     const r = e.getBoundingClientRect();  // page coordinates: typing may scroll the input into view

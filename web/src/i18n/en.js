@@ -42,6 +42,9 @@ export default {
 
   'stage.formula': 'Formula (the current step\'s part is highlighted)',
 
+  'article.weights': 'A detail worth savouring: when scoring, each word gave itself full marks (1) and the other zero, yet after softmax the other still gets 0.33, not 0. Softmax never wipes anyone out completely — even a relevance of 0 keeps a trace of attention.',
+  'article.output': 'Read the result: the first word\'s new representation is [6.7, 3.3] — mostly from itself (weight 0.67), with a little of the second word mixed in. That is how attention kneads context in.',
+
   'mat.x': 'input: one row per word',
   'mat.wq': '"asking outfit" (learned)',
   'mat.wk': '"answering outfit" (learned)',

@@ -96,6 +96,8 @@ function stepContent(stepId, { state, model, t, tokens }) {
 /** Notices that the current options call for, most important first. */
 function notices(stepId, { state, model, t }) {
   const out = [];
+  // The article's own remarks on its worked example (§7), while the numbers are still its own.
+  if (state.preset === 'article' && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
   if (state.softmax === 'naive' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) {
