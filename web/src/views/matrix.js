@@ -41,7 +41,8 @@ function table(spec, view) {
   const head = h('tr', {}, h('td', { class: 'corner' }),
     Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, spec.colLabels?.[j] ?? String(j + 1))),
     side ? h('th', { scope: 'col', class: 'side-head' }, side.label) : null);
-  const cells = [];      // [td, i, j] of the values that are not masked
+  const cells = [];      // the <td>s of the values that are not masked…
+  const cellIndex = [];  // …and where each one's value sits in matrix.data
   const sideCells = [];
   const footCells = [];
   const rows = [];
@@ -56,7 +57,7 @@ function table(spec, view) {
         title: masked ? view.t('mat.masked') : null,
       });
       if (masked) td.textContent = formatNumber(matrix.data[i * matrix.cols + j], view.digits);
-      else cells.push(td);
+      else { cells.push(td); cellIndex.push(i * matrix.cols + j); }
       tds.push(td);
     }
     if (side) sideCells.push(h('td', { class: 'c side' }));
@@ -69,9 +70,20 @@ function table(spec, view) {
   const el = h('div', { class: 'table-scroll' },
     h('table', { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` }, h('thead', {}, head), h('tbody', {}, rows)));
 
+  // What each cell shows now, so that an update repaints only the cells whose number or colour
+  // scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
+  const shown = new Float64Array(cells.length).fill(NaN);
+  let shownScale = null;
   function update(next, v) {
     const scale = scaleFor(next.matrix.data, next.kind);
-    for (const td of cells) paint(td, next.matrix.data[Number(td.dataset.i) * next.matrix.cols + Number(td.dataset.j)], scale, v);
+    const sameScale = shownScale && shownScale.max === scale.max && shownScale.kind === scale.kind && shownScale.digits === v.digits;
+    cells.forEach((td, k) => {
+      const value = next.matrix.data[cellIndex[k]];
+      if (sameScale && Object.is(value, shown[k])) return;
+      shown[k] = value;
+      paint(td, value, scale, v);
+    });
+    shownScale = { ...scale, digits: v.digits };
     if (next.side) { const s = scaleFor(next.side.values, next.side.kind ?? 'seq'); sideCells.forEach((td, i) => paint(td, next.side.values[i], s, v)); }
     if (next.foot) { const s = scaleFor(next.foot.values, next.foot.kind ?? 'seq'); footCells.forEach((td, j) => paint(td, next.foot.values[j], s, v)); }
   }
