@@ -244,7 +244,10 @@ test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of 
 test('changing numbers moves nothing on the page (no layout jump)', async () => {
   const page = await b.open('#step=9');
   await page.fill('#in-v-0-0', '9'); // the first edit makes the example custom, and the article's remark goes
-  await page.hover('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
+  // Open the panel by focus, and park the mouse in the margin: typing scrolls the page, and a
+  // pointer left over the matrices would hover (and expand) whatever cell slides under it.
+  await page.mouse.move(1, 1);
+  await page.focus('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   const boxes = () => page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) => els.map((e) => {
     const r = e.getBoundingClientRect();  // page coordinates: typing may scroll the input into view
     return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');
