@@ -260,3 +260,12 @@ test('changing numbers moves nothing on the page (no layout jump)', async () => 
   noProblems(page);
   await page.context().close();
 });
+
+test('opened as a file (Chromium blocks modules on file://), the page says how to open it', async () => {
+  const context = await b.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(new URL('../../build/web/index.html', import.meta.url).href);
+  await page.waitForFunction(() => /npm start/.test(document.getElementById('loading')?.textContent ?? ''), null, { timeout: 10000 });
+  assert.match(await page.textContent('#loading'), /npm start/);
+  await context.close();
+});
