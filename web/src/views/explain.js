@@ -44,6 +44,7 @@ export function renderExplain(root, ctx) {
   const { i, j } = cell;
   const f = (x) => formatNumber(x, state.digits);
   const [I, J] = [i + 1, j + 1];
+  const ij = state.n > 9 ? `${I},${J}` : `${I}${J}`; // S₁₂ reads well; S₁₁₂ would not: S₁,₁₂
   const byColumn = state.axis === 'column';
   const dk = model.q.cols;
   const q = row(model.q, i);
@@ -58,7 +59,7 @@ export function renderExplain(root, ctx) {
   const lines = [
     [t('explain.dot'), h('span', {}, sub('q', I), ' ⊙ ', sub('k', J), ' = [',
       q.map((a, x) => `${f(a)}×${f(k[x])}`).join(', '), '] = [', q.map((a, x) => f(Math.fround(a * k[x]))).join(', '), ']')],
-    [t('explain.sum'), h('span', {}, sub('S', `${I}${J}`), ' = ', q.map((a, x) => f(Math.fround(a * k[x]))).join(' + '), ' = ',
+    [t('explain.sum'), h('span', {}, sub('S', ij), ' = ', q.map((a, x) => f(Math.fround(a * k[x]))).join(' + '), ' = ',
       h('strong', {}, f(at(model.scores, i, j))))],
     [t('explain.scale'), h('span', {}, f(at(model.scores, i, j)), ` ÷ ${DIVISOR_TEXT[state.scale](dk)}`,
       state.scale === 'sqrt_dk' ? ` (≈ ${f(DIVISOR_VALUE.sqrt_dk(dk))})` : '', tau, ' = ', h('strong', {}, f(scaled)))],
@@ -73,7 +74,7 @@ export function renderExplain(root, ctx) {
   }
   const sumLabel = byColumn ? t('explain.sumOfColumn', { j: J }) : t('explain.sumOf', { i: I });
   lines.push([t(byColumn ? 'explain.normColumn' : 'explain.norm'), h('span', {},
-    `${f(at(model.exps, i, j))} ÷ ${f(sum)} = `, sub('A', `${I}${J}`), ' = ', h('strong', { class: 'result' }, f(at(model.weights, i, j))),
+    `${f(at(model.exps, i, j))} ÷ ${f(sum)} = `, sub('A', ij), ' = ', h('strong', { class: 'result' }, f(at(model.weights, i, j))),
     h('span', { class: 'aside' }, ` (${sumLabel} = ${f(sum)})`))]);
 
   root.replaceChildren(
