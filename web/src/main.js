@@ -38,7 +38,11 @@ function describe(error) {
 let urlTimer = 0;
 function writeUrl({ soon = false } = {}) {
   clearTimeout(urlTimer);
-  const write = () => { if (location.hash !== serializeState(state)) history.replaceState(null, '', serializeState(state)); };
+  const write = () => {
+    const hash = serializeState(state);
+    // The URL is a convenience: in an unusual sandboxed frame where history throws, the page works on.
+    try { if (location.hash !== hash) history.replaceState(null, '', hash); } catch { /* keep going */ }
+  };
   if (soon) urlTimer = setTimeout(write, 250); else write();
 }
 
