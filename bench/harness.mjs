@@ -227,7 +227,7 @@ async function benchSize(n, d, impls, reference) {
     }
   }
   // samples interleaved round by round; at least 5 per implementation
-  const rounds = QUICK ? 5 : n <= 256 ? 15 : n <= 1024 ? 9 : 7;
+  const rounds = QUICK ? 5 : n <= 1024 ? 21 : 9;
   for (let r = 0; r < rounds; r++)
     for (const l of live) l.samples.push(await timeCalls(l.impl, l.prepared.run, l.calls));
   for (const l of live) {
