@@ -17,9 +17,9 @@
 //                    of the three is "ORT best"
 //   native           the same C++ core, -O3 -march=native (from build/bench/native.json)
 //   wasm peak        the SIMD128 mul+add peak (build/bench/peak.cjs), the physical limit
-// Timing: implementations are interleaved round by round, so that a noisy spell on this shared
-// 2-core machine hits all of them alike; each sample times enough back-to-back calls to last
-// ≥ 10 ms; medians with min–max. GFLOP/s counts 4·n²·d (the two products).
+// Timing: implementations are interleaved round by round (in a rotating order, with a GC between
+// samples), so that a noisy spell on this shared 2-core machine hits all of them alike; each
+// sample times enough back-to-back calls to last ≥ 10 ms; medians with min–max. GFLOP/s counts 4·n²·d (the two products).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -191,7 +191,9 @@ function implementations({ simd, scalar, tfjs, ortMod, errors }) {
 // One sample: `calls` back-to-back calls. Pending work of other implementations (onnxruntime-web
 // resolves its runs through promises and timers) is drained first, so it never lands inside
 // another implementation's sample; synchronous implementations are called without any await.
-const drain = () => new Promise((resolve) => setTimeout(resolve, 0));
+// With --expose-gc (bench/run.sh passes it) a full GC runs here too, outside the timing, so that
+// garbage one implementation left behind is not collected inside the next one's sample.
+const drain = () => new Promise((resolve) => setTimeout(() => { globalThis.gc?.(); resolve(); }, 0));
 async function timeCalls(impl, run, calls) {
   await drain();
   const t0 = performance.now();
@@ -228,8 +230,13 @@ async function benchSize(n, d, impls, reference) {
   }
   // samples interleaved round by round; at least 5 per implementation
   const rounds = QUICK ? 5 : n <= 1024 ? 21 : 9;
+  // the order rotates from round to round, so that no implementation always runs right after
+  // the same neighbour
   for (let r = 0; r < rounds; r++)
-    for (const l of live) l.samples.push(await timeCalls(l.impl, l.prepared.run, l.calls));
+    for (let t = 0; t < live.length; t++) {
+      const l = live[(r + t) % live.length];
+      l.samples.push(await timeCalls(l.impl, l.prepared.run, l.calls));
+    }
   for (const l of live) {
     const s = l.samples;
     Object.assign(l.row, {

@@ -40,4 +40,4 @@ step "native core (build/native/bench_native) → build/bench/native.json"
 ./build/native/bench_native $QUICK > build/bench/native.json
 
 step "Node harness (bench/harness.mjs)"
-node bench/harness.mjs $QUICK
+node --expose-gc bench/harness.mjs $QUICK
