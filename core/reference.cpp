@@ -6,16 +6,24 @@
 
 namespace attn::reference {
 
-Matrix project(const Matrix& x, const Matrix& w) {
-    Matrix out(x.rows, w.cols);
-    for (std::size_t i = 0; i < x.rows; ++i)
-        for (std::size_t c = 0; c < w.cols; ++c) {
+namespace {
+
+// a (n, m) · b (m, p) → (n, p): "row times column, then add up", the product both the
+// projections (section 2) and the weighting of V (section 6) are made of.
+Matrix matmul(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t c = 0; c < b.cols; ++c) {
             float sum = 0.0f;
-            for (std::size_t t = 0; t < x.cols; ++t) sum += x(i, t) * w(t, c);
+            for (std::size_t t = 0; t < a.cols; ++t) sum += a(i, t) * b(t, c);
             out(i, c) = sum;
         }
     return out;
 }
+
+}  // namespace
+
+Matrix project(const Matrix& x, const Matrix& w) { return matmul(x, w); }
 
 Matrix scores_qkt(const Matrix& q, const Matrix& k) {
     Matrix s(q.rows, k.rows);
@@ -101,16 +109,8 @@ Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& 
     return a;
 }
 
-Matrix weighted_values(const Matrix& a, const Matrix& v) {
-    Matrix out(a.rows, v.cols);
-    for (std::size_t i = 0; i < a.rows; ++i)
-        for (std::size_t c = 0; c < v.cols; ++c) {
-            float sum = 0.0f;
-            for (std::size_t j = 0; j < a.cols; ++j) sum += a(i, j) * v(j, c);
-            out(i, c) = sum;
-        }
-    return out;
-}
+// output_i = Σ_j A_ij v_j, summed over j in order.
+Matrix weighted_values(const Matrix& a, const Matrix& v) { return matmul(a, v); }
 
 Matrix transpose(const Matrix& m) {
     Matrix t(m.cols, m.rows);
