@@ -409,7 +409,7 @@ function markdown({ meta, rows, streaming, targets }) {
   L.push(`One run on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${meta.cpu}, ${meta.cores} cores (single-threaded runs), Node ${meta.node} (V8 ${meta.v8}), load average at start ${meta.loadavg_at_start.map((x) => x.toFixed(1)).join(' ')}. ` +
     'Full attention forward softmax(QKᵀ/√d)·V on fixed-seed float32 inputs in [−1, 1), n_q = n_k = n, d_k = d_v = d. ' +
     'Every output was checked against the reference (`attentionSteps`) before timing: ‖a − b‖∞/‖b‖∞ ≤ 1e-4. ' +
-    'GFLOP/s counts 4·n²·d. Median of ≥ 5 interleaved samples (each ≥ 10 ms of back-to-back calls), min–max in brackets. ' +
+    'GFLOP/s counts 4·n²·d. Median of 21 samples (9 at n = 2048), each ≥ 10 ms of back-to-back calls, implementations interleaved in a rotating order with a GC between samples; min–max in brackets. ' +
     '"vs best peer" = best peer time / this time (> 1: faster than the faster of TensorFlow.js and onnxruntime-web); "vs peak" = GFLOP/s / wasm mul+add peak.' + (meta.quick ? ' **Quick run: few samples.**' : ''), '');
   L.push(`wasm SIMD128 mul+add peak: **${meta.peak.gflops.toFixed(1)} GFLOP/s** (median, ${meta.peak.chains} independent f32x4 chains; samples ${meta.peak.min.toFixed(1)}–${meta.peak.max.toFixed(1)}; by chain count: ${Object.entries(meta.peak.by_chains).map(([c, g]) => `${c}: ${g.toFixed(1)}`).join(', ')}).`, '');
   const sizes = [...new Set(rows.map((r) => `${r.n},${r.d}`))];
