@@ -10,8 +10,8 @@
 //   3. out_group = (Pᵀ · V) / l        (MR, d_v)  the same microkernel shape over the keys
 // so the full n_q×n_k matrix never exists: working memory is the packed K plus one block of
 // scores. Under a causal mask, key panels that every row of the group masks are skipped.
-// Beyond 512 keys it hands over to the streaming kernel (attention_streaming.cpp), whose key
-// tiles stay in cache.
+// Beyond 64 keys it hands over to the streaming kernel (attention_streaming.cpp), whose key
+// tiles are shared by many query rows while they are in cache (measured faster from there on).
 //
 // What it is not: it keeps no intermediates (attention_steps does), it has no teaching switches
 // (stable == false and axis == Column go to the reference), and it does not track NaN or
@@ -38,7 +38,7 @@ bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
 namespace {
 
 // Above this many keys attn::attention runs the streaming kernel (see below).
-constexpr std::size_t kStreamingAboveKeys = 512;
+constexpr std::size_t kStreamingAboveKeys = 64;
 
 Result<Matrix> reference_output(const Matrix& q, const Matrix& k, const Matrix& v,
                                 const AttentionOptions& options) {
@@ -73,11 +73,14 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
         !e.empty())
         return Result<Matrix>::failure(e);
 
-    // Longer key sequences: K and V (2·n_k·d floats) plus a group's row of scores outgrow the
-    // per-core L2 (512 KiB here) from n_k ≈ 1024 at d = 64, and walking all of K and V once per 8
-    // query rows becomes memory-bound (measured: 4.6 GFLOP/s at n = 16384, and the streaming
-    // kernel 8–16% faster already at n = 1024 and 2048). That kernel walks them in 256-key tiles
-    // shared by blocks of 128 query rows; its result equals this path's within float32 rounding.
+    // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in
+    // 256-key tiles shared by blocks of 128 query rows, was measured faster than this two-pass
+    // loop from there on (in-wasm, best of several runs, quiet machine: n = 128 +4%, 256 +4%,
+    // 512 +10%; full bench runs n = 1024, 2048: +8–16%). From n_k ≈ 1024 at d = 64, K and V plus
+    // a group's row of scores outgrow the per-core L2, and walking all of K and V once per 8
+    // query rows becomes memory-bound (4.6 GFLOP/s at n = 16384). Its result equals this path's
+    // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
+    // slightly faster there, with no rescaling work.
     if (n_k > kStreamingAboveKeys) {
         Matrix out(n_q, d_v);
         fast::streaming_attention(q, k, v, options, divisor, out);

@@ -133,8 +133,8 @@ TEST_CASE("the streaming path carries its running max across many key tiles") {
 }
 
 TEST_CASE("attention hands long key sequences to the streaming kernel with the same result") {
-    // 513 and 4101 keys: above the 512 where attn::attention switches kernels; few queries keep
-    // the reference cheap.
+    // 513 and 4101 keys (2 and 17 tiles): attn::attention runs the streaming kernel above 64 keys;
+    // few queries keep the reference cheap. (The shape grid above covers both sides of 64.)
     for (std::size_t n_k : {std::size_t{513}, std::size_t{4101}}) {
         const Matrix q = random_matrix(9, 8, 551, -2.0f, 2.0f), k = random_matrix(n_k, 8, 552, -2.0f, 2.0f);
         const Matrix v = random_matrix(n_k, 5, 553);
