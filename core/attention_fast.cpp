@@ -1,17 +1,18 @@
 // attention_fast.cpp — softmax(QKᵀ/√d_k)·V, output only: the fast path behind attn::attention.
 //
-// What it is: a tiled two-pass kernel. K is packed once per call into panels of 4 keys
-// (packing.hpp); then for each group of MR = 2·W query rows (8 on SIMD128), packed so that each
-// row is one lane of two registers (fast_kernels.hpp):
-//   1. S = Q_group · Kᵀ               (n_k, MR)  register-blocked microkernel, 4 keys × MR rows
-//   2. softmax numerators in place:    mask, m = max_j, p = exp((s − m)/divisor), l = Σ_j p
-//      (exact two-pass softmax over a block that stays in cache: n_k·MR floats = 64 KiB at
-//      n_k = 2048; every row's work is vertical arithmetic on its lane)
-//   3. out_group = (Pᵀ · V) / l        (MR, d_v)  the same microkernel shape over the keys
-// so the full n_q×n_k matrix never exists: working memory is the packed K plus one block of
-// scores. Under a causal mask, key panels that every row of the group masks are skipped.
-// Beyond 64 keys it hands over to the streaming kernel (attention_streaming.cpp), whose key
-// tiles are shared by many query rows while they are in cache (measured faster from there on).
+// What it is: two kernels sharing the microkernels of fast_kernels.hpp, chosen by the number
+// of keys (measured; see bench/NOTES.md):
+//  - more than 64 keys: the tiled online-softmax kernel of attention_streaming.cpp — 256-key
+//    tiles of K and V shared by blocks of 128 query rows while they are in cache;
+//  - up to 64 keys: the two-pass kernel below. K is packed once per call into panels of 4 keys
+//    (packing.hpp); then for each group of MR = 2·W query rows (8 on SIMD128), packed so that
+//    each row is one lane of two registers:
+//      1. S = Q_group · Kᵀ            (n_k, MR)  register-blocked microkernel, 4 keys × MR rows
+//      2. softmax numerators in place: mask, m = max_j, p = exp((s − m)/divisor), l = Σ_j p
+//         (every row's work is vertical arithmetic on its lane)
+//      3. out_group = (Pᵀ · V) / l     (MR, d_v)  the same microkernel shape over the keys
+// Neither ever holds the n_q×n_k matrix. Under a causal mask, keys that every row of a group
+// (or block) masks are skipped.
 //
 // What it is not: it keeps no intermediates (attention_steps does), it has no teaching switches
 // (stable == false and axis == Column go to the reference), and it does not track NaN or
