@@ -13,6 +13,12 @@
 // including +∞) → +∞; NaN → NaN (NaN fails both comparisons and flows through the arithmetic).
 //
 // tests/core/test_fast_paths.cpp checks it against std::exp over [−88, 88] and at ±∞ and NaN.
+//
+// exp2_nonpositive: 2^y for y ≤ 0, the softmax's exponential (y = (s − m)·log2(e)/divisor ≤ 0).
+// In base 2 the range reduction is exact and needs no ln 2 constants: n = round(y), f = y − n in
+// [−0.5, 0.5], 2^f by its Taylor polynomial of degree 6 (truncation ≤ 1.2e-7 relative), times
+// 2^n by the same exponent trick. About 20 operations instead of 24: 16% faster per element in
+// the softmax loop. y < −126 (result below FLT_MIN, including −∞) → 0; NaN → NaN.
 #pragma once
 
 #include <cmath>
@@ -36,6 +42,10 @@ constexpr float c2 = 0x1.FFFDC6p-2f;
 constexpr float c1 = 0x1.FFFFF6p-1f;
 constexpr float denorm_cutoff = -0x1.5D589Ep6f;  // ≈ −87.3365: below, exp(x) < FLT_MIN
 constexpr float overflow_cutoff = 0x1.62E42Ep6f;  // ≈ 88.7228: above, exp(x) > FLT_MAX
+// 2^f = Σ_k (f·ln 2)^k / k!, k ≤ 6
+constexpr float e2c1 = 0x1.62E430p-1f, e2c2 = 0x1.EBFBE0p-3f, e2c3 = 0x1.C6B08Ep-5f, e2c4 = 0x1.3B2AB6p-7f,
+                e2c5 = 0x1.5D87FEp-10f, e2c6 = 0x1.430912p-13f;
+constexpr float exp2_cutoff = -126.0f;  // below, 2^y < FLT_MIN
 }  // namespace exp_constants
 
 // The same steps on one float: the scalar tail of the batch kernel (and its test oracle for
@@ -66,11 +76,29 @@ inline float exp_scalar(float x) {
 // a table the compiler cannot prove constant, they stay in registers (or spill slots) instead.
 struct ExpCoefficients {
     float log2e, magic_bias, minus_ln2_hi, minus_ln2_lo, c5, c4, c3, c2, c1, denorm_cutoff, overflow_cutoff, inf;
+    float e2c1, e2c2, e2c3, e2c4, e2c5, e2c6, exp2_cutoff, one;
 };
 inline ExpCoefficients exp_coefficients = {
     exp_constants::log2e, exp_constants::magic_bias, exp_constants::minus_ln2_hi, exp_constants::minus_ln2_lo,
     exp_constants::c5, exp_constants::c4, exp_constants::c3, exp_constants::c2, exp_constants::c1,
-    exp_constants::denorm_cutoff, exp_constants::overflow_cutoff, std::numeric_limits<float>::infinity()};
+    exp_constants::denorm_cutoff, exp_constants::overflow_cutoff, std::numeric_limits<float>::infinity(),
+    exp_constants::e2c1, exp_constants::e2c2, exp_constants::e2c3, exp_constants::e2c4, exp_constants::e2c5,
+    exp_constants::e2c6, exp_constants::exp2_cutoff, 1.0f};
+
+// 2^y for y ≤ 0 (or NaN): the same steps as exp2_nonpositive_batch.
+inline float exp2_scalar(float y) {
+    using namespace exp_constants;
+    float n = y + magic_bias;
+    std::uint32_t bits;
+    std::memcpy(&bits, &n, sizeof bits);
+    bits <<= 23;
+    float s;
+    std::memcpy(&s, &bits, sizeof s);
+    n -= magic_bias;
+    const float f = y - n, f2 = f * f;
+    const float p = (e2c1 * f + 1.0f) + f2 * ((e2c3 * f + e2c2) + f2 * ((e2c5 * f + e2c4) + f2 * e2c6));
+    return y < exp2_cutoff ? 0.0f : p * s;
+}
 
 #if ATTN_HAVE_SIMD
 // The coefficients broadcast into registers, once per loop.
@@ -83,6 +111,26 @@ struct ExpBatches {
           c5(k.c5), c4(k.c4), c3(k.c3), c2(k.c2), c1(k.c1), denorm_cutoff(k.denorm_cutoff),
           overflow_cutoff(k.overflow_cutoff), inf(k.inf) {}
 };
+template <class Arch>
+struct Exp2Batches {
+    using batch = xsimd::batch<float, Arch>;
+    batch magic_bias, c1, c2, c3, c4, c5, c6, cutoff, one;
+    explicit Exp2Batches(const ExpCoefficients& k = exp_coefficients)
+        : magic_bias(k.magic_bias), c1(k.e2c1), c2(k.e2c2), c3(k.e2c3), c4(k.e2c4), c5(k.e2c5), c6(k.e2c6),
+          cutoff(k.exp2_cutoff), one(k.one) {}
+};
+
+// 2^y of every lane for y ≤ 0 or NaN, the same steps as exp2_scalar.
+template <class Arch>
+inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float, Arch>& y, const Exp2Batches<Arch>& k) {
+    using batch = xsimd::batch<float, Arch>;
+    batch n = y + k.magic_bias;  // round(y) + 127 in the low mantissa bits
+    const batch s = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(n) << 23);  // 2^n
+    n -= k.magic_bias;
+    const batch f = y - n, f2 = f * f;  // f in [−0.5, 0.5], exact
+    const batch p = (k.c1 * f + k.one) + f2 * ((k.c3 * f + k.c2) + f2 * ((k.c5 * f + k.c4) + f2 * k.c6));
+    return xsimd::bitwise_andnot(p * s, batch((y < k.cutoff).data));  // below 2^−126 → 0
+}
 
 // exp of every lane, the same steps as exp_scalar. With `nonpositive` the caller promises x ≤ 0
 // or NaN (softmax after subtracting the row max), and the overflow check is left out.
@@ -124,9 +172,22 @@ struct exp_kernel {
 inline void exp_array(float* out, const float* x, std::size_t n) {
     exp_kernel{}(xsimd::default_arch{}, out, x, n);
 }
+// out_i = 2^(y_i) for y_i ≤ 0 over a whole array: batches, then the scalar tail.
+inline void exp2_nonpositive_array(float* out, const float* y, std::size_t n) {
+    using batch = xsimd::batch<float, xsimd::default_arch>;
+    constexpr std::size_t W = batch::size;
+    const std::size_t vec_end = n - n % W;
+    const Exp2Batches<xsimd::default_arch> k;
+    for (std::size_t i = 0; i < vec_end; i += W)
+        exp2_nonpositive_batch(batch::load_unaligned(y + i), k).store_unaligned(out + i);
+    for (std::size_t i = vec_end; i < n; ++i) out[i] = exp2_scalar(y[i]);  // the tail, scalar
+}
 #else
 inline void exp_array(float* out, const float* x, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) out[i] = exp_scalar(x[i]);
+}
+inline void exp2_nonpositive_array(float* out, const float* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = exp2_scalar(y[i]);
 }
 #endif
 

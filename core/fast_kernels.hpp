@@ -134,21 +134,23 @@ struct col_max_kernel {
 // S[j][r] ← exp((S[j][r] − m[r]) · inv_divisor) in place for j < n; l[r] = Σ_j of the new values.
 // m[r] is the row max, so every exponent is ≤ 0 and no term overflows; masked scores (−∞) give
 // exactly 0. A lane whose max is −∞ (every key masked) uses 0 as its shift, so that its terms are
-// exp(−∞) = 0 instead of exp(−∞ + ∞) = NaN, and its l is 0.
+// exp(−∞) = 0 instead of exp(−∞ + ∞) = NaN, and its l is 0. Computed as 2^y with
+// y = (S − m) · log2(e)/divisor ≤ 0 (fast_exp.hpp: exp2_nonpositive).
 struct exp_sum_kernel {
     template <class Arch>
     void operator()(Arch, float* s, std::size_t n, const float* m, float inv_divisor, float* l) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
-        const batch minus_inf(-std::numeric_limits<float>::infinity()), zero(0.0f), inv(inv_divisor);
+        const batch minus_inf(-std::numeric_limits<float>::infinity()), zero(0.0f);
+        const batch scale(inv_divisor * exp_constants::log2e);
         batch m0 = batch::load_unaligned(m), m1 = batch::load_unaligned(m + W);
         m0 = xsimd::select(m0 == minus_inf, zero, m0);
         m1 = xsimd::select(m1 == minus_inf, zero, m1);
         batch l0(0.0f), l1(0.0f);
-        const ExpBatches<Arch> k;
+        const Exp2Batches<Arch> k;
         for (std::size_t j = 0; j < n; ++j) {
-            const batch e0 = exp_batch<Arch, true>((batch::load_unaligned(s + j * 2 * W) - m0) * inv, k);
-            const batch e1 = exp_batch<Arch, true>((batch::load_unaligned(s + j * 2 * W + W) - m1) * inv, k);
+            const batch e0 = exp2_nonpositive_batch<Arch>((batch::load_unaligned(s + j * 2 * W) - m0) * scale, k);
+            const batch e1 = exp2_nonpositive_batch<Arch>((batch::load_unaligned(s + j * 2 * W + W) - m1) * scale, k);
             e0.store_unaligned(s + j * 2 * W);
             e1.store_unaligned(s + j * 2 * W + W);
             l0 += e0;
@@ -194,10 +196,11 @@ inline void col_max(const float* s, std::size_t n, float* m) {
         for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
 }
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+    const float scale = inv_divisor * exp_constants::log2e;
     for (std::size_t r = 0; r < kMR; ++r) {
         const float shift = m[r] == -std::numeric_limits<float>::infinity() ? 0.0f : m[r];
         float sum = 0.0f;
-        for (std::size_t j = 0; j < n; ++j) sum += (s[j * kMR + r] = exp_scalar((s[j * kMR + r] - shift) * inv_divisor));
+        for (std::size_t j = 0; j < n; ++j) sum += (s[j * kMR + r] = exp2_scalar((s[j * kMR + r] - shift) * scale));
         l[r] = sum;
     }
 }

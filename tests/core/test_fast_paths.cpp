@@ -210,6 +210,33 @@ TEST_CASE("the fast paths refuse bad input with the reference's message") {
     CHECK(attn::attention_streaming(q, k, v).error == ref.error);
 }
 
+TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and keeps the edge cases") {
+    std::vector<float> y;
+    for (double t = -126.0; t <= 0.0; t += 0.00377) y.push_back(static_cast<float>(t));
+    for (float t : {0.0f, -0.0f, -1e-8f, -0.5f, -0.49999997f, -0.50000006f, -1.0f, -125.99f}) y.push_back(t);
+    std::vector<float> got(y.size());
+    attn::fast::exp2_nonpositive_array(got.data(), y.data(), y.size());
+    double worst = 0.0;
+    float worst_y = 0.0f;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const double want = std::exp2(static_cast<double>(y[i]));
+        const double rel = std::fabs(got[i] - want) / want;
+        if (rel > worst) worst = rel, worst_y = y[i];
+        const float tail = attn::fast::exp2_scalar(y[i]);  // the scalar tail follows the same steps
+        if (std::fabs(tail - want) / want > 1e-6) CHECK(tail == doctest::Approx(want).epsilon(1e-6));
+    }
+    INFO("worst relative error " << worst << " at y = " << worst_y);
+    CHECK(worst < 1e-6);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> edge = {-inf, -126.5f, -200.0f, nan, 0.0f, -inf, nan, -1000.0f, -0.0f};
+    std::vector<float> out(edge.size());
+    attn::fast::exp2_nonpositive_array(out.data(), edge.data(), edge.size());
+    for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{7}}) CHECK(out[i] == 0.0f);
+    for (std::size_t i : {std::size_t{3}, std::size_t{6}}) CHECK(std::isnan(out[i]));
+    CHECK(out[4] == 1.0f);
+    CHECK(out[8] == 1.0f);
+}
+
 TEST_CASE("the fast exp is within 1e-6 relative of std::exp and keeps the edge cases") {
     SUBCASE("over [−87.33, 88.7], where the result is a normal float") {
         std::vector<float> x, got;
