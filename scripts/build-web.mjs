@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import katex from 'katex';
-import { STEP_IDS, SCALES, mainFormula, detailFormula } from '../web/formulas/formulas.js';
+import { STEP_IDS, VARIANTS, variantKey, mainFormula, detailFormula } from '../web/formulas/formulas.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => path.join(root, ...parts);
@@ -48,16 +48,18 @@ const render = (tex) => katex.renderToString(tex, {
   strict: 'ignore',
   trust: (context) => context.command === '\\htmlClass',
 });
-// A formula that reads the same under every scaling is written once, without data-scale.
+// One <template> per distinct rendering; data-variants lists every "scale/softmax/axis" it
+// serves, so that a formula the options do not change is written once.
 const templates = [];
 for (const step of STEP_IDS) {
   for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
-    const variants = SCALES.map((scale) => [scale, render(tex(step, scale))]);
-    if (variants.every(([, html]) => html === variants[0][1])) {
-      templates.push(`<template data-formula="${kind}" data-step="${step}">${variants[0][1]}</template>`);
-    } else {
-      for (const [scale, html] of variants) templates.push(`<template data-formula="${kind}" data-step="${step}" data-scale="${scale}">${html}</template>`);
+    const byHtml = new Map();
+    for (const v of VARIANTS) {
+      const html = render(tex(step, v.scale, v.softmax, v.axis));
+      byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
     }
+    for (const [html, keys] of byHtml)
+      templates.push(`<template data-formula="${kind}" data-step="${step}" data-variants="${keys.join(' ')}">${html}</template>`);
   }
 }
 const html = fs.readFileSync(at('web', 'index.html'), 'utf8');

@@ -126,6 +126,13 @@ test('naive softmax on scores near 1000 shows ∞/NaN; the stable one does not',
   assert.ok(naive.flat().some((x) => x === 'NaN'), `naive: NaN appears (${naive})`);
   await page.click('.step-link[data-step="6"]');
   assert.ok((await matrixText(page, 'exps')).flat().includes('∞'), 'e^1000 overflows to ∞');
+  // the step's formula says what was computed: exp(x_ij), with no max subtracted
+  const naiveFormula = await page.textContent('.formula.detail annotation');
+  assert.match(naiveFormula, /\\exp\\left\(x_\{ij\}\\right\)/);
+  assert.doesNotMatch(naiveFormula, /max/);
+  await page.check('#softmax-stable');
+  assert.match(await page.textContent('.formula.detail annotation'), /\\max_\{j'\}/);
+  await page.check('#softmax-naive');
   assert.match(await page.textContent('#stage-body'), /溢出/);
   await screenshot(page, 'naive-overflow-zh-light');
   noProblems(page);

@@ -1,5 +1,6 @@
 // KaTeX sources of the formulas, rendered to HTML at build time by scripts/build-web.mjs
-// (no KaTeX in the page, no CDN). For every step and every scaling option there are two:
+// (no KaTeX in the page, no CDN). For every step and every variant (scaling × softmax × axis)
+// there are two:
 //   main   — the whole pipeline, with the part of the current step wrapped in \htmlClass{hl}{…};
 //   detail — the current step on its own, in the article's notation.
 
@@ -9,6 +10,12 @@ const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
 
 export const STEP_IDS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
 export const SCALES = ['sqrt_dk', 'dk', 'none'];
+export const SOFTMAXES = ['stable', 'naive'];
+export const AXES = ['row', 'column'];
+
+/** Every combination a formula may depend on, as the "scale/softmax/axis" keys the page looks up. */
+export const VARIANTS = SCALES.flatMap((scale) => SOFTMAXES.flatMap((softmax) => AXES.map((axis) => ({ scale, softmax, axis }))));
+export const variantKey = ({ scale, softmax, axis }) => `${scale}/${softmax}/${axis}`;
 
 /** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, one part highlighted. */
 export function mainFormula(step, scale) {
@@ -29,7 +36,14 @@ function scaledScore(scale) {
   return denominator ? `\\frac{S_{ij}}{${denominator}}` : 'S_{ij}';
 }
 
-export function detailFormula(step, scale) {
+/**
+ * The current step on its own. Under the naive softmax nothing is subtracted before exp (the
+ * article's overflow warning); along columns (the FAQ's misconception) max and sum run over i.
+ */
+export function detailFormula(step, scale, softmax = 'stable', axis = 'row') {
+  const byColumn = axis === 'column';
+  const max = byColumn ? "\\max_{i'} x_{i'j}" : "\\max_{j'} x_{ij'}";
+  const sum = byColumn ? '\\Sigma_j' : '\\Sigma_i';
   switch (step) {
     case 'x': return 'X \\in \\mathbb{R}^{n \\times d}';
     case 'project': return 'W_Q, W_K \\in \\mathbb{R}^{d \\times d_k},\\; W_V \\in \\mathbb{R}^{d \\times d_v}'
@@ -38,10 +52,12 @@ export function detailFormula(step, scale) {
     case 'scale': return scale === 'sqrt_dk'
       ? 'x_{ij} = \\frac{S_{ij}}{\\sqrt{d_k}},\\qquad \\operatorname{Var}\\!\\left(\\frac{q \\cdot k}{\\sqrt{d_k}}\\right) = \\frac{d_k}{(\\sqrt{d_k})^2} = 1'
       : `x_{ij} = ${scaledScore(scale)},\\qquad \\operatorname{Var}(q \\cdot k) = d_k`;
-    case 'max': return `x_{ij} - \\max_{j'} x_{ij'},\\qquad x_{ij} = ${scaledScore(scale)}`;
-    case 'exp': return "e_{ij} = \\exp\\!\\left(x_{ij} - \\max_{j'} x_{ij'}\\right)";
-    case 'sum': return '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}';
-    case 'weights': return 'A_{ij} = \\frac{e_{ij}}{\\Sigma_i},\\qquad \\sum_{j=1}^{n} A_{ij} = 1,\\qquad A \\in \\mathbb{R}^{n \\times n}';
+    case 'max': return `x_{ij} - ${max},\\qquad x_{ij} = ${scaledScore(scale)}`;
+    case 'exp': return softmax === 'naive' ? 'e_{ij} = \\exp\\left(x_{ij}\\right)' : `e_{ij} = \\exp\\!\\left(x_{ij} - ${max}\\right)`;
+    case 'sum': return byColumn ? '\\Sigma_j = \\sum_{i=1}^{n} e_{ij}' : '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}';
+    case 'weights': return byColumn
+      ? `A_{ij} = \\frac{e_{ij}}{${sum}},\\qquad \\sum_{i=1}^{n} A_{ij} = 1,\\qquad A \\in \\mathbb{R}^{n \\times n}`
+      : `A_{ij} = \\frac{e_{ij}}{${sum}},\\qquad \\sum_{j=1}^{n} A_{ij} = 1,\\qquad A \\in \\mathbb{R}^{n \\times n}`;
     case 'output': return '\\operatorname{output}_i = \\sum_{j=1}^{n} A_{ij}\\, v_j,\\qquad AV \\in \\mathbb{R}^{n \\times d_v}';
     default: throw new Error(`no formula for step ${step}`);
   }

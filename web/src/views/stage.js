@@ -111,10 +111,10 @@ function notices(stepId, { state, model, t }) {
   return out;
 }
 
-/** Clones the formula pre-rendered for this step and scaling (templates in index.html). */
-function formula(kind, stepId, scale) {
-  const template = document.querySelector(`template[data-formula="${kind}"][data-step="${stepId}"][data-scale="${scale}"]`)
-    ?? document.querySelector(`template[data-formula="${kind}"][data-step="${stepId}"]`);
+/** Clones the formula pre-rendered for this step and these options (templates in index.html). */
+function formula(kind, stepId, { scale, softmax, axis }) {
+  const template = document.querySelector(
+    `template[data-formula="${kind}"][data-step="${stepId}"][data-variants~="${scale}/${softmax}/${axis}"]`);
   return template ? template.content.cloneNode(true) : null;
 }
 
@@ -165,8 +165,8 @@ export function renderStage(root, ctx) {
       t(`step.${stepId}.title`)),
     // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
     h('div', { class: 'formulas', tabindex: '0', role: 'group', 'aria-label': t('stage.formula') },
-      h('div', { class: 'formula' }, formula('main', stepId, state.scale)),
-      h('div', { class: 'formula detail' }, formula('detail', stepId, state.scale))),
+      h('div', { class: 'formula' }, formula('main', stepId, state)),
+      h('div', { class: 'formula detail' }, formula('detail', stepId, state))),
     h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
     noticesEl,
     h('div', { class: 'matrices' }, rows),
