@@ -62,6 +62,12 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
     float* const s = ws.scores.data();  // (BK, MR) one tile of scores of one group, then its weights
     const float* const kp = ws.k_packed.data();
     const float inv_divisor = 1.0f / divisor;
+    // log2(e)/divisor folded into the packed queries, so the scores come out in base-2 units and
+    // the softmax's exp is 2^(S − m) with no multiply per score. Only for factors that can neither
+    // overflow a query component nor push ordinary ones into denormals (d = 64: 0.18); otherwise
+    // the scores stay unscaled and exp_sum multiplies.
+    const float q_scale = inv_divisor * exp_constants::log2e;
+    const bool fold = q_scale <= 1.0f && q_scale >= 0x1p-20f;
     const float minus_inf = -std::numeric_limits<float>::infinity();
 
     // A block of up to G groups of MR query rows walks the key tiles together, so that each K and
@@ -77,7 +83,7 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
         auto l = [&](std::size_t g) { return o(g) + (d_v + 1) * kMR; };
         auto rows_of = [&](std::size_t g) { return std::min(kMR, n_q - (b0 + g * kMR)); };
         for (std::size_t g = 0; g < groups; ++g) {
-            pack_query_group(q, b0 + g * kMR, rows_of(g), kMR, qp(g));
+            pack_query_group(q, b0 + g * kMR, rows_of(g), kMR, qp(g), fold ? q_scale : 1.0f);
             std::fill(o(g), o(g) + d_v * kMR, 0.0f);
             std::fill(m(g), m(g) + kMR, minus_inf);  // running max per row (of unscaled scores)
             std::fill(l(g), l(g) + kMR, 0.0f);       // running Σ exp per row
@@ -100,8 +106,13 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
                 std::copy(m(g), m(g) + kMR, m_new);
                 col_max(s, nb, m_new);
                 for (std::size_t r = 0; r < kMR; ++r)
-                    alpha[r] = m_new[r] == minus_inf ? 1.0f : exp_scalar((m(g)[r] - m_new[r]) * inv_divisor);
-                exp_sum(s, nb, m_new, inv_divisor, l_tile);
+                    alpha[r] = m_new[r] == minus_inf ? 1.0f
+                               : fold       ? exp2_scalar(m(g)[r] - m_new[r])
+                                            : exp_scalar((m(g)[r] - m_new[r]) * inv_divisor);
+                if (fold)
+                    exp2_sum(s, nb, m_new, l_tile);
+                else
+                    exp_sum(s, nb, m_new, inv_divisor, l_tile);
                 for (std::size_t r = 0; r < kMR; ++r) {
                     l(g)[r] = l(g)[r] * alpha[r] + l_tile[r];
                     m(g)[r] = m_new[r];

@@ -61,11 +61,14 @@ struct qk_microkernel {
         constexpr std::size_t W = batch::size;
         batch acc[kNK][2];
         for (std::size_t h = 0; h < kNK; ++h) acc[h][0] = acc[h][1] = batch(0.0f);
-        for (std::size_t c = 0; c < d; ++c) {
-            const batch q0 = batch::load_unaligned(qp + c * 2 * W);
-            const batch q1 = batch::load_unaligned(qp + c * 2 * W + W);
+        // Pointer-bump loop: Emscripten runs LLVM without loop strength reduction
+        // (-disable-lsr), so indexed addresses would be recomputed (shift, add) at every step.
+        const float* const k_end = kp + d * kNK;
+        for (; kp != k_end; kp += kNK, qp += 2 * W) {
+            const batch q0 = batch::load_unaligned(qp);
+            const batch q1 = batch::load_unaligned(qp + W);
             for (std::size_t h = 0; h < kNK; ++h) {
-                const batch k(kp[c * kNK + h]);
+                const batch k(kp[h]);
                 acc[h][0] = xsimd::fma(q0, k, acc[h][0]);  // a mul and an add on SIMD128
                 acc[h][1] = xsimd::fma(q1, k, acc[h][1]);
             }
@@ -97,12 +100,12 @@ struct pv_microkernel {
         } else {
             for (std::size_t h = 0; h < NC; ++h) acc[h][0] = acc[h][1] = batch(0.0f);
         }
-        for (std::size_t j = 0; j < nj; ++j) {
-            const batch p0 = batch::load_unaligned(p + j * 2 * W);
-            const batch p1 = batch::load_unaligned(p + j * 2 * W + W);
-            const float* vj = v + j * ldv;
+        const float* const p_end = p + nj * 2 * W;
+        for (; p != p_end; p += 2 * W, v += ldv) {  // pointer-bump, as in qk_microkernel
+            const batch p0 = batch::load_unaligned(p);
+            const batch p1 = batch::load_unaligned(p + W);
             for (std::size_t h = 0; h < NC; ++h) {
-                const batch vh(vj[h]);
+                const batch vh(v[h]);
                 acc[h][0] = xsimd::fma(p0, vh, acc[h][0]);
                 acc[h][1] = xsimd::fma(p1, vh, acc[h][1]);
             }
@@ -135,7 +138,10 @@ struct col_max_kernel {
 // m[r] is the row max, so every exponent is ≤ 0 and no term overflows; masked scores (−∞) give
 // exactly 0. A lane whose max is −∞ (every key masked) uses 0 as its shift, so that its terms are
 // exp(−∞) = 0 instead of exp(−∞ + ∞) = NaN, and its l is 0. Computed as 2^y with
-// y = (S − m) · log2(e)/divisor ≤ 0 (fast_exp.hpp: exp2_nonpositive).
+// y = (S − m) · log2(e)/divisor ≤ 0 (fast_exp.hpp: exp2_nonpositive). Prescaled: S and m are
+// already in units of log2(e)/divisor (the streaming kernel folds that factor into the packed
+// queries), so y = S − m and inv_divisor is unused.
+template <bool Prescaled>
 struct exp_sum_kernel {
     template <class Arch>
     void operator()(Arch, float* s, std::size_t n, const float* m, float inv_divisor, float* l) const {
@@ -149,8 +155,13 @@ struct exp_sum_kernel {
         batch l0(0.0f), l1(0.0f);
         const Exp2Batches<Arch> k;
         for (std::size_t j = 0; j < n; ++j) {
-            const batch e0 = exp2_nonpositive_batch<Arch>((batch::load_unaligned(s + j * 2 * W) - m0) * scale, k);
-            const batch e1 = exp2_nonpositive_batch<Arch>((batch::load_unaligned(s + j * 2 * W + W) - m1) * scale, k);
+            batch y0 = batch::load_unaligned(s + j * 2 * W) - m0, y1 = batch::load_unaligned(s + j * 2 * W + W) - m1;
+            if (!Prescaled) {
+                y0 *= scale;
+                y1 *= scale;
+            }
+            const batch e0 = exp2_nonpositive_batch<Arch>(y0, k);
+            const batch e1 = exp2_nonpositive_batch<Arch>(y1, k);
             e0.store_unaligned(s + j * 2 * W);
             e1.store_unaligned(s + j * 2 * W + W);
             l0 += e0;
@@ -170,7 +181,10 @@ inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size
 }
 inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
-    exp_sum_kernel{}(arch{}, s, n, m, inv_divisor, l);
+    exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l);
+}
+inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) {
+    exp_sum_kernel<true>{}(arch{}, s, n, m, 1.0f, l);
 }
 
 #else  // no SIMD (the scalar wasm build): the same blocks as plain loops
@@ -195,8 +209,7 @@ inline void col_max(const float* s, std::size_t n, float* m) {
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
 }
-inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
-    const float scale = inv_divisor * exp_constants::log2e;
+inline void exp_sum_scaled(float* s, std::size_t n, const float* m, float scale, float* l) {
     for (std::size_t r = 0; r < kMR; ++r) {
         const float shift = m[r] == -std::numeric_limits<float>::infinity() ? 0.0f : m[r];
         float sum = 0.0f;
@@ -204,6 +217,10 @@ inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, 
         l[r] = sum;
     }
 }
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+    exp_sum_scaled(s, n, m, inv_divisor * exp_constants::log2e, l);
+}
+inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) { exp_sum_scaled(s, n, m, 1.0f, l); }
 
 #endif
 

@@ -37,12 +37,16 @@ inline void pack_keys(const Matrix& k, std::size_t nr, std::vector<float>& out) 
 }
 
 // Rows i0 .. i0+rows−1 of Q (rows ≤ mr) → (d, mr) in `out`, zero lanes for the missing rows.
-inline void pack_query_group(const Matrix& q, std::size_t i0, std::size_t rows, std::size_t mr, float* out) {
+inline void pack_query_group(const Matrix& q, std::size_t i0, std::size_t rows, std::size_t mr, float* out,
+                             float scale = 1.0f) {
     const std::size_t d = q.cols;
     for (std::size_t r = 0; r < mr; ++r) {
         if (r < rows) {
             const float* src = q.row(i0 + r);
-            for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = src[c];
+            if (scale == 1.0f)
+                for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = src[c];
+            else
+                for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = src[c] * scale;
         } else {
             for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = 0.0f;
         }
