@@ -125,9 +125,9 @@ struct col_max_kernel {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         batch m0 = batch::load_unaligned(m), m1 = batch::load_unaligned(m + W);
-        for (std::size_t j = 0; j < n; ++j) {
-            m0 = xsimd::max(m0, batch::load_unaligned(s + j * 2 * W));
-            m1 = xsimd::max(m1, batch::load_unaligned(s + j * 2 * W + W));
+        for (const float* const end = s + n * 2 * W; s != end; s += 2 * W) {  // pointer-bump
+            m0 = xsimd::max(m0, batch::load_unaligned(s));
+            m1 = xsimd::max(m1, batch::load_unaligned(s + W));
         }
         m0.store_unaligned(m);
         m1.store_unaligned(m + W);
@@ -154,16 +154,16 @@ struct exp_sum_kernel {
         m1 = xsimd::select(m1 == minus_inf, zero, m1);
         batch l0(0.0f), l1(0.0f);
         const Exp2Batches<Arch> k;
-        for (std::size_t j = 0; j < n; ++j) {
-            batch y0 = batch::load_unaligned(s + j * 2 * W) - m0, y1 = batch::load_unaligned(s + j * 2 * W + W) - m1;
+        for (float* const end = s + n * 2 * W; s != end; s += 2 * W) {  // pointer-bump
+            batch y0 = batch::load_unaligned(s) - m0, y1 = batch::load_unaligned(s + W) - m1;
             if (!Prescaled) {
                 y0 *= scale;
                 y1 *= scale;
             }
             const batch e0 = exp2_nonpositive_batch<Arch>(y0, k);
             const batch e1 = exp2_nonpositive_batch<Arch>(y1, k);
-            e0.store_unaligned(s + j * 2 * W);
-            e1.store_unaligned(s + j * 2 * W + W);
+            e0.store_unaligned(s);
+            e1.store_unaligned(s + W);
             l0 += e0;
             l1 += e1;
         }
