@@ -48,6 +48,7 @@ constexpr float overflow_cutoff = 0x1.62E42Ep6f;  // ≈ 88.7228: above, exp(x) 
 constexpr float e2c1 = 0x1.62E42Ap-1f, e2c2 = 0x1.EBF9BCp-3f, e2c3 = 0x1.C6B770p-5f, e2c4 = 0x1.3CEA52p-7f,
                 e2c5 = 0x1.5BAF14p-10f;
 constexpr float exp2_cutoff = -126.0f;  // below, 2^y < FLT_MIN
+constexpr float exp2_floor = -127.0f;   // the batch version clamps y here: round(y) + 127 = 0 → 2^n = +0
 }  // namespace exp_constants
 
 // The same steps on one float: the scalar tail of the batch kernel (and its test oracle for
@@ -78,14 +79,14 @@ inline float exp_scalar(float x) {
 // a table the compiler cannot prove constant, they stay in registers (or spill slots) instead.
 struct ExpCoefficients {
     float log2e, magic_bias, minus_ln2_hi, minus_ln2_lo, c5, c4, c3, c2, c1, denorm_cutoff, overflow_cutoff, inf;
-    float e2c1, e2c2, e2c3, e2c4, e2c5, exp2_cutoff, one;
+    float e2c1, e2c2, e2c3, e2c4, e2c5, exp2_floor, one;
 };
 inline ExpCoefficients exp_coefficients = {
     exp_constants::log2e, exp_constants::magic_bias, exp_constants::minus_ln2_hi, exp_constants::minus_ln2_lo,
     exp_constants::c5, exp_constants::c4, exp_constants::c3, exp_constants::c2, exp_constants::c1,
     exp_constants::denorm_cutoff, exp_constants::overflow_cutoff, std::numeric_limits<float>::infinity(),
     exp_constants::e2c1, exp_constants::e2c2, exp_constants::e2c3, exp_constants::e2c4, exp_constants::e2c5,
-    exp_constants::exp2_cutoff, 1.0f};
+    exp_constants::exp2_floor, 1.0f};
 
 // 2^y for y ≤ 0 (or NaN): the same steps as exp2_nonpositive_batch.
 inline float exp2_scalar(float y) {
@@ -116,22 +117,32 @@ struct ExpBatches {
 template <class Arch>
 struct Exp2Batches {
     using batch = xsimd::batch<float, Arch>;
-    batch magic_bias, c1, c2, c3, c4, c5, cutoff, one;
+    batch magic_bias, c1, c2, c3, c4, c5, floor, one;
     explicit Exp2Batches(const ExpCoefficients& k = exp_coefficients)
         : magic_bias(k.magic_bias), c1(k.e2c1), c2(k.e2c2), c3(k.e2c3), c4(k.e2c4), c5(k.e2c5),
-          cutoff(k.exp2_cutoff), one(k.one) {}
+          floor(k.exp2_floor), one(k.one) {}
 };
 
 // 2^y of every lane for y ≤ 0 or NaN, the same steps as exp2_scalar.
 template <class Arch>
 inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float, Arch>& y, const Exp2Batches<Arch>& k) {
     using batch = xsimd::batch<float, Arch>;
-    batch n = y + k.magic_bias;  // round(y) + 127 in the low mantissa bits
+    // y ≤ −127 → −127, whose exponent field round(y) + 127 is 0, so 2^n = +0 and the result is
+    // exactly 0 (−∞ included) — one max instead of a compare and a select, which V8 builds with
+    // four instructions. (−127, −126.5] also rounds to −127 → 0; (−126.5, −126) gives the
+    // subnormal 2^y. A NaN y stays NaN: wasm's pmax(a, b) keeps a unless a < b; x86's maxps
+    // returns its second operand when either is NaN.
+#if defined(__wasm__)
+    const batch yc = xsimd::max(y, k.floor);
+#else
+    const batch yc = xsimd::max(k.floor, y);
+#endif
+    batch n = yc + k.magic_bias;  // round(y) + 127 in the low mantissa bits
     const batch s = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(n) << 23);  // 2^n
     n -= k.magic_bias;
-    const batch f = y - n, f2 = f * f;  // f in [−0.5, 0.5], exact
+    const batch f = yc - n, f2 = f * f;  // f in [−0.5, 0.5], exact
     const batch p = (k.c1 * f + k.one) + f2 * ((k.c3 * f + k.c2) + f2 * (k.c5 * f + k.c4));
-    return xsimd::bitwise_andnot(p * s, batch((y < k.cutoff).data));  // below 2^−126 → 0
+    return p * s;
 }
 
 // exp of every lane, the same steps as exp_scalar. With `nonpositive` the caller promises x ≤ 0
