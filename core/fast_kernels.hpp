@@ -164,26 +164,36 @@ struct exp_sum_kernel {
             const batch e1 = exp2_nonpositive_batch<Arch>(y1, k);
             e0.store_unaligned(s);
             e1.store_unaligned(s + W);
-            l0 += e0;
-            l1 += e1;
+        }
+        // The sums in a second pass over the (cached) weights: accumulated inside the exp loop
+        // they ran V8 out of registers (sums and polynomial constants spilled to the stack).
+        s -= n * 2 * W;
+        for (const float* const end = s + n * 2 * W; s != end; s += 2 * W) {
+            l0 += batch::load_unaligned(s);
+            l1 += batch::load_unaligned(s + W);
         }
         l0.store_unaligned(l);
         l1.store_unaligned(l + W);
     }
 };
 
-inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
+// noinline: each kernel is its own wasm function, so V8 allocates its registers alone. Inlined
+// into the streaming kernel's one large function, small changes anywhere in it (a second sum
+// loop, a max in the Q·Kᵀ epilogue, the exp loop split in halves) made V8 spill inside the hot
+// loops: n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible (a
+// Q·Kᵀ call is 64 steps of 16 vector operations) and those variants behave.
+__attribute__((noinline)) inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
     qk_microkernel{}(arch{}, qp, kp, d, s);
 }
 template <std::size_t NC>
-inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
+__attribute__((noinline)) inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
     pv_microkernel<NC>{}(arch{}, p, v, ldv, nj, acc, in_scale);
 }
-inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
+__attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
     exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l);
 }
-inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) {
+__attribute__((noinline)) inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) {
     exp_sum_kernel<true>{}(arch{}, s, n, m, 1.0f, l);
 }
 
