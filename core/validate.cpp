@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace attn {
 namespace {
@@ -35,12 +36,15 @@ std::string check_matrix(const char* name, const Matrix& m) {
     if (m.data.size() != needed)
         return std::string(name) + " has " + std::to_string(m.data.size()) + " values but " +
                shape_string(m) + " needs " + std::to_string(needed);
-    for (std::size_t i = 0; i < m.rows; ++i)
-        for (std::size_t j = 0; j < m.cols; ++j)
-            if (std::isinf(m(i, j)))
-                return position(name, i, j) + " is " + (m(i, j) > 0 ? "+" : "-") +
-                       "Infinity; only finite numbers (or NaN) are allowed";
-    return {};
+    // One branch-free pass that the compiler vectorises (this runs on every call, over every
+    // input value); the position of the first ±Infinity is looked up only when there is one.
+    bool any_inf = false;
+    for (const float x : m.data) any_inf |= std::fabs(x) == std::numeric_limits<float>::infinity();
+    if (!any_inf) return {};
+    for (std::size_t t = 0;; ++t)
+        if (std::isinf(m.data[t]))
+            return position(name, t / m.cols, t % m.cols) + " is " + (m.data[t] > 0 ? "+" : "-") +
+                   "Infinity; only finite numbers (or NaN) are allowed";
 }
 
 std::string check_projection(const Matrix& x, const Matrix& w) {
