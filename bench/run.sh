@@ -5,7 +5,8 @@
 #      bench/node_modules on first run — npm start / npm test never download them;
 #   2. builds the wasm mul+add peak and runs the native bench (build/native/bench_native,
 #      CMake Release: -O3 -march=native) → build/bench/;
-#   3. runs the Node harness (bench/harness.mjs), one process.
+#   3. runs the Node harness (bench/harness.mjs), one process;
+#   4. measures the page: edit → re-rendered, in Debian's chromium (bench/ui-latency.mjs).
 # Pass --quick for a short smoke run (fewer samples, no n = 16384).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,3 +42,6 @@ step "native core (build/native/bench_native) → build/bench/native.json"
 
 step "Node harness (bench/harness.mjs)"
 node --expose-gc bench/harness.mjs $QUICK
+
+step "page latency in Debian's chromium (bench/ui-latency.mjs) → bench/ui-latency.md"
+node bench/ui-latency.mjs
