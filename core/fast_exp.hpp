@@ -53,15 +53,22 @@ constexpr float exp2_floor = -127.0f;   // the batch version clamps y here: roun
 
 // The same steps on one float: the scalar tail of the batch kernel (and its test oracle for
 // bit-equality between lanes and tails).
-inline float exp_scalar(float x) {
-    using namespace exp_constants;
-    float n = x * log2e + magic_bias;
+// z = r + magic_bias holds round(r) in its low mantissa bits: shifted into the exponent field
+// they make s = 2^round(r); returns s and leaves round(r) in n.
+inline float pow2_of_rounded(float z, float& n) {
     std::uint32_t bits;
-    std::memcpy(&bits, &n, sizeof bits);
+    std::memcpy(&bits, &z, sizeof bits);
     bits <<= 23;
     float s;
     std::memcpy(&s, &bits, sizeof s);
-    n -= magic_bias;
+    n = z - exp_constants::magic_bias;
+    return s;
+}
+
+inline float exp_scalar(float x) {
+    using namespace exp_constants;
+    float n;
+    const float s = pow2_of_rounded(x * log2e + magic_bias, n);
     float t = n * minus_ln2_hi + x;
     t = n * minus_ln2_lo + t;
     const float t2 = t * t;
@@ -91,13 +98,8 @@ inline ExpCoefficients exp_coefficients = {
 // 2^y for y ≤ 0 (or NaN): the same steps as exp2_nonpositive_batch.
 inline float exp2_scalar(float y) {
     using namespace exp_constants;
-    float n = y + magic_bias;
-    std::uint32_t bits;
-    std::memcpy(&bits, &n, sizeof bits);
-    bits <<= 23;
-    float s;
-    std::memcpy(&s, &bits, sizeof s);
-    n -= magic_bias;
+    float n;
+    const float s = pow2_of_rounded(y + magic_bias, n);
     const float f = y - n, f2 = f * f;
     const float p = (e2c1 * f + 1.0f) + f2 * ((e2c3 * f + e2c2) + f2 * (e2c5 * f + e2c4));
     return y < exp2_cutoff ? 0.0f : p * s;
