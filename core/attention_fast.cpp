@@ -41,28 +41,16 @@ namespace {
 // Above this many keys attn::attention runs the streaming kernel (see below).
 constexpr std::size_t kStreamingAboveKeys = 64;
 
-Result<Matrix> reference_output(const Matrix& q, const Matrix& k, const Matrix& v,
-                                const AttentionOptions& options) {
-    auto steps = attention_steps(q, k, v, options);
-    if (!steps.ok()) return Result<Matrix>::failure(steps.error);
-    return Result<Matrix>::success(std::move(steps.value.output));
-}
-
-fast::Workspace& workspace() {
-    static fast::Workspace ws;
-    return ws;
-}
-
 }  // namespace
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
     if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
     // The teaching switches (naive softmax, column softmax) live only on the reference path.
-    if (!options.stable || options.axis != Axis::Row) return reference_output(q, k, v, options);
+    if (!options.stable || options.axis != Axis::Row) return fast::reference_output(q, k, v, options);
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);
-    if (fast::needs_reference(q, k, v, divisor)) return reference_output(q, k, v, options);
+    if (fast::needs_reference(q, k, v, divisor)) return fast::reference_output(q, k, v, options);
 
     using fast::kMR;
     using fast::kNC;
@@ -88,7 +76,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
         return Result<Matrix>::success(std::move(out));
     }
 
-    fast::Workspace& ws = workspace();
+    fast::Workspace& ws = fast::workspace();
     fast::pack_keys(k, kNK, ws.k_packed);
     fast::ensure(ws.q_packed, d * kMR);
     fast::ensure(ws.scores, key_panels * kNK * kMR);

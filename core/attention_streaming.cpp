@@ -37,11 +37,6 @@ constexpr std::size_t kBK = 256;  // keys per tile: a K tile and a V tile are 64
 constexpr std::size_t kG = 16;    // query groups per block (128 rows on SIMD128) sharing each tile
 static_assert(kBK % fast::kNK == 0, "a tile is whole key panels");
 
-fast::Workspace& workspace() {
-    static fast::Workspace ws;
-    return ws;
-}
-
 }  // namespace
 
 namespace fast {
@@ -142,9 +137,7 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
     if (!options.stable || options.axis != Axis::Row || fast::needs_reference(q, k, v, divisor)) {
         // The teaching switches and NaN/overflow inputs: the reference (which holds n_q×n_k
         // matrices, so check_memory in attention_steps may refuse very large shapes).
-        auto steps = attention_steps(q, k, v, options);
-        if (!steps.ok()) return Result<Matrix>::failure(steps.error);
-        return Result<Matrix>::success(std::move(steps.value.output));
+        return fast::reference_output(q, k, v, options);
     }
     const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
     if (auto e = check_memory("attention_streaming on " + shape_string(n_q, d_v) + " output", float_bytes(working));

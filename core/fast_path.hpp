@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "attention.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
 
@@ -77,6 +79,22 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
 struct Workspace {
     std::vector<float> k_packed, q_packed, scores, acc;
 };
+
+// The one set of buffers both fast paths reuse from call to call (no allocation on the hot path
+// once they have grown). An inline function's static is a single object across the program.
+inline Workspace& workspace() {
+    static Workspace ws;
+    return ws;
+}
+
+// The fallback of both fast paths: the reference's output (attention_steps runs its own checks,
+// including the memory limit for its n_q×n_k matrices).
+inline Result<Matrix> reference_output(const Matrix& q, const Matrix& k, const Matrix& v,
+                                       const AttentionOptions& options) {
+    auto steps = attention_steps(q, k, v, options);
+    if (!steps.ok()) return Result<Matrix>::failure(steps.error);
+    return Result<Matrix>::success(std::move(steps.value.output));
+}
 
 inline void ensure(std::vector<float>& buffer, std::size_t n) {
     if (buffer.size() < n) buffer.resize(n);
