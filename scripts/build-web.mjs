@@ -1,26 +1,22 @@
-// The single web build step: bundles the page, pre-renders its formulas with KaTeX, and copies
-// the wasm core and KaTeX's CSS + woff2 fonts, all into build/web/ (open build/web/index.html
-// through `npm start`). Fast (well under a second) and idempotent: build/web is rebuilt from scratch.
+// The development page that `npm start` serves: build/web/ holds the page, one bundled ES module,
+// the two .wasm files next to it, KaTeX's CSS and the woff2 fonts the formulas use. Rebuilt from
+// scratch in well under a second. The offline file and the hosted site are built by
+// scripts/build-dist.mjs from the same parts.
 //
-// Needs the wasm core built first (build/wasm/attention_core.{mjs,wasm}); scripts/build.sh does that.
+// Needs the wasm core built first (build/wasm/attention_core{,_scalar}.{mjs,wasm}); scripts/build.sh does that.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import katex from 'katex';
-import { STEP_IDS, VARIANTS, variantKey, mainFormula, detailFormula } from '../web/formulas/formulas.js';
+import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const at = (...parts) => path.join(root, ...parts);
 const out = at('build', 'web');
-// Both builds of the core: SIMD128, and scalar for browsers without wasm SIMD (engine.js picks).
 const wasmFiles = ['attention_core.wasm', 'attention_core_scalar.wasm'].map((f) => at('build', 'wasm', f));
 const started = performance.now();
 
 for (const needed of [...wasmFiles, at('wasm', 'attention.mjs'), at('wasm', 'attention-scalar.mjs')]) {
   if (!fs.existsSync(needed)) {
-    console.error(`build-web: ${path.relative(root, needed)} is missing — build the wasm core first (bash scripts/build.sh)`);
+    console.error(`build-web: ${path.relative(ROOT, needed)} is missing — build the wasm core first (bash scripts/build.sh)`);
     process.exit(1);
   }
 }
@@ -40,41 +36,43 @@ await esbuild.build({
   logLevel: 'warning',
 });
 for (const file of wasmFiles) fs.copyFileSync(file, path.join(out, path.basename(file)));
+fs.copyFileSync(at('web', 'embed.js'), path.join(out, 'embed.js'));
 
-// 2. Formulas: every step × scaling, as <template>s the stage clones (KaTeX HTML + MathML).
-const render = (tex) => katex.renderToString(tex, {
-  displayMode: true,
-  throwOnError: true,
-  strict: 'ignore',
-  trust: (context) => context.command === '\\htmlClass',
-});
-// One <template> per distinct rendering; data-variants lists every "scale/softmax/axis" it
-// serves, so that a formula the options do not change is written once.
-const templates = [];
-for (const step of STEP_IDS) {
-  for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
-    const byHtml = new Map();
-    for (const v of VARIANTS) {
-      const html = render(tex(step, v.scale, v.softmax, v.axis));
-      byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
-    }
-    for (const [html, keys] of byHtml)
-      templates.push(`<template data-formula="${kind}" data-step="${step}" data-variants="${keys.join(' ')}">${html}</template>`);
-  }
-}
-const html = fs.readFileSync(at('web', 'index.html'), 'utf8');
-if (!html.includes('<!-- FORMULAS -->')) throw new Error('web/index.html has no <!-- FORMULAS --> placeholder');
-fs.writeFileSync(path.join(out, 'index.html'), html.replace('<!-- FORMULAS -->', templates.join('\n')));
-
-// 3. Styles: ours, and KaTeX's with only the woff2 fonts (every browser we support reads woff2).
+// 2. Styles: ours, and KaTeX's with only the fonts the formulas use.
+const formulas = formulaTemplates();
+const katex = katexCss({ keep: usedFaces(formulas, PAGE_FACES) });
+fs.writeFileSync(path.join(out, 'katex', 'katex.min.css'), katex.css);
+for (const { file } of katex.faces) fs.copyFileSync(file, path.join(out, 'katex', 'fonts', path.basename(file)));
 fs.copyFileSync(at('web', 'styles.css'), path.join(out, 'styles.css'));
-const katexDist = at('node_modules', 'katex', 'dist');
-const katexCss = fs.readFileSync(path.join(katexDist, 'katex.min.css'), 'utf8')
-  .replace(/,\s*url\([^)]*\.woff\)\s*format\("woff"\)/g, '')
-  .replace(/,\s*url\([^)]*\.ttf\)\s*format\("truetype"\)/g, '');
-fs.writeFileSync(path.join(out, 'katex', 'katex.min.css'), katexCss);
-for (const font of fs.readdirSync(path.join(katexDist, 'fonts'))) {
-  if (font.endsWith('.woff2')) fs.copyFileSync(path.join(katexDist, 'fonts', font), path.join(out, 'katex', 'fonts', font));
-}
+
+// 3. The page. Opened from file://, Chromium does not run module scripts; a small inline script
+//    then says which file to open instead (the offline file works from anywhere).
+const fallback = `setTimeout(function () {
+  var loading = document.getElementById('loading');
+  if (!document.body.dataset.ready && loading && location.protocol === 'file:') {
+    loading.textContent = '这是开发用的页面,从本地文件打开时浏览器不会加载它的脚本。请打开离线版 dist/attention-playground.html(由 npm run build 生成),或运行 npm start。 ' +
+      'This is the development page; opened from a file, the browser does not load its script. Open the offline file dist/attention-playground.html (made by npm run build) or run npm start.';
+  }
+}, 2000);`;
+const html = fillPage({
+  CSP: cspMeta({
+    'default-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'", `'sha256-${sha256(fallback)}'`],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  }),
+  META: iconLink(),
+  STYLES: '<link rel="stylesheet" href="katex/katex.min.css">\n<link rel="stylesheet" href="styles.css">',
+  FALLBACK: `<script>${fallback}</script>`,
+  FORMULAS: formulas,
+  SCRIPT: '<script type="module" src="main.js"></script>',
+});
+fs.writeFileSync(path.join(out, 'index.html'), html);
 
 console.log(`build-web: build/web ready in ${Math.round(performance.now() - started)} ms`);

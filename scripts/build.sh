@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything: the native core + tests (build/native), the wasm modules + wasm tests
-# (build/wasm-cmake → build/wasm/), then the page (build/web/). Incremental: a second run only
+# (build/wasm-cmake → build/wasm/), the development page (build/web/, what `npm start` serves),
+# then what ships (dist/: the offline file and the hosted site). Incremental: a second run only
 # rebuilds what changed. Run scripts/bootstrap.sh first (npm start / npm test do).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +25,8 @@ step "wasm modules, SIMD128 and scalar (build/wasm)"
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)"
 quiet build/wasm-build.log cmake --build build/wasm-cmake -j "$JOBS"
 
-if [ -f scripts/build-web.mjs ]; then
-  step "page (build/web)"
-  node scripts/build-web.mjs
-fi
+step "development page (build/web)"
+node scripts/build-web.mjs
+step "offline file and hosted site (dist)"
+node scripts/build-dist.mjs
 step "done"

@@ -13,18 +13,23 @@ export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
 /**
  * Loads the core once. Options:
- *   wasmBinary — the .wasm bytes (ArrayBuffer/Uint8Array): no network at all, as the offline build
- *                and Node need; otherwise the .wasm is found next to this bundle;
- *   scalar     — force the build without SIMD (default: only when the browser lacks SIMD).
+ *   binaries — { simd, scalar }: functions returning the .wasm bytes (the self-contained builds
+ *              and Node: no network at all); without it the .wasm is loaded from next to this bundle;
+ *   scalar   — force the build without SIMD (default: only when the browser lacks SIMD).
  */
-export async function loadEngine({ wasmBinary, scalar = !simdSupported() } = {}) {
+export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
+  const build = scalar ? 'scalar' : 'simd';
   const create = scalar ? createScalar : createSimd;
+  const wasmBinary = binaries?.[build]();
+  // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
+  // import.meta.url, which the self-contained (classic script) bundle does not have.
   const moduleOptions = wasmBinary
-    ? { wasmBinary }
+    ? { wasmBinary, locateFile: (file) => file }
     : { locateFile: (file) => new URL(file, import.meta.url).href };
   let core = await create(moduleOptions);
 
   return {
+    build,
     version: () => core.version(),
     simd: () => core.simd(),
     project: (args) => call(() => core.project(args)),

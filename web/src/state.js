@@ -39,6 +39,11 @@ const matrix = {
 };
 
 const size = integer(1, SIZE_LIMIT);
+// A switch written as 1 or 0 in the hash.
+const flag = {
+  parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
+  format: (v) => (v ? '1' : '0'),
+};
 
 /** Every field of the state: its key (in the state and in the hash), its type and its default. */
 export const FIELDS = [
@@ -59,6 +64,11 @@ export const FIELDS = [
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
   // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
   { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
+  // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the
+  // stage of the step; `panel=1` adds the input panel and `nav=1` the step navigation.
+  { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
+  { key: 'panel', type: flag, initial: false, only: (s) => s.embed && s.panel },
+  { key: 'nav', type: flag, initial: false, only: (s) => s.embed && s.nav },
   ...MATRIX_NAMES.map((name) => ({
     key: name, type: matrix, matrix: true,
     only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
@@ -101,6 +111,11 @@ export function serializeState(state) {
   return '#' + parts.join('&');
 }
 
+/** The same state as a full-page link: the embed switches removed ("Open in the playground"). */
+export function withoutEmbed(state) {
+  return { ...state, embed: false, panel: false, nav: false };
+}
+
 /**
  * Reads a URL hash. Returns { state, notice } where notice is null, or 'badHash' when the hash
  * did not parse and the default state is returned instead (never a half-read state).
@@ -123,6 +138,7 @@ export function parseState(hash) {
     if (value === undefined) return fallback;
     if (field.matrix) state.mats[field.key] = value; else state[field.key] = value;
   }
+  if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
   resolvePreset(state);
   if (!shapesAgree(state)) return fallback;
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;

@@ -7,6 +7,19 @@ export default {
   'app.skip': 'Skip to the current step',
   'app.footer': 'Every number is computed in float32 by the C++ core in WebAssembly; the page only shows it.',
 
+  'embed.button': 'Embed',
+  'embed.title': 'Embed this step in a blog post',
+  'embed.help': 'Paste the code below into the post\'s HTML: the frame shows this step (with the current example and options) and sizes itself to its content. It runs in a sandbox="allow-scripts" frame: it cannot read anything of the blog page, and it stores nothing in the reader\'s browser.',
+  'embed.fields': 'Every field after the # can be changed: step=1…9 picks the step, panel=1 adds the input panel, nav=1 the step navigation, lang=en the English interface.',
+  'embed.needsServer': 'Embedding needs the playground on a web site (the dist/site folder works on any static host as it is). This page was not opened from a web site, and a frame on a blog cannot load a file from the reader\'s computer.',
+  'embed.copy': 'Copy code',
+  'embed.copied': 'Code copied.',
+  'embed.close': 'Close',
+  'embed.open': 'Open in the playground',
+  'offline.download': 'Download for offline use',
+  'offline.downloadHint': 'One HTML file: put it on a USB stick and open it on a computer without a network.',
+  'app.build': 'build {build}',
+
   'lang.switch': '中文',
   'lang.switchLabel': 'Switch the interface to Chinese',
   'link.copy': 'Copy link',
@@ -137,6 +150,7 @@ export default {
   'opt.digits': 'Precision',
   'opt.digits.value': '{digits} significant digits',
 
+  'notice.updated': 'A new version of the playground has been downloaded; reload the page to use it.',
   'notice.badHash': 'The state in this link could not be read; the article\'s default example is shown instead.',
   'notice.naive': 'Naive softmax does not subtract the max: once scores are large (say 1000), eˣ overflows to ∞ and ∞/∞ becomes NaN — exactly what §5 of the article warns about.',
   'notice.naiveOverflow': '∞ or NaN appeared: eˣ overflowed. Switch back to "stable" to see how subtracting the max avoids it.',

@@ -8,6 +8,19 @@ export default {
   'app.skip': '跳到当前步骤',
   'app.footer': '所有数字都由 WebAssembly 中的 C++ 核心以 float32 计算;页面只负责显示。',
 
+  'embed.button': '嵌入',
+  'embed.title': '把这一步嵌入博客文章',
+  'embed.help': '把下面的代码粘贴到文章的 HTML 里:框架显示当前这一步(连同现在的例子和选项),高度随内容自动调整。框架运行在 sandbox="allow-scripts" 的沙箱里,读不到博客页面的任何内容,也不会在读者的浏览器里存任何东西。',
+  'embed.fields': '链接 # 后面的字段都可以改:step=1…9 选步骤,panel=1 加上输入面板,nav=1 加上步骤导航,lang=en 换成英文界面。',
+  'embed.needsServer': '嵌入需要把演练场放到网站上(dist/site 文件夹可以原样放到任何静态网站)。当前页面不是从网站打开的,博客里的框架无法加载读者电脑上的文件。',
+  'embed.copy': '复制代码',
+  'embed.copied': '代码已复制。',
+  'embed.close': '关闭',
+  'embed.open': '在演练场中打开',
+  'offline.download': '下载离线版',
+  'offline.downloadHint': '一个 HTML 文件:放在 U 盘里,在没有网络的电脑上双击打开即可使用。',
+  'app.build': '构建 {build}',
+
   'lang.switch': 'English',
   'lang.switchLabel': '切换到英文界面',
   'link.copy': '复制链接',
@@ -138,6 +151,7 @@ export default {
   'opt.digits': '显示精度',
   'opt.digits.value': '{digits} 位有效数字',
 
+  'notice.updated': '演练场有了新版本,已在后台下载;刷新页面即可使用。',
   'notice.badHash': '链接里的状态无法解析,已恢复为原文的默认例子。',
   'notice.naive': '朴素 softmax 不减最大值:分数一大(比如 1000),eˣ 就溢出成 ∞,∞/∞ 变成 NaN——这正是原文第 5 节警告的情况。',
   'notice.naiveOverflow': '出现了 ∞ 或 NaN:eˣ 溢出了。切回"稳定版"看看减最大值如何避免它。',

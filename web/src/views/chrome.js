@@ -1,17 +1,37 @@
-// The page's fixed frame: document language and title, header texts, the language and copy-link
-// buttons, the footer. Render only.
+// The page's fixed frame: document language and title, header texts and buttons, the footer, and
+// which parts an embed shows (classes on <body>, read by styles.css). Render only.
 
-export function renderChrome(doc, { state, t, engineInfo }) {
+/**
+ * ctx: { state, t, engineInfo?, build? (the build's id, hosted and offline builds),
+ *        offlineFile (the hosted site offers the offline file), fullPageUrl (this state without
+ *        the embed switches, for "Open in the playground") }
+ */
+export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fullPageUrl }) {
   doc.documentElement.lang = state.lang;
   doc.title = t('app.title');
-  const set = (id, text) => { const el = doc.getElementById(id); if (el) el.textContent = text; };
+  const byId = (id) => doc.getElementById(id);
+  const set = (id, text) => { const el = byId(id); if (el) el.textContent = text; };
+  const body = doc.body;
+  // Embed mode: only the stage, plus the panel (panel=1) and the step navigation (nav=1).
+  body.classList.toggle('embed', state.embed);
+  body.classList.toggle('embed-panel', state.embed && state.panel);
+  body.classList.toggle('embed-nav', state.embed && state.nav);
+  byId('embed-open').hidden = !state.embed;
+  set('embed-open-link', t('embed.open'));
+  byId('embed-open-link').href = fullPageUrl;
+
   set('app-title', t('app.title'));
   set('app-subtitle', t('app.subtitle'));
   set('skip-link', t('app.skip'));
   set('lang-switch', t('lang.switch'));
-  doc.getElementById('lang-switch')?.setAttribute('title', t('lang.switchLabel'));
-  doc.getElementById('lang-switch')?.setAttribute('lang', state.lang === 'zh-CN' ? 'en' : 'zh-CN');
+  byId('lang-switch')?.setAttribute('title', t('lang.switchLabel'));
+  byId('lang-switch')?.setAttribute('lang', state.lang === 'zh-CN' ? 'en' : 'zh-CN');
   set('copy-link', t('link.copy'));
-  doc.getElementById('panel')?.setAttribute('aria-label', t('panel.label'));
-  set('footer-text', `${t('app.footer')}${engineInfo ? ` (${engineInfo})` : ''}`);
+  set('embed-button', t('embed.button'));
+  byId('offline-link').hidden = !offlineFile;
+  set('offline-link', t('offline.download'));
+  byId('offline-link').title = t('offline.downloadHint');
+  byId('panel')?.setAttribute('aria-label', t('panel.label'));
+  const details = [engineInfo, build && t('app.build', { build })].filter(Boolean).join(' · ');
+  set('footer-text', `${t('app.footer')}${details ? ` (${details})` : ''}`);
 }

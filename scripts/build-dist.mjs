@@ -1,0 +1,142 @@
+// `npm run build` → dist/ (not committed): the two ways the playground ships.
+//
+//   dist/attention-playground.html   one self-contained file for classrooms: the script, both
+//                                    .wasm builds, the styles, the fonts the formulas use and
+//                                    both languages inside; opened from file://, a USB stick or
+//                                    an e-mail, it makes no request at all.
+//   dist/site/                       the hosted build for any static web server, no special
+//                                    headers needed:
+//     index.html                     the same self-contained page, plus a service worker that
+//                                    caches it for offline reloads. Self-contained because a
+//                                    blog's <iframe sandbox="allow-scripts"> has an opaque origin:
+//                                    it may fetch nothing from the host without CORS headers
+//                                    (no module script, no .wasm, no font), but inline code runs.
+//     attention-playground.html      the offline file again, for the page's download link
+//     embed.js                       the host script for blog embeds (web/embed.js)
+//     sw.js                          the service worker (web/sw.js with this build's id)
+//
+// Prints the size of every output and fails when one is over its budget (BUDGETS).
+// Needs the wasm core built first; scripts/build.sh runs this after scripts/build-web.mjs.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+
+/** The most each output may weigh, in bytes. */
+export const BUDGETS = {
+  'attention-playground.html': 1.5e6,
+  'site/index.html': 1.5e6,
+  'site/attention-playground.html': 1.5e6,
+  'site/embed.js': 4e3,
+  'site/sw.js': 3e3,
+};
+
+const out = at('dist');
+const started = performance.now();
+
+// The fonts the formulas use. They travel inside the script and reach the browser through the
+// FontFace API (web/src/main-inline.js): as data: URLs in the CSS, Firefox would still report a
+// "request" for each, and this page makes none.
+const formulas = formulaTemplates();
+const katex = katexCss({ keep: usedFaces(formulas, PAGE_FACES), fontFaceRules: false });
+const inlineFonts = {
+  name: 'inline-fonts',
+  setup(b) {
+    b.onResolve({ filter: /^inline-fonts$/ }, () => ({ path: 'inline-fonts', namespace: 'inline-fonts' }));
+    b.onLoad({ filter: /.*/, namespace: 'inline-fonts' }, () => ({
+      loader: 'js',
+      contents: `export default ${JSON.stringify(katex.faces.map(({ family, weight, style, file }) =>
+        ({ family, weight, style, base64: fs.readFileSync(file).toString('base64') })))};`,
+    }));
+  },
+};
+
+// 1. The script: one classic script (an inline <script type="module"> would work too, but a
+//    classic one needs no top-level await and runs the same in every browser we support).
+const bundle = await esbuild.build({
+  entryPoints: [at('web', 'src', 'main-inline.js')],
+  bundle: true,
+  write: false,
+  format: 'iife',
+  target: ['chrome91', 'firefox102', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  loader: { '.wasm': 'base64' },
+  plugins: [inlineFonts],
+  // The Emscripten glue reads import.meta.url only to find its .wasm, which this bundle carries.
+  define: { 'import.meta.url': '""' },
+});
+const script = bundle.outputFiles[0].text;
+// Inside an inline <script>, "</script" would end it and "<!--" changes how it is parsed.
+if (/<\/script|<!--/i.test(script)) throw new Error('build-dist: the bundle contains "</script" or "<!--"; it cannot be inlined');
+
+// 2. The styles: KaTeX's (without @font-face), then ours, minified.
+const { code: css } = await esbuild.transform(katex.css + fs.readFileSync(at('web', 'styles.css'), 'utf8'), { loader: 'css', minify: true });
+if (/<\/style/i.test(css)) throw new Error('build-dist: the styles contain "</style"');
+
+// 3. The pages. The build id is a hash of what the page is made of: a new build (new content)
+//    gets a new service-worker cache, the same content the same id.
+const build = sha256(script + css + formulas).replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+const inlineScript = `<script>${script}</script>`;
+const scriptHash = `'sha256-${sha256(script)}'`;
+function page({ hosted }) {
+  return fillPage({
+    // No default source: what is not listed cannot be loaded at all. The hosted page adds only
+    // its service worker (worker-src 'self'); the offline file may fetch nothing whatsoever.
+    CSP: cspMeta({
+      'default-src': ["'none'"],
+      'script-src': [scriptHash, "'wasm-unsafe-eval'"],
+      'style-src': ["'unsafe-inline'"],
+      'img-src': ['data:', 'blob:'],
+      'worker-src': hosted ? ["'self'", 'blob:'] : ['blob:'],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+    }),
+    META: [
+      `<meta name="attention-playground-build" content="${build}">`,
+      hosted ? '<meta name="attention-playground-sw" content="sw.js">' : '',
+      hosted ? '<meta name="attention-playground-offline-file" content="attention-playground.html">' : '',
+      hosted ? iconLink() : '',
+    ].filter(Boolean).join('\n'),
+    STYLES: `<style>${css}</style>`,
+    FALLBACK: '',
+    FORMULAS: formulas,
+    SCRIPT: inlineScript,
+  });
+}
+
+const offline = page({ hosted: false });
+const outputs = {
+  'attention-playground.html': offline,
+  'site/index.html': page({ hosted: true }),
+  'site/attention-playground.html': offline,
+  'site/embed.js': (await esbuild.transform(fs.readFileSync(at('web', 'embed.js'), 'utf8'), { minify: true, target: 'es2015' })).code,
+};
+// The service worker caches the page and the host script; the offline file is cached when it is
+// first downloaded. Its text changes with every build id, which is what makes browsers update it.
+const precache = ['index.html', 'embed.js'];
+outputs['site/sw.js'] = fs.readFileSync(at('web', 'sw.js'), 'utf8')
+  .replace("'__BUILD__'", JSON.stringify(build))
+  .replace('__PRECACHE__', JSON.stringify(precache));
+
+fs.rmSync(out, { recursive: true, force: true });
+let over = 0;
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+console.log(`build-dist: build ${build}`);
+for (const [name, text] of Object.entries(outputs)) {
+  const file = path.join(out, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  const size = fs.statSync(file).size;
+  const budget = BUDGETS[name];
+  const ok = size <= budget;
+  if (!ok) over++;
+  console.log(`  ${path.relative(ROOT, file).padEnd(38)} ${kB(size).padStart(10)}  (budget ${kB(budget)})${ok ? '' : '  OVER BUDGET'}`);
+}
+if (over) {
+  console.error(`build-dist: ${over} output(s) over budget`);
+  process.exit(1);
+}
+console.log(`build-dist: dist/ ready in ${Math.round(performance.now() - started)} ms`);

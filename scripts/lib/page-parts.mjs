@@ -1,0 +1,147 @@
+// The parts every build of the page shares (scripts/build-web.mjs for `npm start`,
+// scripts/build-dist.mjs for the offline file and the hosted site): the formulas pre-rendered by
+// KaTeX, KaTeX's stylesheet cut down to the fonts those formulas use, and the page's HTML frame
+// with its Content-Security-Policy.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import katex from 'katex';
+import { STEP_IDS, VARIANTS, variantKey, mainFormula, detailFormula } from '../../web/formulas/formulas.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const at = (...parts) => path.join(ROOT, ...parts);
+const KATEX_DIST = at('node_modules', 'katex', 'dist');
+const katexStylesheet = () => fs.readFileSync(path.join(KATEX_DIST, 'katex.min.css'), 'utf8');
+
+/**
+ * Every step × scaling/softmax/axis formula as a <template> the stage clones (KaTeX HTML +
+ * MathML). One template per distinct rendering; data-variants lists every "scale/softmax/axis" it
+ * serves, so a formula the options do not change is written once.
+ */
+export function formulaTemplates() {
+  const render = (tex) => katex.renderToString(tex, {
+    displayMode: true,
+    throwOnError: true,
+    strict: 'ignore',
+    trust: (context) => context.command === '\\htmlClass',
+  });
+  const templates = [];
+  for (const step of STEP_IDS) {
+    for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
+      const byHtml = new Map();
+      for (const v of VARIANTS) {
+        const html = render(tex(step, v.scale, v.softmax, v.axis));
+        byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
+      }
+      for (const [html, keys] of byHtml)
+        templates.push(`<template data-formula="${kind}" data-step="${step}" data-variants="${keys.join(' ')}">${html}</template>`);
+    }
+  }
+  return templates.join('\n');
+}
+
+// KaTeX's @font-face rules, keyed "family|weight|style" (e.g. "KaTeX_Math|normal|italic").
+function fontFaces(css) {
+  const faces = new Map();
+  for (const [rule] of css.matchAll(/@font-face\{[^}]*\}/g)) {
+    const family = /font-family:([^;}]+)/.exec(rule)[1].trim();
+    const weight = /font-weight:([^;}]+)/.exec(rule)?.[1].trim() ?? 'normal';
+    const style = /font-style:([^;}]+)/.exec(rule)?.[1].trim() ?? 'normal';
+    const woff2 = /url\(([^)]+\.woff2)\)/.exec(rule)[1];
+    faces.set(`${family}|${weight === '700' || weight === 'bold' ? 'bold' : 'normal'}|${style}`, { rule, woff2 });
+  }
+  return faces;
+}
+
+/**
+ * The fonts a piece of KaTeX markup uses, found from KaTeX's own stylesheet: every rule that sets
+ * a font-family applies when some element carries all the classes of the rule's last compound
+ * selector (".katex .delimsizing.size1" → an element with both "delimsizing" and "size1"). The
+ * base face (KaTeX_Main regular) and `extra` ("family|weight|style" keys the page's own CSS uses)
+ * are always kept. A browser test checks that every glyph of every formula is drawn with a face
+ * this returns.
+ */
+export function usedFaces(html, extra = []) {
+  const css = katexStylesheet();
+  const elements = [...html.matchAll(/class="([^"]*)"/g)].map((m) => new Set(m[1].split(/\s+/)));
+  const used = new Set(['KaTeX_Main|normal|normal', ...extra]);
+  const body = css.replace(/@font-face\{[^}]*\}/g, '');
+  for (const [, selectors, declarations] of body.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const family = /font-family:\s*(KaTeX_\w+)/.exec(declarations)?.[1];
+    if (!family) continue;
+    const weight = /font-weight:\s*(bold|700)/.test(declarations) ? 'bold' : 'normal';
+    const style = /font-style:\s*italic/.test(declarations) ? 'italic' : 'normal';
+    for (const selector of selectors.split(',')) {
+      const last = selector.trim().split(/\s+/).pop();
+      const classes = [...last.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
+      if (classes.length && elements.some((el) => classes.every((c) => el.has(c)))) used.add(`${family}|${weight}|${style}`);
+    }
+  }
+  return used;
+}
+
+/**
+ * KaTeX's stylesheet and the faces in `keep`, each as one woff2 file (every browser the page
+ * supports reads woff2). With `fontFaceRules` the CSS keeps an @font-face rule per kept face,
+ * pointing next to it (`fonts/…`); without, the CSS has no @font-face at all and the caller loads
+ * the returned `faces` itself (the self-contained builds hand the bytes to the FontFace API, so
+ * that not even a data: URL is requested).
+ * Returns { css, faces: [{ family, weight, style, file }] }.
+ */
+export function katexCss({ keep, fontFaceRules = true }) {
+  const css = katexStylesheet();
+  const all = fontFaces(css);
+  const faces = [];
+  const rules = [];
+  for (const key of keep) {
+    const face = all.get(key);
+    if (!face) throw new Error(`KaTeX has no font face ${key}`);
+    const [family, weight, style] = key.split('|');
+    faces.push({ family, weight, style, file: path.join(KATEX_DIST, face.woff2) });
+    rules.push(face.rule.replace(/src:[^;}]+/, `src:url(${face.woff2}) format("woff2")`));
+  }
+  const rest = css.replace(/@font-face\{[^}]*\}/g, '');
+  return { css: (fontFaceRules ? rules.join('') : '') + rest, faces };
+}
+
+export const faceKey = (family, weight = 'normal', style = 'normal') => `${family}|${weight}|${style}`;
+
+/** The faces styles.css draws with (matrix names and operators in KaTeX's math italic). */
+export const PAGE_FACES = [faceKey('KaTeX_Math', 'normal', 'italic')];
+
+export const sha256 = (text) => crypto.createHash('sha256').update(text).digest('base64');
+
+/**
+ * The Content-Security-Policy of a page, as a <meta> tag. Scripts run only from the page's own
+ * origin or, when inlined, by their sha256 (never 'unsafe-inline' or 'unsafe-eval' for scripts);
+ * 'wasm-unsafe-eval' lets the page compile its WebAssembly. Styles allow 'unsafe-inline' because
+ * KaTeX's pre-rendered markup places every glyph with a style attribute.
+ */
+export function cspMeta(directives) {
+  const text = Object.entries(directives).map(([name, values]) => `${name} ${values.join(' ')}`).join('; ');
+  return `<meta http-equiv="Content-Security-Policy" content="${text}">`;
+}
+
+/**
+ * The page's icon as a <link> with the SVG inline (a data: URL), so that the icon costs no
+ * request of its own. The offline file has none: Firefox would report even a data: URL as a request.
+ */
+export function iconLink() {
+  const svg = fs.readFileSync(at('web', 'icon.svg'), 'utf8').trim();
+  return `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">`;
+}
+
+/** Fills the page frame (web/index.html): each `<!-- NAME -->` placeholder from `parts`. */
+export function fillPage(parts) {
+  let html = fs.readFileSync(at('web', 'index.html'), 'utf8');
+  for (const [name, value] of Object.entries(parts)) {
+    const mark = `<!-- ${name} -->`;
+    if (!html.includes(mark)) throw new Error(`web/index.html has no ${mark} placeholder`);
+    html = html.replace(mark, () => value);
+  }
+  const left = /<!-- ([A-Z_]+) -->/.exec(html);
+  if (left) throw new Error(`web/index.html: placeholder ${left[0]} was not filled`);
+  return html;
+}

@@ -1,0 +1,36 @@
+// The hosted site keeps working without a network: its service worker (web/sw.js, built into
+// dist/site/sw.js) caches the page on the first visit. Only the hosted build carries
+// <meta name="attention-playground-sw">; the offline file and the development page never
+// register anything (the offline file must not attempt a single request).
+
+import { inFrame } from './embed/frame.js';
+
+/**
+ * Registers the service worker when this page is the hosted build, opened over http(s), as a
+ * top-level page (an embed has no use for it, and a sandboxed frame cannot have one).
+ * `onUpdated` runs when a newer build has taken over while this page was open.
+ */
+export function registerServiceWorker({ onUpdated }) {
+  const script = document.querySelector('meta[name="attention-playground-sw"]')?.content;
+  if (!script || !/^https?:$/.test(location.protocol) || inFrame()) return;
+  let container;
+  try {
+    container = navigator.serviceWorker; // throws in opaque origins
+  } catch {
+    return;
+  }
+  if (!container) return;
+  // The first visit's worker takes control too (controllerchange): only a later change is news.
+  let controlled = Boolean(container.controller);
+  container.addEventListener('controllerchange', () => {
+    if (controlled) onUpdated();
+    controlled = true;
+  });
+  container.register(script).catch(() => { /* e.g. storage disabled: the page works online */ });
+}
+
+/** The build this page came from (a content hash), shown in the footer and used by the tests. */
+export const buildId = () => document.querySelector('meta[name="attention-playground-build"]')?.content ?? null;
+
+/** True when the hosted build offers its single offline file for download next to it. */
+export const offersOfflineFile = () => Boolean(document.querySelector('meta[name="attention-playground-offline-file"]'));
