@@ -1,5 +1,6 @@
-// Shared set-up of the browser tests: Debian's chromium through playwright-core, the built page
-// served from build/web on an ephemeral port, console errors collected, screenshots saved.
+// Shared set-up of the browser tests of the development page: Debian's chromium through
+// playwright-core, the page served from build/web on an ephemeral port, console errors and CSP
+// violations collected, screenshots saved. (What ships, dist/, is tested through drivers.mjs.)
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,9 @@ export async function openBrowser() {
     /** A fresh page (own context) at `hash`, waiting until the page has computed its first result. */
     async open(hash = '', { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions } = {}) {
       const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion: 'reduce' });
+      // Content-Security-Policy violations become console errors, which every test checks for.
+      await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`)));
       const page = await context.newPage();
       const problems = [];
       page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });

@@ -1,0 +1,123 @@
+// Two browser engines behind one small interface, for the tests of what ships (dist/): Debian's
+// chromium through playwright-core, and Debian's firefox-esr through puppeteer-core over
+// WebDriver BiDi. Both drivers offer the same page methods these tests use (goto, evaluate,
+// waitForSelector, click, keyboard.press, frames, reload); what differs — launching, blocking the
+// network, listening to requests, waiting for a condition (`page.until(fn, arg)`) — is wrapped here.
+//
+// Every page records in `page.problems`: console errors, uncaught page errors, failed requests and
+// Content-Security-Policy violations (reported by a listener installed before any page script).
+
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic'];
+
+// Runs in every document (frames included) before its own scripts.
+const REPORT_CSP = () => {
+  document.addEventListener('securitypolicyviolation', (e) => {
+    console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.documentURI}`);
+  });
+};
+
+function watch(page, problems) {
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (!page.expectFailures) problems.push(`requestfailed: ${req.url().slice(0, 120)}`);
+  });
+}
+
+/** Chromium (playwright-core). Each page gets its own context. */
+async function launchChromium() {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    name: 'chromium',
+    browser,
+    /**
+     * A new page. blockNetwork: every request is aborted at the browser-context level (the
+     * page's own file:// document is not a network request and still loads). `requests` lists
+     * every request the page attempted (the top document included).
+     */
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, permissions } = {}) {
+      const context = await browser.newContext({ viewport, permissions, reducedMotion: 'reduce' });
+      if (blockNetwork) {
+        await context.route('**/*', (route) => {
+          const req = route.request();
+          // The file:// document itself is the page, not a network request: let it through.
+          if (req.isNavigationRequest() && req.url().startsWith('file:') && req.frame() === req.frame().page().mainFrame()) route.continue();
+          else route.abort();
+        });
+      }
+      await context.addInitScript(REPORT_CSP);
+      const page = await context.newPage();
+      page.problems = [];
+      page.requests = [];
+      page.on('request', (req) => page.requests.push(req.url()));
+      watch(page, page.problems);
+      page.closeAll = () => context.close();
+      page.until = (fn, arg, timeout = 10000) => page.waitForFunction(fn, arg, { timeout });
+      page.setOffline = (offline) => context.setOffline(offline);
+      page.nextPage = () => context.waitForEvent('page');
+      return page;
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Firefox ESR (puppeteer-core over WebDriver BiDi). */
+async function launchFirefox() {
+  const browser = await puppeteer.launch({
+    browser: 'firefox', executablePath: '/usr/bin/firefox-esr', protocol: 'webDriverBiDi', headless: true,
+  });
+  return {
+    name: 'firefox',
+    browser,
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 } } = {}) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport(viewport);
+      await page.evaluateOnNewDocument(REPORT_CSP);
+      page.problems = [];
+      page.requests = [];
+      if (blockNetwork) await page.setRequestInterception(true);
+      page.on('request', (req) => {
+        page.requests.push(req.url());
+        if (!blockNetwork || req.isInterceptResolutionHandled()) return;
+        // The file:// document itself is the page, not a network request: let it through.
+        if (req.isNavigationRequest() && req.url().startsWith('file:') && req.frame() === page.mainFrame()) req.continue();
+        else req.abort();
+      });
+      watch(page, page.problems);
+      page.closeAll = () => context.close();
+      page.until = (fn, arg, timeout = 10000) => page.waitForFunction(fn, { timeout }, arg);
+      page.nextPage = () => new Promise((resolve) => browser.once('targetcreated', (target) => resolve(target.page())));
+      return page;
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Both engines (the bootstrap installs both; a missing one fails its tests rather than skipping them). */
+export const DRIVERS = { chromium: launchChromium, firefox: launchFirefox };
+
+/** Sets a form field's value as typing or choosing would, firing its input and change events. */
+export function setField(page, selector, value) {
+  return page.evaluate(([sel, v]) => {
+    const el = document.querySelector(sel);
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, [selector, value]);
+}
+
+/** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */
+export function matrixIn(pageOrFrame, name) {
+  return pageOrFrame.evaluate((n) => [...document.querySelectorAll(`figure.matrix[data-name="${n}"] tbody tr:not(.foot)`)]
+    .map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))), name);
+}
+
+/** The step number in a page's or frame's URL hash. */
+export function stepOf(pageOrFrame) {
+  return pageOrFrame.evaluate(() => Number(/(?:^#|&)step=(\d+)/.exec(location.hash)?.[1]));
+}

@@ -1,0 +1,41 @@
+// The plainest static host there is: `python3 -m http.server` on loopback, which sends no CORS,
+// COOP/COEP or caching headers of its own — what the hosted build must work behind.
+
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+
+/** A free loopback port (taken from the system, then released for the server to bind). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
+  });
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Serves `dir` on 127.0.0.1 (`port`: a free one unless given, e.g. to restart on the same origin).
+ * Resolves to { url, port, stop() } once the server accepts connections.
+ */
+export async function pythonServer(dir, port) {
+  port ??= await freePort();
+  const child = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', dir, String(port)], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let tries = 0; !(await accepts(port)); tries++) {
+    if (tries > 100 || child.exitCode !== null) throw new Error(`python3 -m http.server did not start on port ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    async stop() { child.kill(); await exited; },
+  };
+}
