@@ -27,8 +27,8 @@
 // acc[h] ends as output column c0+h for the MR rows.
 //
 // SIMD128 has no fused multiply–add: xsimd::fma is a mul and an add there (a real FMA natively).
-// Larger blocks (5×8, 3×12, 2×16 in the row-major layout) gained nothing here and run out of the
-// 16 registers V8 has on x86-64 (PERFORMANCE.md).
+// Larger blocks (5×8, 3×12, 2×16 in a row-major layout) gained nothing in the prototype this kernel
+// grew from, and need more than the 16 vector registers V8 allocates from on x86-64.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// api.mjs — the public JS API around the Embind core (see PRODUCT.md, "Public JS API").
+// api.mjs — the public JS API around the Embind core (documented in README.md, "The JS API").
 //
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
 // belongs, a fractional size, an unknown option — and turns option names into the numbers the

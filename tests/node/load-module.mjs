@@ -1,5 +1,5 @@
 // Loads the built ES module in Node. Node ≥ 18 cannot fetch the separate .wasm (the glue picks up
-// the global fetch; TOOLCHAIN.md, pitfall 2), so the binary is read from disk and handed over.
+// the global fetch; docs/toolchain.md, pitfall 2), so the binary is read from disk and handed over.
 import fs from 'node:fs';
 
 const ROOT = new URL('../../', import.meta.url);
