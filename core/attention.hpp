@@ -1,7 +1,8 @@
 // attention.hpp — the public entry points of the core: Attention(Q, K, V) = softmax(QKᵀ/√d_k)·V.
 //
-// Every function checks its input first (validate.hpp) and returns Result: either the value or a
-// message naming the argument at fault. Nothing is partially computed and nothing throws.
+// Every function checks its input first (validate.hpp) and returns Result: either the value or
+// the Error that refused the input (error.hpp: a code, the argument at fault, the cell, the numbers
+// and an English sentence). Nothing is partially computed and nothing throws.
 //
 //   attention_steps     the readable reference, every intermediate kept (reference.hpp)
 //   attention           output only, through the SIMD fast path (attention_fast.cpp)

@@ -45,7 +45,7 @@ constexpr std::size_t kStreamingAboveKeys = 64;
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
-    if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
+    if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
     // The teaching switches (naive softmax, column softmax) live only on the reference path.
     if (!options.stable || options.axis != Axis::Row) return fast::reference_output(q, k, v, options);
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
@@ -58,8 +58,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
     const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + key_panels * kNK) +
                                   std::uint64_t{n_q} * d_v;
-    if (auto e = check_memory("attention on " + shape_string(n_q, n_k) + " scores", float_bytes(working));
-        !e.empty())
+    if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in

@@ -131,7 +131,7 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
 
 Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
                                    const AttentionOptions& options) {
-    if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
+    if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
     const std::size_t n_q = q.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);
     if (!options.stable || options.axis != Axis::Row || fast::needs_reference(q, k, v, divisor)) {
@@ -140,8 +140,7 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
         return fast::reference_output(q, k, v, options);
     }
     const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
-    if (auto e = check_memory("attention_streaming on " + shape_string(n_q, d_v) + " output", float_bytes(working));
-        !e.empty())
+    if (Error e = check_memory("attention_streaming", "output", n_q, d_v, float_bytes(working)))
         return Result<Matrix>::failure(e);
     Matrix out(n_q, d_v);
     fast::streaming_attention(q, k, v, options, divisor, out);

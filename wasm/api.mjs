@@ -3,8 +3,9 @@
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
 // belongs, a fractional size, an unknown option — and turns option names into the numbers the
 // bindings expect. Everything about values and shapes (lengths, ±Infinity, d_k mismatch, memory)
-// is checked once, in the core, whose message becomes the Error thrown here. A failed call
-// computes nothing and leaves the module usable.
+// is checked once, in the core. Either way the call throws an Error whose message is one English
+// sentence and whose code, argument, cell and params say the same for a program (README.md lists
+// the codes). A failed call computes nothing and leaves the module usable.
 
 const SCALES = { sqrt_dk: 0, dk: 1, none: 2 };
 const AXES = { row: 0, column: 1 };
@@ -16,40 +17,49 @@ const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
   ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
 
-function fail(message) {
-  throw new Error(message);
+// Throws the API's Error: `message` for people; `code`, `argument` (the argument at fault, or
+// undefined), `cell` ({ row, col }, 0-based, or undefined) and `params` (the message's numbers and
+// names) for programs, such as the page that words it in zh-CN or en.
+function fail(code, argument, message, params = {}, cell = undefined) {
+  throw Object.assign(new Error(message), { code, argument, cell, params });
 }
 
 function checkKeys(fn, args, known) {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    fail(`${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`);
+    fail('bad_arguments', undefined, `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
+      { function: fn, got: describe(args) });
   for (const key of Object.keys(args))
-    if (!known.includes(key)) fail(`${fn}: unknown option "${key}"; the options are ${known.join(', ')}`);
+    if (!known.includes(key))
+      fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`,
+        { function: fn, known: known.join(', ') });
 }
 
-function checkDim(name, value) {
+function checkDim(name, field, value) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIM)
-    fail(`${name} must be a whole number ≥ 1 (got ${describe(value)})`);
+    fail('bad_dimension', name, `${name}.${field} must be a whole number ≥ 1 (got ${describe(value)})`,
+      { field, got: describe(value) });
 }
 
 // A matrix argument: { rows, cols, data } with data a typed array or an array of numbers.
 function checkMatrix(name, m) {
-  if (m === undefined) fail(`${name} is missing; pass { rows, cols, data }`);
+  if (m === undefined) fail('missing_matrix', name, `${name} is missing; pass { rows, cols, data }`);
   if (typeof m !== 'object' || m === null || Array.isArray(m))
-    fail(`${name} must be an object { rows, cols, data } (got ${describe(m)})`);
-  checkDim(`${name}.rows`, m.rows);
-  checkDim(`${name}.cols`, m.cols);
+    fail('not_a_matrix', name, `${name} must be an object { rows, cols, data } (got ${describe(m)})`, { got: describe(m) });
+  checkDim(name, 'rows', m.rows);
+  checkDim(name, 'cols', m.cols);
   const { data } = m;
   if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
     if (data instanceof BigInt64Array || data instanceof BigUint64Array)
-      fail(`${name}.data must hold numbers, not BigInts`);
+      fail('bad_data', name, `${name}.data must hold numbers, not BigInts`, { got: data.constructor.name });
   } else if (Array.isArray(data)) {
     // The bindings' bulk copy would turn anything that is not a number into NaN silently.
     for (let i = 0; i < data.length; i++)
       if (typeof data[i] !== 'number')
-        fail(`${name}.data[${i}] is not a number (got ${describe(data[i])})`);
+        fail('not_a_number', name, `${name}.data[${i}] is not a number (got ${describe(data[i])})`,
+          { index: i, got: describe(data[i]) }, { row: Math.floor(i / m.cols), col: i % m.cols });
   } else {
-    fail(`${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`);
+    fail('bad_data', name, `${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`,
+      { got: describe(data) });
   }
   return data.length;
 }
@@ -57,28 +67,35 @@ function checkMatrix(name, m) {
 function checkInputSize(values) {
   const bytes = values * 4;
   if (bytes > MAX_INPUT_BYTES)
-    fail(`the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
-      `at most ${MAX_INPUT_BYTES / 2 ** 20} MiB fit in the module's memory`);
+    fail('inputs_too_large', undefined, `the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
+      `at most ${MAX_INPUT_BYTES / 2 ** 20} MiB fit in the module's memory`, { values, bytes, limit: MAX_INPUT_BYTES });
+}
+
+// An option value of the wrong kind: bad_option, naming the option.
+function badOption(fn, option, expected, value) {
+  fail('bad_option', option, `${fn}: ${option} must be ${expected} (got ${describe(value)})`, { got: describe(value) });
 }
 
 function encodeOptions(fn, { scale = 'sqrt_dk', temperature = 1, mask = 'none', stable = true, axis = 'row' }) {
-  if (!(scale in SCALES)) fail(`${fn}: scale must be "sqrt_dk", "dk" or "none" (got ${describe(scale)})`);
-  if (typeof temperature !== 'number') fail(`${fn}: temperature must be a number (got ${describe(temperature)})`);
-  if (typeof stable !== 'boolean') fail(`${fn}: stable must be true or false (got ${describe(stable)})`);
-  if (!(axis in AXES)) fail(`${fn}: axis must be "row" or "column" (got ${describe(axis)})`);
+  if (!(scale in SCALES)) badOption(fn, 'scale', '"sqrt_dk", "dk" or "none"', scale);
+  if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
+  if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
+  if (!(axis in AXES)) badOption(fn, 'axis', '"row" or "column"', axis);
   const out = { scale: SCALES[scale], temperature, stable, axis: AXES[axis], mask: MASK_NONE };
   if (mask === 'causal') out.mask = MASK_CAUSAL;
   else if (typeof mask === 'object' && mask !== null) {
     checkMatrix('mask', mask);
     out.mask = MASK_CUSTOM;
     out.maskMatrix = mask;
-  } else if (mask !== 'none') fail(`${fn}: mask must be "none", "causal" or a { rows, cols, data } of 0/1 (got ${describe(mask)})`);
+  } else if (mask !== 'none') badOption(fn, 'mask', '"none", "causal" or a { rows, cols, data } of 0/1', mask);
   return out;
 }
 
-// The core answers either a result or { error }; turn the latter into a thrown Error.
+// The core answers either a result or { error: { code, message, argument?, cell?, params } };
+// the latter becomes the thrown Error.
 function unwrap(result) {
-  if (result && typeof result.error === 'string') fail(result.error);
+  const { error } = result;
+  if (error) fail(error.code, error.argument, error.message, error.params, error.cell);
   return result;
 }
 

@@ -2,12 +2,14 @@
 //
 // It only translates. The JS wrapper (api.mjs) has already checked JS types and turned option
 // strings into the numbers below; the core checks everything else and returns errors as values,
-// which come back here as { error: "…" } for api.mjs to throw as a JS Error. (Throwing from C++
-// would need -fexceptions; throwing a JS exception through wasm frames would leak their memory.)
+// which come back here as { error: { code, message, … } } for api.mjs to throw as a JS Error.
+// (Throwing from C++ would need -fexceptions; throwing a JS exception through wasm frames would
+// leak their memory.)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <string>
+#include <variant>
 
 #include "attention.hpp"
 
@@ -34,9 +36,24 @@ val to_js(const attn::Matrix& m) {
     return out;
 }
 
-val error(const std::string& message) {
+// Error → { error: { code, message, argument?, cell?: { row, col }, params: { name: value } } },
+// which api.mjs throws as a JS Error with the same fields.
+val error(const attn::Error& e) {
+    val fields = val::object();
+    fields.set("code", std::string(attn::code_name(e.code)));
+    fields.set("message", e.message);
+    if (!e.argument.empty()) fields.set("argument", e.argument);
+    if (e.cell) {
+        val cell = val::object();
+        cell.set("row", static_cast<unsigned>(e.cell->row));
+        cell.set("col", static_cast<unsigned>(e.cell->col));
+        fields.set("cell", cell);
+    }
+    val params = val::object();
+    for (const attn::Param& p : e.params) std::visit([&](const auto& value) { params.set(p.name, value); }, p.value);
+    fields.set("params", params);
     val out = val::object();
-    out.set("error", message);
+    out.set("error", fields);
     return out;
 }
 

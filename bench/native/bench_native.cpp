@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
                 const double t0 = now_ms();
                 const auto out = call();
                 ms.push_back(now_ms() - t0);
-                if (!out.ok()) { std::fprintf(stderr, "%s\n", out.error.c_str()); return 1; }
+                if (!out.ok()) { std::fprintf(stderr, "%s\n", out.error.message.c_str()); return 1; }
             }
             std::sort(ms.begin(), ms.end());
             std::printf("%s\n  {\"n\": %d, \"d\": %d, \"impl\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, "
