@@ -128,6 +128,15 @@ Error check_memory(const char* operation, const char* what, std::size_t rows, st
                    {"limit", static_cast<double>(kMemoryLimitBytes)}});
 }
 
+Error bad_option(const char* option, const std::vector<const char*>& names, const std::string& got) {
+    std::string allowed;  // "sqrt_dk", "dk" or "none"
+    for (std::size_t i = 0; i < names.size(); ++i)
+        allowed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ('"' + std::string(names[i]) + '"');
+    return refuse(ErrorCode::BadOption, option,
+                  std::string(option) + " must be " + allowed + " (got \"" + got + "\")",
+                  {{"got", '"' + got + '"'}});
+}
+
 Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
     // Five n_q×n_k matrices live at once at the peak (scores, scaled, its mask copy, exps,
     // weights); the column softmax adds transposed copies.

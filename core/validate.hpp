@@ -8,10 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "error.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
+#include "result.hpp"
 
 namespace attn {
 
@@ -42,6 +45,18 @@ Error check_memory(const char* operation, const char* what, std::size_t rows, st
 // they refuse exactly the same sizes: the n_q×n_k matrices of AttentionSteps, the temporaries of
 // the softmax (more along columns, which works on transposed copies) and the output.
 Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
+
+// The bad_option Error: `scale must be "sqrt_dk", "dk" or "none" (got "sqrt")`.
+Error bad_option(const char* option, const std::vector<const char*>& names, const std::string& got);
+
+// The enum that `name` names in `table` (options.hpp), or the bad_option Error for `option`.
+template <class Enum, std::size_t N>
+Result<Enum> parse_option(const char* option, const OptionName<Enum> (&table)[N], const std::string& name) {
+    if (const auto value = option_value(table, name)) return Result<Enum>::success(*value);
+    std::vector<const char*> names;
+    for (const auto& row : table) names.push_back(row.name);
+    return Result<Enum>::failure(bad_option(option, names, name));
+}
 
 // Bytes of float32 storage for `count` values.
 inline std::uint64_t float_bytes(std::uint64_t count) { return count * sizeof(float); }

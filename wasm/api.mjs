@@ -1,18 +1,13 @@
 // api.mjs — the public JS API around the Embind core (documented in README.md, "The JS API").
 //
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
-// belongs, a fractional size, an unknown option — and turns option names into the numbers the
-// bindings expect. Everything about values and shapes (lengths, ±Infinity, d_k mismatch, memory)
+// belongs, a fractional size, an unknown option — against the names and limits of
+// vocabulary.mjs, and hands the option names on to the bindings. Everything about values and shapes (lengths, ±Infinity, d_k mismatch, memory)
 // is checked once, in the core. Either way the call throws an Error whose message is one English
 // sentence and whose code, argument, cell and params say the same for a program (README.md lists
 // the codes). A failed call computes nothing and leaves the module usable.
 
-const SCALES = { sqrt_dk: 0, dk: 1, none: 2 };
-const AXES = { row: 0, column: 1 };
-const MASK_NONE = 0, MASK_CAUSAL = 1, MASK_CUSTOM = 2;
-const MAX_DIM = 0x7fffffff;
-// Inputs are copied into wasm memory (2 GiB at most, and the computation needs room too).
-const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+import { SCALES, AXES, MASKS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
   ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
@@ -76,20 +71,27 @@ function badOption(fn, option, expected, value) {
   fail('bad_option', option, `${fn}: ${option} must be ${expected} (got ${describe(value)})`, { got: describe(value) });
 }
 
-function encodeOptions(fn, { scale = 'sqrt_dk', temperature = 1, mask = 'none', stable = true, axis = 'row' }) {
-  if (!(scale in SCALES)) badOption(fn, 'scale', '"sqrt_dk", "dk" or "none"', scale);
+// ['row', 'column'] → '"row" or "column"'
+const oneOf = (names) => names.map((n) => JSON.stringify(n)).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
+// The options as the bindings read them: names, with a custom mask as mask 'custom' + maskMatrix.
+function encodeOptions(fn, args) {
+  const { scale, temperature, mask, stable, axis } = { ...DEFAULTS, ...definedOnly(args) };
+  if (!SCALES.includes(scale)) badOption(fn, 'scale', oneOf(SCALES), scale);
   if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
-  if (!(axis in AXES)) badOption(fn, 'axis', '"row" or "column"', axis);
-  const out = { scale: SCALES[scale], temperature, stable, axis: AXES[axis], mask: MASK_NONE };
-  if (mask === 'causal') out.mask = MASK_CAUSAL;
-  else if (typeof mask === 'object' && mask !== null) {
+  if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
+  const out = { scale, temperature, stable, axis, mask };
+  if (typeof mask === 'object' && mask !== null) {
     checkMatrix('mask', mask);
-    out.mask = MASK_CUSTOM;
+    out.mask = 'custom';
     out.maskMatrix = mask;
-  } else if (mask !== 'none') badOption(fn, 'mask', '"none", "causal" or a { rows, cols, data } of 0/1', mask);
+  } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${oneOf(MASKS).replace(' or ', ', ')} or a { rows, cols, data } of 0/1`, mask);
   return out;
 }
+
+// Options given as undefined take their default, as when they are left out.
+const definedOnly = (args) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
 // the latter becomes the thrown Error.

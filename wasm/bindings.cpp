@@ -1,10 +1,10 @@
 // bindings.cpp — the Embind layer: JS objects in, JS-owned Float32Array copies out.
 //
-// It only translates. The JS wrapper (api.mjs) has already checked JS types and turned option
-// strings into the numbers below; the core checks everything else and returns errors as values,
-// which come back here as { error: { code, message, … } } for api.mjs to throw as a JS Error.
-// (Throwing from C++ would need -fexceptions; throwing a JS exception through wasm frames would
-// leak their memory.)
+// It only translates. The JS wrapper (api.mjs) has already checked JS types; option names become
+// enums through the core's tables (options.hpp); the core checks everything else and returns
+// errors as values, which come back here as { error: { code, message, … } } for api.mjs to throw
+// as a JS Error. (Throwing from C++ would need -fexceptions; throwing a JS exception through wasm
+// frames would leak their memory.)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "attention.hpp"
+#include "validate.hpp"
 
 using emscripten::val;
 
@@ -57,20 +58,31 @@ val error(const attn::Error& e) {
     return out;
 }
 
-// { scale: 0|1|2, temperature, mask: 0|1|2, maskMatrix?, stable, axis: 0|1 }, as api.mjs encodes them.
-attn::AttentionOptions to_options(const val& o) {
+// { scale, temperature, mask, maskMatrix?, stable, axis } with the options' names as api.mjs sends
+// them ("sqrt_dk", "causal", "custom", "row", …), turned into enums through the core's name tables
+// only: a name the table lacks is refused with bad_option, never cast.
+attn::Result<attn::AttentionOptions> to_options(const val& o) {
+    using Options = attn::Result<attn::AttentionOptions>;
     attn::AttentionOptions out;
-    out.scale = static_cast<attn::Scale>(o["scale"].as<int>());
+    const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+    if (!scale.ok()) return Options::failure(scale.error);
+    const auto mask = attn::parse_option("mask", attn::kMaskNames, o["mask"].as<std::string>());
+    if (!mask.ok()) return Options::failure(mask.error);
+    const auto axis = attn::parse_option("axis", attn::kAxisNames, o["axis"].as<std::string>());
+    if (!axis.ok()) return Options::failure(axis.error);
+    out.scale = scale.value;
     out.temperature = o["temperature"].as<float>();
-    out.mask.kind = static_cast<attn::MaskKind>(o["mask"].as<int>());
+    out.mask.kind = mask.value;
     if (out.mask.kind == attn::MaskKind::Custom) out.mask.keep = to_matrix(o["maskMatrix"]);
     out.stable = o["stable"].as<bool>();
-    out.axis = static_cast<attn::Axis>(o["axis"].as<int>());
-    return out;
+    out.axis = axis.value;
+    return Options::success(std::move(out));
 }
 
-val attention_steps(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention_steps(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
+val attention_steps(const val& q, const val& k, const val& v, const val& o) {
+    const auto options = to_options(o);
+    if (!options.ok()) return error(options.error);
+    const auto r = attn::attention_steps(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
     if (!r.ok()) return error(r.error);
     const attn::AttentionSteps& st = r.value;
     val out = val::object();
@@ -84,19 +96,40 @@ val attention_steps(const val& q, const val& k, const val& v, const val& options
     return out;
 }
 
-val attention(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
+val attention(const val& q, const val& k, const val& v, const val& o) {
+    const auto options = to_options(o);
+    if (!options.ok()) return error(options.error);
+    const auto r = attn::attention(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
-val attention_streaming(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention_streaming(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
+val attention_streaming(const val& q, const val& k, const val& v, const val& o) {
+    const auto options = to_options(o);
+    if (!options.ok()) return error(options.error);
+    const auto r = attn::attention_streaming(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
 val project(const val& x, const val& w) {
     const auto r = attn::project(to_matrix(x), to_matrix(w));
     return r.ok() ? to_js(r.value) : error(r.error);
+}
+
+// The core's tables of names, for tests/node/vocabulary.test.mjs to hold wasm/vocabulary.mjs to:
+// { scales, axes, masks, errorCodes }, each an array of strings.
+template <class Row, std::size_t N>
+val names_of(const Row (&table)[N]) {
+    val out = val::array();
+    for (const Row& row : table) out.call<void>("push", std::string(row.name));
+    return out;
+}
+val vocabulary() {
+    val out = val::object();
+    out.set("scales", names_of(attn::kScaleNames));
+    out.set("axes", names_of(attn::kAxisNames));
+    out.set("masks", names_of(attn::kMaskNames));
+    out.set("errorCodes", names_of(attn::kErrorCodeNames));
+    return out;
 }
 
 std::string version() { return attn::version(); }
@@ -110,5 +143,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("attentionStreaming", &attention_streaming);
     emscripten::function("project", &project);
     emscripten::function("version", &version);
+    emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
 }

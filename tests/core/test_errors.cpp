@@ -7,6 +7,7 @@
 
 #include "attention.hpp"
 #include "helpers.hpp"
+#include "validate.hpp"
 
 using attn::ErrorCode;
 using attn::Matrix;
@@ -135,6 +136,20 @@ TEST_CASE("too_much_memory: sizes over the limit are refused before anything is 
           "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the limit is 1.0 GiB");
     // The fast path keeps one row of scores, so the same call fits.
     CHECK(attn::attention(q, k, v).ok());
+}
+
+TEST_CASE("bad_option: an option name the core's tables lack is refused, never cast") {
+    const auto ok = attn::parse_option("axis", attn::kAxisNames, "column");
+    REQUIRE(ok.ok());
+    CHECK(ok.value == attn::Axis::Column);
+    const auto r = attn::parse_option("scale", attn::kScaleNames, "sqrt");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error.code == ErrorCode::BadOption);
+    CHECK(r.error.argument == "scale");
+    CHECK(params_of(r.error) == R"(got=""sqrt"")");  // the value as the message quotes it
+    CHECK(r.error.message == "scale must be \"sqrt_dk\", \"dk\" or \"none\" (got \"sqrt\")");
+    CHECK(attn::parse_option("mask", attn::kMaskNames, "").error.message ==
+          "mask must be \"none\", \"causal\" or \"custom\" (got \"\")");
 }
 
 TEST_CASE("projection_mismatch: x columns must match w rows") {

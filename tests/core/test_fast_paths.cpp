@@ -82,10 +82,8 @@ std::vector<AttentionOptions> option_grid(std::size_t n_q, std::size_t n_k, unsi
     return grid;
 }
 
-const char* mask_name(MaskKind k) {
-    return k == MaskKind::None ? "none" : k == MaskKind::Causal ? "causal" : "custom";
-}
-const char* scale_name(Scale s) { return s == Scale::SqrtDk ? "sqrt_dk" : s == Scale::Dk ? "dk" : "none"; }
+const char* mask_name(MaskKind k) { return attn::option_name(attn::kMaskNames, k); }
+const char* scale_name(Scale s) { return attn::option_name(attn::kScaleNames, s); }
 
 // Both fast paths against the reference for one input and one option set.
 void check_both(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {

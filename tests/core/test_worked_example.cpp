@@ -14,9 +14,8 @@ namespace {
 
 attn::AttentionOptions options_of(const fixture::Json& c) {
     attn::AttentionOptions o;
-    const std::string scale = c["scale"].string;
-    o.scale = scale == "dk" ? attn::Scale::Dk : scale == "none" ? attn::Scale::None : attn::Scale::SqrtDk;
-    if (c["mask"].string == "causal") o.mask.kind = attn::MaskKind::Causal;
+    o.scale = attn::option_value(attn::kScaleNames, c["scale"].string).value();
+    o.mask.kind = attn::option_value(attn::kMaskNames, c["mask"].string).value();
     return o;
 }
 
