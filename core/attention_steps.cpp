@@ -14,10 +14,12 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = score_divisor(options.scale, q.cols, options.temperature);
-    st.scaled = apply_mask(scale_scores(st.scores, divisor), options.mask);
+    st.kept = kept_cells(options.mask, q.rows, k.rows);
+    st.scaled = apply_mask(scale_scores(st.scores, divisor), st.kept);
 
     if (options.axis == Axis::Row) {
         st.row_max = row_max(st.scaled);
+        st.shifted = subtract_row_max(st.scaled, st.row_max);
         st.exps = exp_minus_max(st.scaled, st.row_max, options.stable);
         st.row_sum = row_sums(st.exps);
         st.weights = softmax_weights(st.exps, st.row_sum, st.row_max);
@@ -28,6 +30,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         const Matrix e = exp_minus_max(by_column, m, options.stable);
         const Matrix s = row_sums(e);
         st.row_max = transpose(m);
+        st.shifted = transpose(subtract_row_max(by_column, m));
         st.exps = transpose(e);
         st.row_sum = transpose(s);
         st.weights = transpose(softmax_weights(e, s, m));

@@ -51,7 +51,7 @@ inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, f
 
 // Sets the masked scores of a group to −∞. s holds the scores of keys j0 .. j0+n−1 for query rows
 // i0 .. i0+rows−1 in the fast paths' layout: s[jj·stride + r] is row i0 + r against key j0 + jj.
-// Causal: key j is masked when j > i (aligned top-left, as in reference::apply_mask).
+// Causal: key j is masked when j > i (aligned top-left, as in reference::kept_cells).
 inline void mask_group(float* s, std::size_t stride, std::size_t i0, std::size_t rows, std::size_t j0,
                        std::size_t n, const Mask& mask) {
     const float minus_inf = -std::numeric_limits<float>::infinity();

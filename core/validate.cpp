@@ -138,10 +138,11 @@ Error bad_option(const char* option, const std::vector<const char*>& names, cons
 }
 
 Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
-    // Five n_q×n_k matrices live at once at the peak (scores, scaled, its mask copy, exps,
-    // weights); the column softmax adds transposed copies.
+    // AttentionSteps holds six n_q×n_k matrices (scores, kept, scaled, shifted, exps, weights);
+    // one more lives while the scores are scaled and masked, and the column softmax works on
+    // transposed copies (four more).
     const std::uint64_t n_q = q.rows, n_k = k.rows;
-    const std::uint64_t score_matrices = options.axis == Axis::Column ? 8 : 5;
+    const std::uint64_t score_matrices = options.axis == Axis::Column ? 11 : 7;
     return check_memory("attention_steps", "scores", q.rows, k.rows,
                         float_bytes(score_matrices * n_q * n_k + n_q * v.cols));
 }

@@ -87,8 +87,10 @@ val attention_steps(const val& q, const val& k, const val& v, const val& o) {
     const attn::AttentionSteps& st = r.value;
     val out = val::object();
     out.set("scores", to_js(st.scores));
+    out.set("kept", to_js(st.kept));
     out.set("scaled", to_js(st.scaled));
     out.set("rowMax", to_js(st.row_max));
+    out.set("shifted", to_js(st.shifted));
     out.set("exps", to_js(st.exps));
     out.set("rowSum", to_js(st.row_sum));
     out.set("weights", to_js(st.weights));

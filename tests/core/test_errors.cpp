@@ -124,16 +124,16 @@ TEST_CASE("mask_shape and mask_value: a custom mask must be n_q×n_k of 0/1") {
 
 TEST_CASE("too_much_memory: sizes over the limit are refused before anything is allocated") {
     // 12000 queries × 12000 keys: the data below is only 12000×1 per matrix, but the score
-    // matrices would need 5 × 12000² × 4 bytes ≈ 2.7 GiB.
+    // matrices would need 7 × 12000² × 4 bytes ≈ 3.8 GiB.
     const Matrix q(12000, 1, 0.5f), k(12000, 1, 0.5f), v(12000, 1, 0.5f);
     const auto steps = attn::attention_steps(q, k, v);
     REQUIRE_FALSE(steps.ok());
     CHECK(steps.error.code == ErrorCode::TooMuchMemory);
     CHECK(steps.error.argument.empty());
     CHECK(params_of(steps.error) ==
-          "operation=\"attention_steps\" what=\"scores\" rows=12000 cols=12000 bytes=2.88005e+09 limit=1.07374e+09");
+          "operation=\"attention_steps\" what=\"scores\" rows=12000 cols=12000 bytes=4.03205e+09 limit=1.07374e+09");
     CHECK(steps.error.message ==
-          "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the limit is 1.0 GiB");
+          "attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB");
     // The fast path keeps one row of scores, so the same call fits.
     CHECK(attn::attention(q, k, v).ok());
 }

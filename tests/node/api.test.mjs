@@ -27,6 +27,9 @@ for (const build of ['simd', 'scalar']) {
       assert.deepEqual(Array.from(st.output.data, (x) => x.toFixed(1)), ['6.7', '3.3', '3.3', '6.7']);
       assert.ok(st.output.data instanceof Float32Array);
       assert.deepEqual([st.rowMax.rows, st.rowMax.cols, st.rowSum.rows, st.rowSum.cols], [2, 1, 2, 1]);
+      // each row minus its max, [0.7071, 0] − 0.7071; no mask, so every cell is kept
+      assertClose(assert, st.shifted, [[0, -0.7071], [-0.7071, 0]], 1e-4, 'shifted');
+      assertClose(assert, st.kept, [[1, 1], [1, 1]], 0, 'kept');
     });
 
     for (const c of fixture.cases) {
@@ -51,6 +54,8 @@ for (const build of ['simd', 'scalar']) {
     it('causal mask: A[0][1] is 0 and the first word attends only to itself', () => {
       const st = attn.attentionSteps({ q: I2, k: I2, v: V10, mask: 'causal' });
       assert.equal(st.scaled.data[1], -Infinity);
+      assertClose(assert, st.kept, [[1, 0], [1, 1]], 0, 'kept');
+      assertClose(assert, st.shifted, [[0, '-Infinity'], [-0.7071, 0]], 1e-4, 'shifted');
       assertClose(assert, st.weights, [[1, 0], [0.3302, 0.6698]], 1e-4, 'weights');
     });
 
@@ -58,6 +63,8 @@ for (const build of ['simd', 'scalar']) {
       const mask = { rows: 2, cols: 2, data: new Float32Array([0, 0, 1, 1]) };
       const st = attn.attentionSteps({ q: I2, k: I2, v: V10, mask });
       assertClose(assert, st.output, [[0, 0], [3.302, 6.698]], 1e-4, 'output');
+      assertClose(assert, st.shifted, [['-Infinity', '-Infinity'], [-0.7071, 0]], 1e-4, 'shifted');
+      assertClose(assert, st.kept, [[0, 0], [1, 1]], 0, 'kept');
       assertClose(assert, attn.attention({ q: I2, k: I2, v: V10, mask }), [[0, 0], [3.302, 6.698]], 1e-4, 'attention()');
     });
 

@@ -58,8 +58,8 @@ const CASES = [
   ['too_much_memory: 12000×12000 scores, refused before allocating',
     (a) => a.attentionSteps({ q: big, k: big, v: big }),
     { code: 'too_much_memory', params: { operation: 'attention_steps', what: 'scores', rows: 12000, cols: 12000,
-      bytes: (5 * 12000 * 12000 + 12000) * 4, limit: 2 ** 30 },
-    message: 'attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the limit is 1.0 GiB' }],
+      bytes: (7 * 12000 * 12000 + 12000) * 4, limit: 2 ** 30 },
+    message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB' }],
   // --- refused by api.mjs (JS types the core cannot see) ---
   ['bad_arguments: no argument at all',
     (a) => a.attentionSteps(),
