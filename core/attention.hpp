@@ -4,11 +4,13 @@
 // the Error that refused the input (error.hpp: a code, the argument at fault, the cell, the numbers
 // and an English sentence). Nothing is partially computed and nothing throws.
 //
-//   attention_steps     the readable reference, every intermediate kept (reference.hpp)
-//   attention           output only, through the SIMD fast path (attention_fast.cpp)
-//   attention_streaming output only, online softmax over key tiles, O(n·d) memory
-//                       (attention_streaming.cpp)
-//   project             X·W for the three projections
+//   attention_steps      the readable reference, every intermediate kept (reference.hpp)
+//   attention_steps_simd the same intermediates through the SIMD loops (attention_steps_simd.cpp):
+//                        what the page shows
+//   attention            output only, through the SIMD fast path (attention_fast.cpp)
+//   attention_streaming  output only, online softmax over key tiles, O(n·d) memory
+//                        (attention_streaming.cpp)
+//   project, project_simd  X·W for the three projections, on either path
 #pragma once
 
 #include "matrix.hpp"
@@ -37,6 +39,12 @@ struct AttentionSteps {
 Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const Matrix& v,
                                        const AttentionOptions& options = {});
 
+// The same steps and options through the SIMD loops of simd_kernels.hpp: every field equal to
+// attention_steps's within float32 rounding (the dot products and row sums add in another order,
+// and the exp is xsimd's), and the same refusals. What the page computes with by default.
+Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, const Matrix& v,
+                                            const AttentionOptions& options = {});
+
 // Output only: softmax(QKᵀ/√d_k)·V through the SIMD kernels, equal to attention_steps(...).output
 // within float32 rounding. options.stable and options.axis must keep their defaults (the teaching
 // switches exist only on the reference path); other values fall back to the reference.
@@ -49,8 +57,10 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
 Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
                                    const AttentionOptions& options = {});
 
-// Section 2: x (n, d) · w (d, d_out) → (n, d_out).
+// Section 2: x (n, d) · w (d, d_out) → (n, d_out); project on the reference path, project_simd with
+// SIMD axpy over the rows of w, which sums each element in the same order: equal bit for bit.
 Result<Matrix> project(const Matrix& x, const Matrix& w);
+Result<Matrix> project_simd(const Matrix& x, const Matrix& w);
 
 // The core's version, e.g. "0.1.0"; and whether it was compiled with SIMD kernels.
 const char* version();

@@ -18,10 +18,12 @@ namespace {
 const Matrix I2(2, 2, {1, 0, 0, 1});
 const Matrix V2(2, 2, {10, 0, 0, 10});
 
-// The Error of attention_steps(q, k, v, o); the fast paths must refuse with the same one.
+// The Error of attention_steps(q, k, v, o); the SIMD steps and the fast paths must refuse with
+// the same one.
 attn::Error error_of(const Matrix& q, const Matrix& k, const Matrix& v, const attn::AttentionOptions& o = {}) {
     const auto steps = attn::attention_steps(q, k, v, o);
     CHECK_FALSE(steps.ok());
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v, o).error, steps.error));
     CHECK(testing::same_error(attn::attention(q, k, v, o).error, steps.error));
     CHECK(testing::same_error(attn::attention_streaming(q, k, v, o).error, steps.error));
     return steps.error;
@@ -128,6 +130,11 @@ TEST_CASE("too_much_memory: sizes over the limit are refused before anything is 
     const Matrix q(12000, 1, 0.5f), k(12000, 1, 0.5f), v(12000, 1, 0.5f);
     const auto steps = attn::attention_steps(q, k, v);
     REQUIRE_FALSE(steps.ok());
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v).error, steps.error));
+    attn::AttentionOptions by_column;
+    by_column.axis = attn::Axis::Column;
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v, by_column).error,
+                              attn::attention_steps(q, k, v, by_column).error));
     CHECK(steps.error.code == ErrorCode::TooMuchMemory);
     CHECK(steps.error.argument.empty());
     CHECK(params_of(steps.error) ==
@@ -155,6 +162,7 @@ TEST_CASE("bad_option: an option name the core's tables lack is refused, never c
 TEST_CASE("projection_mismatch: x columns must match w rows") {
     const auto r = attn::project(Matrix(3, 4, 1.0f), Matrix(3, 2, 1.0f));
     REQUIRE_FALSE(r.ok());
+    CHECK(testing::same_error(attn::project_simd(Matrix(3, 4, 1.0f), Matrix(3, 2, 1.0f)).error, r.error));
     CHECK(r.error.code == ErrorCode::ProjectionMismatch);
     CHECK(r.error.argument == "w");
     CHECK(params_of(r.error) == "got=3 need=4 xRows=3 xCols=4 wRows=3 wCols=2");

@@ -278,3 +278,16 @@ TEST_CASE("the fast exp is within 1e-6 relative of std::exp and keeps the edge c
         CHECK(got[5] == 1.0f);
     }
 }
+
+TEST_CASE("with a teaching switch the fast paths hand the call to the reference: the same output exactly") {
+    const Matrix q = random_matrix(4, 3, 41, -2, 2), k = random_matrix(5, 3, 42, -2, 2), v = random_matrix(5, 2, 43);
+    AttentionOptions column;
+    column.axis = attn::Axis::Column;
+    AttentionOptions naive;
+    naive.stable = false;
+    for (const AttentionOptions& o : {column, naive}) {
+        const Matrix want = attn::attention_steps(q, k, v, o).value.output;
+        testing::check_close(attn::attention(q, k, v, o).value, want, 0);
+        testing::check_close(attn::attention_streaming(q, k, v, o).value, want, 0);
+    }
+}
