@@ -7,7 +7,7 @@
 // sentence and whose code, argument, cell and params say the same for a program (README.md lists
 // the codes). A failed call computes nothing and leaves the module usable.
 
-import { SCALES, AXES, MASKS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
+import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
   ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
@@ -102,7 +102,14 @@ function unwrap(result) {
 }
 
 const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
-const STEPS_KEYS = [...ATTENTION_KEYS, 'stable', 'axis'];
+const STEPS_KEYS = [...ATTENTION_KEYS, 'stable', 'axis', 'path'];
+
+// The binding that computes on `path`: 'simd' → attentionStepsSimd / projectSimd, 'reference' →
+// attentionSteps / project.
+function onPath(fn, core, name, { path = DEFAULTS.path }) {
+  if (!PATHS.includes(path)) badOption(fn, 'path', oneOf(PATHS), path);
+  return path === 'simd' ? core[`${name}Simd`] : core[name];
+}
 
 function qkv(fn, args, keys) {
   checkKeys(fn, args, keys);
@@ -118,9 +125,13 @@ function qkv(fn, args, keys) {
 export async function wrapCore(createCore, moduleOptions = {}) {
   const core = await createCore({ ...moduleOptions });
   return Object.freeze({
-    /** Every intermediate: { scores, scaled, rowMax, exps, rowSum, weights, output }. */
+    /**
+     * Every intermediate: { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output },
+     * on path 'simd' (default) or 'reference'.
+     */
     attentionSteps(args) {
-      return unwrap(core.attentionSteps(...qkv('attentionSteps', args, STEPS_KEYS)));
+      const inputs = qkv('attentionSteps', args, STEPS_KEYS);
+      return unwrap(onPath('attentionSteps', core, 'attentionSteps', args)(...inputs));
     },
     /** softmax(QKᵀ/√d_k)·V, output only, through the fast path. */
     attention(args) {
@@ -130,11 +141,11 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     attentionStreaming(args) {
       return unwrap(core.attentionStreaming(...qkv('attentionStreaming', args, ATTENTION_KEYS)));
     },
-    /** X·W. */
+    /** X·W, on path 'simd' (default) or 'reference' (equal bit for bit). */
     project(args) {
-      checkKeys('project', args, ['x', 'w']);
+      checkKeys('project', args, ['x', 'w', 'path']);
       checkInputSize(checkMatrix('x', args.x) + checkMatrix('w', args.w));
-      return unwrap(core.project(args.x, args.w));
+      return unwrap(onPath('project', core, 'project', args)(args.x, args.w));
     },
     version: () => core.version(),
     simd: () => core.simd(),

@@ -79,12 +79,8 @@ attn::Result<attn::AttentionOptions> to_options(const val& o) {
     return Options::success(std::move(out));
 }
 
-val attention_steps(const val& q, const val& k, const val& v, const val& o) {
-    const auto options = to_options(o);
-    if (!options.ok()) return error(options.error);
-    const auto r = attn::attention_steps(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
-    if (!r.ok()) return error(r.error);
-    const attn::AttentionSteps& st = r.value;
+// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output }.
+val to_js(const attn::AttentionSteps& st) {
     val out = val::object();
     out.set("scores", to_js(st.scores));
     out.set("kept", to_js(st.kept));
@@ -96,6 +92,16 @@ val attention_steps(const val& q, const val& k, const val& v, const val& o) {
     out.set("weights", to_js(st.weights));
     out.set("output", to_js(st.output));
     return out;
+}
+
+// The reference path (attention_steps) and the SIMD path (attention_steps_simd), one binding each.
+template <attn::Result<attn::AttentionSteps> (*steps)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                                      const attn::AttentionOptions&)>
+val attention_steps(const val& q, const val& k, const val& v, const val& o) {
+    const auto options = to_options(o);
+    if (!options.ok()) return error(options.error);
+    const auto r = steps(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
+    return r.ok() ? to_js(r.value) : error(r.error);
 }
 
 val attention(const val& q, const val& k, const val& v, const val& o) {
@@ -112,8 +118,9 @@ val attention_streaming(const val& q, const val& k, const val& v, const val& o) 
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
+template <attn::Result<attn::Matrix> (*product)(const attn::Matrix&, const attn::Matrix&)>
 val project(const val& x, const val& w) {
-    const auto r = attn::project(to_matrix(x), to_matrix(w));
+    const auto r = product(to_matrix(x), to_matrix(w));
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
@@ -140,10 +147,12 @@ bool simd() { return attn::simd_enabled(); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-    emscripten::function("attentionSteps", &attention_steps);
+    emscripten::function("attentionSteps", &attention_steps<attn::attention_steps>);
+    emscripten::function("attentionStepsSimd", &attention_steps<attn::attention_steps_simd>);
     emscripten::function("attention", &attention);
     emscripten::function("attentionStreaming", &attention_streaming);
-    emscripten::function("project", &project);
+    emscripten::function("project", &project<attn::project>);
+    emscripten::function("projectSimd", &project<attn::project_simd>);
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);

@@ -16,8 +16,14 @@ export const MASKS = Object.freeze(['none', 'causal']);
 /** The softmax's two forms: with the max subtracted (the API's stable: true) or naive (false). */
 export const SOFTMAXES = Object.freeze(['stable', 'naive']);
 
+/**
+ * Which code computes attentionSteps and project: the SIMD loops (core/attention_steps_simd.cpp,
+ * the default) or the plain reference (core/reference.cpp). They agree to float32 rounding.
+ */
+export const PATHS = Object.freeze(['simd', 'reference']);
+
 /** Every option's value when it is left out. */
-export const DEFAULTS = Object.freeze({ scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' });
+export const DEFAULTS = Object.freeze({ scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row', path: 'simd' });
 
 /** The largest rows or cols api.mjs accepts (the bindings read sizes as 32-bit integers). */
 export const MAX_DIM = 0x7fffffff;
