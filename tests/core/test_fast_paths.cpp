@@ -1,8 +1,9 @@
 // The fast paths against the reference: attention (tiled two-pass) and attention_streaming (online
 // softmax) equal attention_steps(...).output across shapes (1 to 300, odd and prime, n_q ≠ n_k,
 // around every multiple of the microkernel block), every mask (including fully masked rows) and
-// every scaling; and the fast exp on its own. Runs natively and twice in wasm (SIMD and scalar),
-// so each shape is checked once per mask × scaling, with one CHECK per matrix.
+// every scaling. Runs natively and twice in wasm (SIMD and scalar), so each shape is checked once
+// per mask × scaling, with one CHECK per matrix. Their microkernels and exponentials on their own:
+// test_fast_kernels.cpp.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -12,7 +13,6 @@
 #include <vector>
 
 #include "attention.hpp"
-#include "fast_exp.hpp"
 #include "helpers.hpp"
 
 using attn::AttentionOptions;
@@ -44,8 +44,9 @@ struct Shape {
     std::size_t n_q, n_k, d_k, d_v;
 };
 
-// Sizes around the block sizes (4 rows, 8 or 16 keys per panel, 16-row blocks, 256-key tiles),
-// primes, n_q ≠ n_k both ways, d from 1 to 300.
+// Sizes around the block sizes (groups of MR = 8 query rows on SSE and SIMD128, 16 with AVX;
+// panels of 4 keys; 4 value columns per A·V block; blocks of 16 groups; 256-key tiles), primes,
+// n_q ≠ n_k both ways, d from 1 to 300.
 const Shape kShapes[] = {
     {1, 1, 1, 1},     {1, 5, 3, 2},      {5, 1, 2, 3},     {2, 3, 4, 5},     {3, 7, 5, 9},
     {7, 13, 8, 7},    {16, 16, 16, 16},  {17, 9, 11, 19},  {13, 31, 64, 64}, {33, 65, 17, 8},
@@ -206,77 +207,6 @@ TEST_CASE("the fast paths refuse bad input with the reference's Error") {
     REQUIRE_FALSE(ref.ok());
     CHECK(testing::same_error(attn::attention(q, k, v).error, ref.error));
     CHECK(testing::same_error(attn::attention_streaming(q, k, v).error, ref.error));
-}
-
-TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and keeps the edge cases") {
-    std::vector<float> y;
-    for (double t = -126.0; t <= 0.0; t += 0.00377) y.push_back(static_cast<float>(t));
-    for (float t : {0.0f, -0.0f, -1e-8f, -0.5f, -0.49999997f, -0.50000006f, -1.0f, -125.99f}) y.push_back(t);
-    std::vector<float> got(y.size());
-    attn::fast::exp2_nonpositive_array(got.data(), y.data(), y.size());
-    double worst = 0.0;
-    float worst_y = 0.0f;
-    for (std::size_t i = 0; i < y.size(); ++i) {
-        const double want = std::exp2(static_cast<double>(y[i]));
-        const double rel = std::fabs(got[i] - want) / want;
-        if (rel > worst) worst = rel, worst_y = y[i];
-        const float tail = attn::fast::exp2_scalar(y[i]);  // the scalar tail follows the same steps
-        if (std::fabs(tail - want) / want > 1e-6) CHECK(tail == doctest::Approx(want).epsilon(1e-6));
-    }
-    INFO("worst relative error " << worst << " at y = " << worst_y);
-    CHECK(worst < 1e-6);
-    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const std::vector<float> edge = {-inf, -126.5f, -200.0f, nan, 0.0f, -inf, nan, -1000.0f, -0.0f};
-    std::vector<float> out(edge.size());
-    attn::fast::exp2_nonpositive_array(out.data(), edge.data(), edge.size());
-    for (std::size_t i : {std::size_t{0}, std::size_t{2}, std::size_t{5}, std::size_t{7}}) CHECK(out[i] == 0.0f);
-    // −126.5: 0 or the subnormal 2^−126.5 (the batch version flushes to 0 only from −126.5 down)
-    CHECK(out[1] >= 0.0f);
-    CHECK(out[1] <= 0x1p-126f);
-    for (std::size_t i : {std::size_t{3}, std::size_t{6}}) CHECK(std::isnan(out[i]));
-    CHECK(out[4] == 1.0f);
-    CHECK(out[8] == 1.0f);
-}
-
-TEST_CASE("the fast exp is within 1e-6 relative of std::exp and keeps the edge cases") {
-    SUBCASE("over [−87.33, 88.7], where the result is a normal float") {
-        std::vector<float> x, got;
-        for (double t = -87.33; t <= 88.7; t += 0.00731) x.push_back(static_cast<float>(t));
-        for (float t : {0.0f, -0.0f, 1e-8f, -1e-8f, 0.5f, -0.5f, 1.0f, -1.0f, 0.34657359f, -0.34657359f})
-            x.push_back(t);
-        got.resize(x.size());
-        attn::fast::exp_array(got.data(), x.data(), x.size());
-        double worst = 0.0;
-        float worst_x = 0.0f;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            const double want = std::exp(static_cast<double>(x[i]));
-            const double rel = std::fabs(got[i] - want) / want;
-            if (rel > worst) worst = rel, worst_x = x[i];
-            // the scalar tail follows the same steps
-            const float tail = attn::fast::exp_scalar(x[i]);
-            if (std::fabs(tail - want) / want > 1e-6) CHECK(tail == doctest::Approx(want).epsilon(1e-6));
-        }
-        INFO("worst relative error " << worst << " at x = " << worst_x);
-        CHECK(worst < 1e-6);
-    }
-    SUBCASE("below FLT_MIN the result is flushed to zero, never above the true value") {
-        for (float t : {-87.34f, -87.5f, -88.0f, -100.0f, -1000.0f}) {
-            float got;
-            attn::fast::exp_array(&got, &t, 1);
-            CHECK(got >= 0.0f);
-            CHECK(got <= std::numeric_limits<float>::min());
-        }
-    }
-    SUBCASE("−∞ → 0, +∞ and overflow → +∞, NaN → NaN, at every lane and in the tail") {
-        const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-        const std::vector<float> x = {-inf, inf, nan, 89.0f, 1000.0f, 0.0f, -inf, nan, inf};
-        std::vector<float> got(x.size());
-        attn::fast::exp_array(got.data(), x.data(), x.size());
-        for (std::size_t i : {std::size_t{0}, std::size_t{6}}) CHECK(got[i] == 0.0f);
-        for (std::size_t i : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{8}}) CHECK(got[i] == inf);
-        for (std::size_t i : {std::size_t{2}, std::size_t{7}}) CHECK(std::isnan(got[i]));
-        CHECK(got[5] == 1.0f);
-    }
 }
 
 TEST_CASE("with a teaching switch the fast paths hand the call to the reference: the same output exactly") {
