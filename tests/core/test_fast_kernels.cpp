@@ -1,5 +1,7 @@
-// The fast paths' exponentials (fast_exp.hpp) on their own, over their whole range with their
-// edge cases.
+// The fast paths' microkernels (fast_kernels.hpp) and exponentials (fast_exp.hpp) on their own,
+// against plain scalar loops: qk_panel, pv_cols, col_max, exp_sum and exp2_sum at lengths around
+// the vector width, on random data in their packed layouts, and the exponentials over their whole
+// range with their edge cases. Natively the kernels use real FMAs; in wasm a multiply and an add.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,8 +13,129 @@
 
 using attn::fast::kMR;
 using attn::fast::kNK;
+using testing::random_matrix;
 
+namespace {
 
+// Lengths below, at, around and well above the vector width (the d of a Q·Kᵀ panel, the keys of
+// a score block): every length to 17, then around 32 and 64.
+const std::size_t kLengths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+
+std::vector<float> random_values(std::size_t n, unsigned seed, float lo = -2.0f, float hi = 2.0f) {
+    return random_matrix(1, n, seed, lo, hi).data;
+}
+
+// How far a float32 sum of n products may be from the exact one, in any order and with or
+// without fused multiply-adds: n rounding errors of at most 2^-24 of the running magnitude.
+double sum_bound(std::size_t n, double sum_of_abs) { return (static_cast<double>(n) + 1) * 0x1p-24 * sum_of_abs; }
+
+}  // namespace
+
+TEST_CASE("qk_panel: the NK scores of a key panel for the MR rows of a query group, at every d") {
+    for (std::size_t d : kLengths) {
+        INFO("d = " << d);
+        const std::vector<float> qp = random_values(d * kMR, 10 + unsigned(d));  // (d, MR)
+        const std::vector<float> kp = random_values(d * kNK, 20 + unsigned(d));  // (d, NK)
+        std::vector<float> s(kNK * kMR, -1.0f);
+        attn::fast::qk_panel(qp.data(), kp.data(), d, s.data());
+        for (std::size_t h = 0; h < kNK; ++h)
+            for (std::size_t r = 0; r < kMR; ++r) {
+                double exact = 0, magnitude = 0;
+                for (std::size_t c = 0; c < d; ++c) {
+                    exact += double(qp[c * kMR + r]) * kp[c * kNK + h];
+                    magnitude += std::fabs(double(qp[c * kMR + r]) * kp[c * kNK + h]);
+                }
+                INFO("key " << h << ", row " << r);
+                CHECK(std::fabs(s[h * kMR + r] - exact) <= sum_bound(d, magnitude));
+            }
+    }
+}
+
+TEST_CASE("pv_cols: P·V for 1 to 4 value columns, from zero and rescaling a running output") {
+    const std::size_t ldv = 7;  // V's row length: the kernel reads v[j·ldv + h] for h < nc
+    for (std::size_t nj : kLengths) {
+        const std::vector<float> p = random_values(nj * kMR, 30 + unsigned(nj), 0.0f, 1.0f);  // (nj, MR) weights
+        const std::vector<float> v = random_values(nj * ldv, 40 + unsigned(nj));
+        const std::vector<float> alpha = random_values(kMR, 50 + unsigned(nj), 0.0f, 1.0f);
+        for (std::size_t nc = 1; nc <= 4; ++nc)
+            for (bool rescale : {false, true}) {
+                INFO("keys " << nj << ", columns " << nc << (rescale ? ", rescaling" : ", from zero"));
+                const std::vector<float> before = random_values(nc * kMR, 60 + unsigned(nj + nc));
+                std::vector<float> acc = before;  // (nc, MR)
+                attn::fast::pv_cols(nc, p.data(), v.data(), ldv, nj, acc.data(), rescale ? alpha.data() : nullptr);
+                for (std::size_t h = 0; h < nc; ++h)
+                    for (std::size_t r = 0; r < kMR; ++r) {
+                        double exact = rescale ? double(alpha[r]) * before[h * kMR + r] : 0.0;
+                        double magnitude = std::fabs(exact);
+                        for (std::size_t j = 0; j < nj; ++j) {
+                            exact += double(p[j * kMR + r]) * v[j * ldv + h];
+                            magnitude += std::fabs(double(p[j * kMR + r]) * v[j * ldv + h]);
+                        }
+                        INFO("column " << h << ", row " << r);
+                        CHECK(std::fabs(acc[h * kMR + r] - exact) <= sum_bound(nj + 1, magnitude));
+                    }
+            }
+    }
+}
+
+TEST_CASE("col_max: each lane's running max over a block of scores, −∞ (masked) included") {
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    for (std::size_t n : kLengths) {
+        INFO("n = " << n);
+        std::vector<float> s = random_values(n * kMR, 70 + unsigned(n), -5.0f, 5.0f);  // (n, MR)
+        for (std::size_t j = 0; j < n; ++j) s[j * kMR + 1] = minus_inf;                // lane 1: every key masked
+        s[(n - 1) * kMR + 2] = 9.0f;                                                  // lane 2: its max in the last row
+        std::vector<float> m(kMR, minus_inf);
+        m[3] = 7.5f;  // lane 3: a running max larger than anything in the block
+        std::vector<float> want = m;
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t r = 0; r < kMR; ++r) want[r] = std::max(want[r], s[j * kMR + r]);
+        attn::fast::col_max(s.data(), n, m.data());
+        for (std::size_t r = 0; r < kMR; ++r) CHECK(m[r] == want[r]);
+        CHECK(m[1] == minus_inf);
+        CHECK(m[2] == 9.0f);
+        CHECK(m[3] == 7.5f);
+    }
+}
+
+// exp_sum and exp2_sum against the scalar formula: s ← 2^y with y = (s − m)·scale in float32
+// (scale = log2(e)/divisor for exp_sum, 1 for exp2_sum), l = Σ. The kernels' only difference
+// from it is the polynomial (≤ 2.1e-7 relative) and the order of the sum.
+void check_exp_sum(bool prescaled) {
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    const float inv_divisor = 1.0f / 2.8284271f;  // 1/√8
+    const float scale = prescaled ? 1.0f : inv_divisor * attn::fast::exp_constants::log2e;
+    for (std::size_t n : kLengths) {
+        INFO("n = " << n << (prescaled ? ", exp2_sum" : ", exp_sum"));
+        std::vector<float> s = random_values(n * kMR, 80 + unsigned(n), -30.0f, 3.0f);  // (n, MR)
+        for (std::size_t j = 0; j < n; ++j) s[j * kMR + 1] = minus_inf;  // lane 1: fully masked
+        s[0] = minus_inf;                                                // one masked score in lane 0
+        std::vector<float> m(kMR, minus_inf);
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
+        const std::vector<float> before = s;
+        std::vector<float> l(kMR, -1.0f);
+        if (prescaled) attn::fast::exp2_sum(s.data(), n, m.data(), l.data());
+        else attn::fast::exp_sum(s.data(), n, m.data(), inv_divisor, l.data());
+        for (std::size_t r = 0; r < kMR; ++r) {
+            INFO("lane " << r);
+            const float shift = m[r] == minus_inf ? 0.0f : m[r];  // a fully masked lane: terms exp(−∞) = 0
+            double sum = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const float y = (before[j * kMR + r] - shift) * scale;
+                const double want = std::exp2(static_cast<double>(y));
+                sum += want;
+                CHECK(testing::close(s[j * kMR + r], want, 1e-37, 1e-6));
+            }
+            CHECK(testing::close(l[r], sum, 1e-37, 1e-6));
+        }
+        CHECK(s[0] == 0.0f);
+        CHECK(l[1] == 0.0f);
+    }
+}
+
+TEST_CASE("exp_sum: exp((s − m)/divisor) in place and its sum per lane, −∞ → 0") { check_exp_sum(false); }
+TEST_CASE("exp2_sum: 2^(s − m) in place for prescaled scores and its sum per lane") { check_exp_sum(true); }
 
 TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and keeps the edge cases") {
     // Through exp2_sum with m = 0 (so y = s), in every lane and, in the scalar build, exp2_scalar.

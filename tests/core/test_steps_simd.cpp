@@ -28,11 +28,12 @@ namespace {
 
 // Every field within kTol × (its largest finite magnitude, at least 1) of the reference's.
 // Why that much: a score summed in W interleaved partial sums instead of one differs from the
-// reference by a few ulp of the row's largest score (≈ 4e-7 of it here, measured, with up to 65
-// products per dot); exp turns an absolute error δ of its argument into a relative error δ of its
-// result, and the shifted scores reach −25 (d_k = 65, no scaling), so exps, sums, weights and
-// outputs differ by up to ≈ 1e-5 of their largest value (measured: 6e-6 in wasm, 9e-6 with AVX).
-// Why no more: an indexing or tail bug moves a value by far more (≥ 1e-3 for these inputs).
+// reference by a few ulp of the largest score (≈ 4e-7 of it here, measured, with up to 65
+// products per dot); exp turns an absolute error δ of its argument into a relative error δ of
+// its result, and without scaling at d_k = 65 the scores span tens of units, so exps, sums,
+// weights and outputs differ by up to ≈ 1e-5 of their largest value (measured: 6e-6 in wasm
+// SIMD128, 9e-6 natively with AVX-512). Why no more: an indexing or tail bug moves values by
+// orders of magnitude more.
 constexpr double kTol = 2e-5;
 
 // "" when every cell of `got` matches `want` (NaN only against NaN, ±∞ only against itself),
