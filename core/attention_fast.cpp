@@ -71,13 +71,13 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     // query rows becomes memory-bound (4.6 GFLOP/s at n = 16384). Its result equals this path's
     // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
     // slightly faster there, with no rescaling work.
+    fast::Workspace& ws = fast::thread_workspace();
     if (n_k > kStreamingAboveKeys) {
         Matrix out(n_q, d_v);
-        fast::streaming_attention(q, k, v, options, divisor, out);
+        fast::streaming_attention(q, k, v, options, divisor, ws, out);
         return Result<Matrix>::success(std::move(out));
     }
 
-    fast::Workspace& ws = fast::workspace();
     fast::pack_keys(k, kNK, ws.k_packed);
     fast::ensure(ws.q_packed, d * kMR);
     fast::ensure(ws.scores, key_panels * kNK * kMR);

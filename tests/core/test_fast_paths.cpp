@@ -11,6 +11,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#if !defined(__EMSCRIPTEN__)
+#include <thread>
+#endif
 
 #include "attention.hpp"
 #include "helpers.hpp"
@@ -221,3 +224,27 @@ TEST_CASE("with a teaching switch the fast paths hand the call to the reference:
         testing::check_close(attn::attention_streaming(q, k, v, o).value, want, 0);
     }
 }
+
+#if !defined(__EMSCRIPTEN__)  // the wasm module has one thread
+TEST_CASE("two threads calling the fast paths at once each compute with their own buffers") {
+    // Different shapes on each thread, so that one shared set of buffers would be repacked and
+    // resized under the other's feet.
+    const Matrix qa = random_matrix(40, 24, 951, -2, 2), ka = random_matrix(300, 24, 952, -2, 2);
+    const Matrix va = random_matrix(300, 16, 953);
+    const Matrix qb = random_matrix(33, 64, 961, -2, 2), kb = random_matrix(50, 64, 962, -2, 2);
+    const Matrix vb = random_matrix(50, 9, 963);
+    std::vector<Matrix> from_a, from_b;
+    std::thread a([&] {
+        for (int r = 0; r < 200; ++r) from_a.push_back(attn::attention(qa, ka, va).value);
+    });
+    std::thread b([&] {
+        for (int r = 0; r < 200; ++r) from_b.push_back(attn::attention_streaming(qb, kb, vb).value);
+    });
+    a.join();
+    b.join();
+    const Matrix want_a = attn::attention_steps(qa, ka, va).value.output;
+    const Matrix want_b = attn::attention_steps(qb, kb, vb).value.output;
+    for (const Matrix& m : from_a) CHECK(mismatch(m, want_a).empty());
+    for (const Matrix& m : from_b) CHECK(mismatch(m, want_b).empty());
+}
+#endif
