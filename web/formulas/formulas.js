@@ -4,14 +4,15 @@
 //   main   — the whole pipeline, with the part of the current step wrapped in \htmlClass{hl}{…};
 //   detail — the current step on its own, in the article's notation.
 
+import { STEPS } from '../src/steps.js';
+import { SCALES, SOFTMAXES, AXES } from '../../wasm/vocabulary.mjs';
+
 const hl = (on, tex) => (on ? `\\htmlClass{hl}{${tex}}` : tex);
 
 const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
 
-export const STEP_IDS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
-export const SCALES = ['sqrt_dk', 'dk', 'none'];
-export const SOFTMAXES = ['stable', 'naive'];
-export const AXES = ['row', 'column'];
+/** The steps that have formulas: every step of web/src/steps.js. */
+export const STEP_IDS = STEPS;
 
 /** Every combination a formula may depend on, as the "scale/softmax/axis" keys the page looks up. */
 export const VARIANTS = SCALES.flatMap((scale) => SOFTMAXES.flatMap((softmax) => AXES.map((axis) => ({ scale, softmax, axis }))));
