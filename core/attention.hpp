@@ -45,9 +45,9 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
 Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, const Matrix& v,
                                             const AttentionOptions& options = {});
 
-// Output only: softmax(QKᵀ/√d_k)·V through the SIMD kernels, equal to attention_steps(...).output
+// Output only: softmax(QKᵀ/√d_k)·V through fast_kernels.hpp, equal to attention_steps(...).output
 // within float32 rounding. options.stable and options.axis must keep their defaults (the teaching
-// switches exist only on the reference path); other values fall back to the reference.
+// switches exist only on the step-by-step paths); other values fall back to the reference.
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options = {});
 

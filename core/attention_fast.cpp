@@ -48,7 +48,7 @@ constexpr std::size_t kStreamingAboveKeys = 64;
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
-    // The teaching switches (naive softmax, column softmax) live only on the reference path.
+    // The teaching switches (naive softmax, column softmax) live only on the step-by-step paths.
     if (!options.stable || options.axis != Axis::Row) return fast::reference_output(q, k, v, options);
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);

@@ -17,8 +17,9 @@
 #include <cstddef>
 #include <limits>
 
-// xsimd picks its wasm backend from __EMSCRIPTEN__ alone, so a wasm build without -msimd128
-// (the scalar variant) must not include it at all (docs/toolchain.md).
+// ATTN_HAVE_SIMD, for the whole core (the fast paths include this file for it): xsimd picks its
+// wasm backend from __EMSCRIPTEN__ alone, so a wasm build without -msimd128 (the scalar variant)
+// must not include it at all (docs/toolchain.md).
 #if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
 #define ATTN_HAVE_SIMD 0
 #else
