@@ -30,7 +30,8 @@ enum class ErrorCode {
     MaskValue,           // a mask cell other than 0 and 1
     BadTemperature,      // a temperature that is not a finite number > 0
     BadOption,           // an option name the core has no enum for (scale, axis, mask)
-    TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes
+    TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
+                         // error_code_table_complete() below counts the codes up to it)
 };
 
 // The one table of codes and the names JS sees in Error.code, in declaration order (checked

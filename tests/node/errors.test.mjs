@@ -4,7 +4,7 @@
 // the article's worked example.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention, matrix, assertClose } from './load-module.mjs';
+import { loadAttention, loadCore, matrix, assertClose } from './load-module.mjs';
 import { ERROR_CODES } from '../../wasm/vocabulary.mjs';
 
 const I2 = matrix([[1, 0], [0, 1]]);
@@ -168,6 +168,16 @@ for (const build of ['simd', 'scalar']) {
 
     it('the cases above cover every code the API can throw', () => {
       assert.deepEqual([...new Set(CASES.map(([, , want]) => want.code))].sort(), [...REACHABLE_CODES].sort());
+    });
+
+    it('empty_matrix, which api.mjs pre-empts, comes through the bindings with its fields', async () => {
+      const core = await loadCore(build);
+      const options = { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' };
+      const { error } = core.attentionStepsSimd({ rows: 0, cols: 2, data: [] }, I2, V10, options);
+      assert.deepEqual({ ...error, params: { ...error.params } }, {
+        code: 'empty_matrix', argument: 'q', params: { rows: 0, cols: 2 },
+        message: 'q must have at least one row and one column (got 0×2)',
+      });
     });
   });
 }
