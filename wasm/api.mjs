@@ -2,10 +2,11 @@
 //
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
 // belongs, a fractional size, an unknown option — against the names and limits of
-// vocabulary.mjs, and hands the option names on to the bindings. Everything about values and shapes (lengths, ±Infinity, d_k mismatch, memory)
-// is checked once, in the core. Either way the call throws an Error whose message is one English
-// sentence and whose code, argument, cell and params say the same for a program (README.md lists
-// the codes). A failed call computes nothing and leaves the module usable.
+// vocabulary.mjs, and hands the option names on to the bindings. Everything about values and
+// shapes (lengths, ±Infinity, d_k mismatch, memory) is checked once, in the core. Either way the
+// call throws an Error whose message is one English sentence and whose code, argument, cell and
+// params say the same for a program (README.md lists the codes). A failed call computes nothing
+// and leaves the module usable.
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 
@@ -71,8 +72,12 @@ function badOption(fn, option, expected, value) {
   fail('bad_option', option, `${fn}: ${option} must be ${expected} (got ${describe(value)})`, { got: describe(value) });
 }
 
-// ['row', 'column'] → '"row" or "column"'
-const oneOf = (names) => names.map((n) => JSON.stringify(n)).join(', ').replace(/, ([^,]*)$/, ' or $1');
+// ['none', 'causal'] → '"none", "causal"'; oneOf(['row', 'column']) → '"row" or "column"'
+const quoted = (names) => names.map((name) => JSON.stringify(name)).join(', ');
+const oneOf = (names) => quoted(names).replace(/, ([^,]*)$/, ' or $1');
+
+// Options given as undefined take their default, as when they are left out.
+const definedOnly = (args) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 
 // The options as the bindings read them: names, with a custom mask as mask 'custom' + maskMatrix.
 function encodeOptions(fn, args) {
@@ -86,12 +91,9 @@ function encodeOptions(fn, args) {
     checkMatrix('mask', mask);
     out.mask = 'custom';
     out.maskMatrix = mask;
-  } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${oneOf(MASKS).replace(' or ', ', ')} or a { rows, cols, data } of 0/1`, mask);
+  } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
   return out;
 }
-
-// Options given as undefined take their default, as when they are left out.
-const definedOnly = (args) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
 // the latter becomes the thrown Error.
@@ -104,11 +106,11 @@ function unwrap(result) {
 const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
 const STEPS_KEYS = [...ATTENTION_KEYS, 'stable', 'axis', 'path'];
 
-// The binding that computes on `path`: 'simd' → attentionStepsSimd / projectSimd, 'reference' →
-// attentionSteps / project.
-function onPath(fn, core, name, { path = DEFAULTS.path }) {
+// The binding of `fn` that computes on args.path: 'simd' → core.attentionStepsSimd or
+// core.projectSimd, 'reference' → core.attentionSteps or core.project.
+function onPath(core, fn, { path = DEFAULTS.path }) {
   if (!PATHS.includes(path)) badOption(fn, 'path', oneOf(PATHS), path);
-  return path === 'simd' ? core[`${name}Simd`] : core[name];
+  return path === 'simd' ? core[`${fn}Simd`] : core[fn];
 }
 
 function qkv(fn, args, keys) {
@@ -131,7 +133,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
      */
     attentionSteps(args) {
       const inputs = qkv('attentionSteps', args, STEPS_KEYS);
-      return unwrap(onPath('attentionSteps', core, 'attentionSteps', args)(...inputs));
+      return unwrap(onPath(core, 'attentionSteps', args)(...inputs));
     },
     /** softmax(QKᵀ/√d_k)·V, output only, through the fast path. */
     attention(args) {
@@ -145,7 +147,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     project(args) {
       checkKeys('project', args, ['x', 'w', 'path']);
       checkInputSize(checkMatrix('x', args.x) + checkMatrix('w', args.w));
-      return unwrap(onPath('project', core, 'project', args)(args.x, args.w));
+      return unwrap(onPath(core, 'project', args)(args.x, args.w));
     },
     version: () => core.version(),
     simd: () => core.simd(),

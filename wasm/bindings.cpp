@@ -94,30 +94,18 @@ val to_js(const attn::AttentionSteps& st) {
     return out;
 }
 
-// The reference path (attention_steps) and the SIMD path (attention_steps_simd), one binding each.
-template <attn::Result<attn::AttentionSteps> (*steps)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
-                                                      const attn::AttentionOptions&)>
-val attention_steps(const val& q, const val& k, const val& v, const val& o) {
+// One binding per entry point that takes Q, K, V and the options: attention_steps (the
+// reference), attention_steps_simd, attention and attention_streaming.
+template <class T, attn::Result<T> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                            const attn::AttentionOptions&)>
+val call_with_options(const val& q, const val& k, const val& v, const val& o) {
     const auto options = to_options(o);
     if (!options.ok()) return error(options.error);
-    const auto r = steps(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
+    const auto r = entry(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
-val attention(const val& q, const val& k, const val& v, const val& o) {
-    const auto options = to_options(o);
-    if (!options.ok()) return error(options.error);
-    const auto r = attn::attention(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
-    return r.ok() ? to_js(r.value) : error(r.error);
-}
-
-val attention_streaming(const val& q, const val& k, const val& v, const val& o) {
-    const auto options = to_options(o);
-    if (!options.ok()) return error(options.error);
-    const auto r = attn::attention_streaming(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
-    return r.ok() ? to_js(r.value) : error(r.error);
-}
-
+// project (the reference) and project_simd.
 template <attn::Result<attn::Matrix> (*product)(const attn::Matrix&, const attn::Matrix&)>
 val project(const val& x, const val& w) {
     const auto r = product(to_matrix(x), to_matrix(w));
@@ -147,10 +135,10 @@ bool simd() { return attn::simd_enabled(); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-    emscripten::function("attentionSteps", &attention_steps<attn::attention_steps>);
-    emscripten::function("attentionStepsSimd", &attention_steps<attn::attention_steps_simd>);
-    emscripten::function("attention", &attention);
-    emscripten::function("attentionStreaming", &attention_streaming);
+    emscripten::function("attentionSteps", &call_with_options<attn::AttentionSteps, attn::attention_steps>);
+    emscripten::function("attentionStepsSimd", &call_with_options<attn::AttentionSteps, attn::attention_steps_simd>);
+    emscripten::function("attention", &call_with_options<attn::Matrix, attn::attention>);
+    emscripten::function("attentionStreaming", &call_with_options<attn::Matrix, attn::attention_streaming>);
     emscripten::function("project", &project<attn::project>);
     emscripten::function("projectSimd", &project<attn::project_simd>);
     emscripten::function("version", &version);
