@@ -1,13 +1,16 @@
 // attention.hpp — the public entry points of the core: Attention(Q, K, V) = softmax(QKᵀ/√d_k)·V.
 //
-// Every function checks its input first (validate.hpp) and returns Result: either the value or a
-// message naming the argument at fault. Nothing is partially computed and nothing throws.
+// Every function checks its input first (validate.hpp) and returns Result: either the value or
+// the Error that refused the input (error.hpp: a code, the argument at fault, the cell, the numbers
+// and an English sentence). Nothing is partially computed and nothing throws.
 //
-//   attention_steps     the readable reference, every intermediate kept (reference.hpp)
-//   attention           output only, through the SIMD fast path (attention_fast.cpp)
-//   attention_streaming output only, online softmax over key tiles, O(n·d) memory
-//                       (attention_streaming.cpp)
-//   project             X·W for the three projections
+//   attention_steps      the readable reference, every intermediate kept (reference.hpp)
+//   attention_steps_simd the same intermediates through the SIMD loops (attention_steps_simd.cpp):
+//                        what the page shows
+//   attention            output only, through the SIMD fast path (attention_fast.cpp)
+//   attention_streaming  output only, online softmax over key tiles, O(n·d) memory
+//                        (attention_streaming.cpp)
+//   project, project_simd  X·W for the three projections, on either path
 #pragma once
 
 #include "matrix.hpp"
@@ -21,9 +24,12 @@ namespace attn {
 // softmax runs down each column instead: row_max and row_sum are then (1, n_k), one per column.
 struct AttentionSteps {
     Matrix scores;   // (n_q, n_k)  S = Q·Kᵀ, S_ij = q_i · k_j
+    Matrix kept;     // (n_q, n_k)  1 where the mask keeps (i, j), 0 where it masks; all 1 unmasked
     Matrix scaled;   // (n_q, n_k)  S / (√d_k · temperature); masked entries are −∞
     Matrix row_max;  // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if any NaN)
-    Matrix exps;     // (n_q, n_k)  e_ij = exp(scaled_ij − m_i); exp(scaled_ij) when !stable
+    Matrix shifted;  // (n_q, n_k)  scaled_ij − m_i ≤ 0; masked entries and fully masked rows −∞
+    Matrix exps;     // (n_q, n_k)  e_ij = exp(shifted_ij); exp(scaled_ij) when !stable; 0 in a
+                     //             fully masked row
     Matrix row_sum;  // (n_q, 1)    s_i = Σ_j e_ij
     Matrix weights;  // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1 (fully masked row: 0)
     Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j
@@ -33,9 +39,15 @@ struct AttentionSteps {
 Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const Matrix& v,
                                        const AttentionOptions& options = {});
 
-// Output only: softmax(QKᵀ/√d_k)·V through the SIMD kernels, equal to attention_steps(...).output
+// The same steps and options through the SIMD loops of simd_kernels.hpp: every field equal to
+// attention_steps's within float32 rounding (the dot products and row sums add in another order,
+// and the exp is xsimd's), and the same refusals. What the page computes with by default.
+Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, const Matrix& v,
+                                            const AttentionOptions& options = {});
+
+// Output only: softmax(QKᵀ/√d_k)·V through fast_kernels.hpp, equal to attention_steps(...).output
 // within float32 rounding. options.stable and options.axis must keep their defaults (the teaching
-// switches exist only on the reference path); other values fall back to the reference.
+// switches exist only on the step-by-step paths); other values fall back to the reference.
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options = {});
 
@@ -45,8 +57,10 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
 Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
                                    const AttentionOptions& options = {});
 
-// Section 2: x (n, d) · w (d, d_out) → (n, d_out).
+// Section 2: x (n, d) · w (d, d_out) → (n, d_out); project on the reference path, project_simd with
+// SIMD axpy over the rows of w, which sums each element in the same order: equal bit for bit.
 Result<Matrix> project(const Matrix& x, const Matrix& w);
+Result<Matrix> project_simd(const Matrix& x, const Matrix& w);
 
 // The core's version, e.g. "0.1.0"; and whether it was compiled with SIMD kernels.
 const char* version();

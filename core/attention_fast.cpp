@@ -8,8 +8,9 @@
 //    (packing.hpp); then for each group of MR = 2·W query rows (8 on SIMD128), packed so that
 //    each row is one lane of two registers:
 //      1. S = Q_group · Kᵀ            (n_k, MR)  register-blocked microkernel, 4 keys × MR rows
-//      2. softmax numerators in place: mask, m = max_j, p = exp((s − m)/divisor), l = Σ_j p
-//         (every row's work is vertical arithmetic on its lane)
+//      2. softmax numerators in place: mask, m = max_j, p = exp((s − m)/divisor) computed as
+//         2^((s − m)·log2(e)/divisor), l = Σ_j p (every row's work is vertical arithmetic on its
+//         lane)
 //      3. out_group = (Pᵀ · V) / l     (MR, d_v)  the same microkernel shape over the keys
 // Neither ever holds the n_q×n_k matrix. Under a causal mask, keys that every row of a group
 // (or block) masks are skipped.
@@ -17,10 +18,11 @@
 // What it is not: it keeps no intermediates (attention_steps does), it has no teaching switches
 // (stable == false and axis == Column go to the reference), and it does not track NaN or
 // overflow (inputs with NaN or with magnitudes that could overflow go to the reference: see
-// fast::needs_reference). It divides by l after A·V (one multiply by 1/l per output instead of
-// a divide per weight) and uses fast::exp_batch (≈ 2 ulp), so it equals
-// attention_steps(...).output within float32 rounding, not bit for bit;
-// tests/core/test_fast_paths.cpp checks that across shapes, masks and scalings.
+// fast::needs_reference). It multiplies by 1/l after A·V (one multiply per output instead of a
+// divide per weight), sums in register-blocked order (with real FMAs natively) and takes 2^y
+// from fast_exp.hpp's polynomial (≤ 2.1e-7 relative), so it equals attention_steps(...).output
+// within float32 rounding, not bit for bit; tests/core/test_fast_paths.cpp checks that across
+// shapes, masks and scalings.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -45,8 +47,8 @@ constexpr std::size_t kStreamingAboveKeys = 64;
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
-    if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
-    // The teaching switches (naive softmax, column softmax) live only on the reference path.
+    if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
+    // The teaching switches (naive softmax, column softmax) live only on the step-by-step paths.
     if (!options.stable || options.axis != Axis::Row) return fast::reference_output(q, k, v, options);
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);
@@ -58,8 +60,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
     const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + key_panels * kNK) +
                                   std::uint64_t{n_q} * d_v;
-    if (auto e = check_memory("attention on " + shape_string(n_q, n_k) + " scores", float_bytes(working));
-        !e.empty())
+    if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in
@@ -70,13 +71,13 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     // query rows becomes memory-bound (4.6 GFLOP/s at n = 16384). Its result equals this path's
     // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
     // slightly faster there, with no rescaling work.
+    fast::Workspace& ws = fast::thread_workspace();
     if (n_k > kStreamingAboveKeys) {
         Matrix out(n_q, d_v);
-        fast::streaming_attention(q, k, v, options, divisor, out);
+        fast::streaming_attention(q, k, v, options, divisor, ws, out);
         return Result<Matrix>::success(std::move(out));
     }
 
-    fast::Workspace& ws = fast::workspace();
     fast::pack_keys(k, kNK, ws.k_packed);
     fast::ensure(ws.q_packed, d * kMR);
     fast::ensure(ws.scores, key_panels * kNK * kMR);

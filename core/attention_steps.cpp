@@ -1,6 +1,4 @@
 // attention_steps.cpp — the article end to end on the reference path, keeping every intermediate.
-#include <cstdint>
-
 #include "attention.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
@@ -9,25 +7,19 @@ namespace attn {
 
 Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const Matrix& v,
                                        const AttentionOptions& options) {
-    if (auto e = check_attention(q, k, v, options); !e.empty())
-        return Result<AttentionSteps>::failure(e);
-    // Five n_q×n_k matrices live at once at the peak (scores, scaled, its mask copy, exps,
-    // weights; the column softmax adds transposed copies).
-    const std::uint64_t nq = q.rows, nk = k.rows;
-    const std::uint64_t score_matrices = options.axis == Axis::Column ? 8 : 5;
-    if (auto e = check_memory("attention_steps on " + shape_string(q.rows, k.rows) + " scores",
-                              float_bytes(score_matrices * nq * nk + nq * v.cols));
-        !e.empty())
-        return Result<AttentionSteps>::failure(e);
+    if (Error e = check_attention(q, k, v, options)) return Result<AttentionSteps>::failure(e);
+    if (Error e = check_steps_memory(q, k, v, options)) return Result<AttentionSteps>::failure(e);
 
     using namespace reference;
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = score_divisor(options.scale, q.cols, options.temperature);
-    st.scaled = apply_mask(scale_scores(st.scores, divisor), options.mask);
+    st.kept = kept_cells(options.mask, q.rows, k.rows);
+    st.scaled = apply_mask(scale_scores(st.scores, divisor), st.kept);
 
     if (options.axis == Axis::Row) {
         st.row_max = row_max(st.scaled);
+        st.shifted = subtract_row_max(st.scaled, st.row_max);
         st.exps = exp_minus_max(st.scaled, st.row_max, options.stable);
         st.row_sum = row_sums(st.exps);
         st.weights = softmax_weights(st.exps, st.row_sum, st.row_max);
@@ -38,6 +30,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         const Matrix e = exp_minus_max(by_column, m, options.stable);
         const Matrix s = row_sums(e);
         st.row_max = transpose(m);
+        st.shifted = transpose(subtract_row_max(by_column, m));
         st.exps = transpose(e);
         st.row_sum = transpose(s);
         st.weights = transpose(softmax_weights(e, s, m));
@@ -47,7 +40,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
 }
 
 Result<Matrix> project(const Matrix& x, const Matrix& w) {
-    if (auto e = check_projection(x, w); !e.empty()) return Result<Matrix>::failure(e);
+    if (Error e = check_projection(x, w)) return Result<Matrix>::failure(e);
     return Result<Matrix>::success(reference::project(x, w));
 }
 

@@ -40,6 +40,23 @@ static_assert(kBK % fast::kNK == 0, "a tile is whole key panels");
 }  // namespace
 
 namespace fast {
+namespace {
+
+// The online softmax's running state for one group of MR query rows (one lane per row), carried
+// from key tile to key tile: FlashAttention's o, m and l. It lives in Workspace::acc, (d_v + 2)·MR
+// floats per group.
+struct RunningRows {
+    float* o;  // (d_v, MR)  Σ_j exp((s_j − m)/divisor)·v_j over the keys so far: the output before ÷ l
+    float* m;  // (MR)       the largest score so far (−∞ before the first visible key)
+    float* l;  // (MR)       Σ_j exp((s_j − m)/divisor) over the keys so far
+};
+
+RunningRows running_rows(Workspace& ws, std::size_t group, std::size_t d_v) {
+    float* const o = ws.acc.data() + group * (d_v + 2) * kMR;
+    return {o, o + d_v * kMR, o + (d_v + 1) * kMR};
+}
+
+}  // namespace
 
 std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v) {
     const std::uint64_t key_panels = (n_k + kNK - 1) / kNK;
@@ -47,9 +64,8 @@ std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size
 }
 
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
-                         float divisor, Matrix& out) {
+                         float divisor, Workspace& ws, Matrix& out) {
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
-    Workspace& ws = workspace();
     pack_keys(k, kNK, ws.k_packed);
     ensure(ws.q_packed, kG * d * kMR);
     ensure(ws.scores, kBK * kMR);
@@ -70,18 +86,15 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
     // K and V are 4 MiB each: walking them once per group of 8 rows made the call memory-bound).
     for (std::size_t b0 = 0; b0 < n_q; b0 += kG * kMR) {
         const std::size_t groups = (std::min(kG * kMR, n_q - b0) + kMR - 1) / kMR;
-        // per group g: packed queries (d, MR), running outputs o (d_v, MR), running max m and
-        // sum l (MR each)
+        // per group g: its packed queries (d, MR) and its running state
         auto qp = [&](std::size_t g) { return ws.q_packed.data() + g * d * kMR; };
-        auto o = [&](std::size_t g) { return ws.acc.data() + g * (d_v + 2) * kMR; };
-        auto m = [&](std::size_t g) { return o(g) + d_v * kMR; };
-        auto l = [&](std::size_t g) { return o(g) + (d_v + 1) * kMR; };
         auto rows_of = [&](std::size_t g) { return std::min(kMR, n_q - (b0 + g * kMR)); };
         for (std::size_t g = 0; g < groups; ++g) {
             pack_query_group(q, b0 + g * kMR, rows_of(g), kMR, qp(g), fold ? q_scale : 1.0f);
-            std::fill(o(g), o(g) + d_v * kMR, 0.0f);
-            std::fill(m(g), m(g) + kMR, minus_inf);  // running max per row (of unscaled scores)
-            std::fill(l(g), l(g) + kMR, 0.0f);       // running Σ exp per row
+            const RunningRows run = running_rows(ws, g, d_v);
+            std::fill(run.o, run.o + d_v * kMR, 0.0f);
+            std::fill(run.m, run.m + kMR, minus_inf);  // (in the queries' units: base 2 when folded)
+            std::fill(run.l, run.l + kMR, 0.0f);
         }
         const std::size_t block_keys = visible_keys(options.mask, b0 + (groups - 1) * kMR + rows_of(groups - 1) - 1, n_k);
 
@@ -90,6 +103,7 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
                 const std::size_t i0 = b0 + g * kMR, rows = rows_of(g);
                 const std::size_t n_eff = visible_keys(options.mask, i0 + rows - 1, n_k);
                 if (j0 >= n_eff) continue;  // causal: this group sees none of the tile
+                const RunningRows run = running_rows(ws, g, d_v);
                 const std::size_t nb = std::min(kBK, n_eff - j0);
                 // S_t (nb, MR) = Q_group · K_tᵀ, masked
                 for (std::size_t p = 0; p * kNK < nb; ++p)
@@ -98,32 +112,34 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
                 // m' = max(m, max_j S_t); α = exp((m − m')/divisor) (0 while m = −∞; 1 while both
                 // are); P_t = exp((S_t − m')/divisor); l = α·l + Σ_j P_t
                 alignas(64) float m_new[kMR], l_tile[kMR], alpha[kMR];
-                std::copy(m(g), m(g) + kMR, m_new);
+                std::copy(run.m, run.m + kMR, m_new);
                 col_max(s, nb, m_new);
                 for (std::size_t r = 0; r < kMR; ++r)
                     alpha[r] = m_new[r] == minus_inf ? 1.0f
-                               : fold       ? exp2_scalar(m(g)[r] - m_new[r])
-                                            : exp_scalar((m(g)[r] - m_new[r]) * inv_divisor);
+                               : fold       ? exp2_scalar(run.m[r] - m_new[r])
+                                            : exp_scalar((run.m[r] - m_new[r]) * inv_divisor);
                 if (fold)
                     exp2_sum(s, nb, m_new, l_tile);
                 else
                     exp_sum(s, nb, m_new, inv_divisor, l_tile);
                 for (std::size_t r = 0; r < kMR; ++r) {
-                    l(g)[r] = l(g)[r] * alpha[r] + l_tile[r];
-                    m(g)[r] = m_new[r];
+                    run.l[r] = run.l[r] * alpha[r] + l_tile[r];
+                    run.m[r] = m_new[r];
                 }
                 // o = α·o + P_tᵀ · V_t, four value columns at a time
                 for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
-                    pv_cols(std::min(kNC, d_v - c0), s, v.row(j0) + c0, d_v, nb, o(g) + c0 * kMR, alpha);
+                    pv_cols(std::min(kNC, d_v - c0), s, v.row(j0) + c0, d_v, nb, run.o + c0 * kMR, alpha);
             }
         }
         // out = o / l; a fully masked row has l = 0 and gets zeros
-        for (std::size_t g = 0; g < groups; ++g)
+        for (std::size_t g = 0; g < groups; ++g) {
+            const RunningRows run = running_rows(ws, g, d_v);
             for (std::size_t r = 0; r < rows_of(g); ++r) {
-                const float inv_l = l(g)[r] > 0.0f ? 1.0f / l(g)[r] : 0.0f;
+                const float inv_l = run.l[r] > 0.0f ? 1.0f / run.l[r] : 0.0f;
                 float* dst = out.row(b0 + g * kMR + r);
-                for (std::size_t c = 0; c < d_v; ++c) dst[c] = o(g)[c * kMR + r] * inv_l;
+                for (std::size_t c = 0; c < d_v; ++c) dst[c] = run.o[c * kMR + r] * inv_l;
             }
+        }
     }
 }
 
@@ -131,7 +147,7 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
 
 Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
                                    const AttentionOptions& options) {
-    if (auto e = check_attention(q, k, v, options); !e.empty()) return Result<Matrix>::failure(e);
+    if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
     const std::size_t n_q = q.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);
     if (!options.stable || options.axis != Axis::Row || fast::needs_reference(q, k, v, divisor)) {
@@ -140,11 +156,10 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
         return fast::reference_output(q, k, v, options);
     }
     const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
-    if (auto e = check_memory("attention_streaming on " + shape_string(n_q, d_v) + " output", float_bytes(working));
-        !e.empty())
+    if (Error e = check_memory("attention_streaming", "output", n_q, d_v, float_bytes(working)))
         return Result<Matrix>::failure(e);
     Matrix out(n_q, d_v);
-    fast::streaming_attention(q, k, v, options, divisor, out);
+    fast::streaming_attention(q, k, v, options, divisor, fast::thread_workspace(), out);
     return Result<Matrix>::success(std::move(out));
 }
 

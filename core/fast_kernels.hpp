@@ -27,8 +27,8 @@
 // acc[h] ends as output column c0+h for the MR rows.
 //
 // SIMD128 has no fused multiply–add: xsimd::fma is a mul and an add there (a real FMA natively).
-// Larger blocks (5×8, 3×12, 2×16 in the row-major layout) gained nothing here and run out of the
-// 16 registers V8 has on x86-64 (PERFORMANCE.md).
+// Larger blocks (5×8, 3×12, 2×16 in a row-major layout) gained nothing in the prototype this kernel
+// grew from, and need more than the 16 vector registers V8 allocates from on x86-64.
 #pragma once
 
 #include <algorithm>
@@ -91,7 +91,7 @@ struct pv_microkernel {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         batch acc[NC][2];
-        if (in_scale) {  // streaming: the running sum shrinks by exp((m_old − m_new)/divisor)
+        if (in_scale) {  // streaming: the running output o shrinks by α = exp((m_old − m_new)/divisor)
             const batch a0 = batch::load_unaligned(in_scale), a1 = batch::load_unaligned(in_scale + W);
             for (std::size_t h = 0; h < NC; ++h) {
                 acc[h][0] = batch::load_unaligned(acc_out + h * 2 * W) * a0;
@@ -177,11 +177,14 @@ struct exp_sum_kernel {
     }
 };
 
-// noinline: each kernel is its own wasm function, so V8 allocates its registers alone. Inlined
-// into the streaming kernel's one large function, small changes anywhere in it (a second sum
-// loop, a max in the Q·Kᵀ epilogue, the exp loop split in halves) made V8 spill inside the hot
-// loops: n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible (a
-// Q·Kᵀ call is 64 steps of 16 vector operations) and those variants behave.
+// noinline on the four kernels of the streaming kernel's hot loop (qk_panel, pv_cols_n, col_max,
+// exp2_sum): each is its own wasm function, so V8 allocates its registers alone. Inlined into the
+// streaming kernel's one large function, small changes anywhere in it (a second sum loop, a max
+// in the Q·Kᵀ epilogue, the exp loop split in halves) made V8 spill inside the hot loops:
+// n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible (a Q·Kᵀ call
+// is 64 steps of 16 vector operations) and those variants behave. exp_sum is left inline: it runs
+// in the two-pass kernel (≤ 64 keys) and when the streaming kernel cannot fold log2(e)/divisor
+// into the queries, neither of which that measurement covered.
 __attribute__((noinline)) inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
     qk_microkernel{}(arch{}, qp, kp, d, s);
 }

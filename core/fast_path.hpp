@@ -51,7 +51,7 @@ inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, f
 
 // Sets the masked scores of a group to −∞. s holds the scores of keys j0 .. j0+n−1 for query rows
 // i0 .. i0+rows−1 in the fast paths' layout: s[jj·stride + r] is row i0 + r against key j0 + jj.
-// Causal: key j is masked when j > i (aligned top-left, as in reference::apply_mask).
+// Causal: key j is masked when j > i (aligned top-left, as in reference::kept_cells).
 inline void mask_group(float* s, std::size_t stride, std::size_t i0, std::size_t rows, std::size_t j0,
                        std::size_t n, const Mask& mask) {
     const float minus_inf = -std::numeric_limits<float>::infinity();
@@ -74,16 +74,22 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
     return n_k;
 }
 
-// Working buffers kept between calls (the module is single-threaded), so that a call allocates
-// only when a larger shape than any before arrives — no allocation on the hot path otherwise.
+// The fast paths' working buffers, kept from call to call so that a call allocates only when a
+// larger shape than any before arrives — no allocation on the hot path otherwise. The kernels
+// are handed one explicitly and share nothing else, so the core is reentrant: the public entry
+// points take the calling thread's own (thread_workspace), and a call never re-enters the core
+// on its thread (nothing in it calls back out).
 struct Workspace {
-    std::vector<float> k_packed, q_packed, scores, acc;
+    std::vector<float> k_packed;  // K in panels of NK keys (packing.hpp)
+    std::vector<float> q_packed;  // the current query group(s), (d, MR) each
+    std::vector<float> scores;    // a block of scores (key, row), then its weights
+    std::vector<float> acc;       // the streaming kernel's running state, (d_v + 2)·MR per group
 };
 
-// The one set of buffers both fast paths reuse from call to call (no allocation on the hot path
-// once they have grown). An inline function's static is a single object across the program.
-inline Workspace& workspace() {
-    static Workspace ws;
+// The calling thread's Workspace: one per thread, created on its first call. (The wasm module
+// has one thread; natively, two threads calling attention at once get separate buffers.)
+inline Workspace& thread_workspace() {
+    thread_local Workspace ws;
     return ws;
 }
 
@@ -103,7 +109,7 @@ inline void ensure(std::vector<float>& buffer, std::size_t n) {
 // The online-softmax kernel of attention_streaming.cpp, also used by attn::attention for long
 // key sequences (see attention_fast.cpp). Inputs already checked, no NaN, out is (n_q, d_v).
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
-                         float divisor, Matrix& out);
+                         float divisor, Workspace& ws, Matrix& out);
 // Floats of working memory it needs besides the output.
 std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v);
 

@@ -17,8 +17,6 @@
 
 namespace attn::fast {
 
-inline std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
 // K (n_k, d) → panels of NR keys, (ceil(n_k/NR)·d·NR) floats. `out` is resized, not reallocated
 // when already large enough.
 inline void pack_keys(const Matrix& k, std::size_t nr, std::vector<float>& out) {

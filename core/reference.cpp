@@ -51,15 +51,21 @@ Matrix scale_scores(const Matrix& scores, float divisor) {
     return scaled;
 }
 
-Matrix apply_mask(const Matrix& scaled, const Mask& mask) {
-    Matrix out = scaled;
-    const float minus_inf = -std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < out.rows; ++i)
-        for (std::size_t j = 0; j < out.cols; ++j) {
+Matrix kept_cells(const Mask& mask, std::size_t n_q, std::size_t n_k) {
+    Matrix kept(n_q, n_k, 1.0f);
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) {
             const bool masked = (mask.kind == MaskKind::Causal && j > i) ||
                                 (mask.kind == MaskKind::Custom && mask.keep(i, j) == 0.0f);
-            if (masked) out(i, j) = minus_inf;
+            if (masked) kept(i, j) = 0.0f;
         }
+    return kept;
+}
+
+Matrix apply_mask(const Matrix& scaled, const Matrix& kept) {
+    Matrix out = scaled;
+    for (std::size_t t = 0; t < out.size(); ++t)
+        if (kept.data[t] == 0.0f) out.data[t] = -std::numeric_limits<float>::infinity();
     return out;
 }
 
@@ -75,6 +81,17 @@ Matrix row_max(const Matrix& scaled) {
         m(i, 0) = best;
     }
     return m;
+}
+
+Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max) {
+    Matrix shifted(scaled.rows, scaled.cols);
+    for (std::size_t i = 0; i < scaled.rows; ++i) {
+        const float m = row_max(i, 0);
+        const bool fully_masked = m == -std::numeric_limits<float>::infinity();
+        for (std::size_t j = 0; j < scaled.cols; ++j)
+            shifted(i, j) = fully_masked ? m : scaled(i, j) - m;
+    }
+    return shifted;
 }
 
 Matrix exp_minus_max(const Matrix& scaled, const Matrix& row_max, bool stable) {

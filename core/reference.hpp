@@ -1,7 +1,7 @@
 // reference.hpp — the readable scalar path: one function per step of the article.
 //
-//   X → Q = X·W_Q, K = X·W_K, V = X·W_V → S = Q·Kᵀ → S/√d_k → m_i = max_j → exp(x − m_i)
-//     → s_i = Σ_j → A = exp/s → A·V
+//   X → Q = X·W_Q, K = X·W_K, V = X·W_V → S = Q·Kᵀ → S/√d_k (masked: −∞) → m_i = max_j
+//     → x − m_i → exp(x − m_i) → s_i = Σ_j → A = exp/s → A·V
 //
 // Every fast path is tested equal to this file. These functions do not check their inputs (the
 // public entry points in attention.hpp do, through validate.hpp); they never use SIMD, never
@@ -29,14 +29,24 @@ float score_divisor(Scale scale, std::size_t d_k, float temperature);
 // Section 4 — scaling: scaled_ij = S_ij / divisor.   (n_q, n_k) → (n_q, n_k)
 Matrix scale_scores(const Matrix& scores, float divisor);
 
-// Masking: a masked position gets −∞, so that exp(−∞) = 0 gives it exactly zero weight.
+// Masking, which cells: kept_ij = 1 when query i may attend to key j, 0 when (i, j) is masked.
 // Causal: query i sees keys j ≤ i (aligned at the top-left when n_q ≠ n_k, as PyTorch's is_causal).
-// Custom: keep_ij = 0 masks (i, j).   (n_q, n_k) → (n_q, n_k)
-Matrix apply_mask(const Matrix& scaled, const Mask& mask);
+// Custom: the mask's own 0/1. No mask: all ones.   → (n_q, n_k)
+Matrix kept_cells(const Mask& mask, std::size_t n_q, std::size_t n_k);
+
+// Masking, what it does: a masked position gets −∞, so that exp(−∞) = 0 gives it exactly zero
+// weight.   scaled (n_q, n_k), kept (n_q, n_k) → (n_q, n_k)
+Matrix apply_mask(const Matrix& scaled, const Matrix& kept);
 
 // Section 5 — row max: m_i = max_j scaled_ij.   (n_q, n_k) → (n_q, 1)
 // NaN anywhere in the row gives NaN; a row whose every entry is −∞ (fully masked) gives −∞.
 Matrix row_max(const Matrix& scaled);
+
+// Section 5 — subtracting the max: shifted_ij = scaled_ij − m_i ≤ 0.   (n_q, n_k) → (n_q, n_k)
+// These are the exponents of the stable softmax (exp_minus_max computes the same differences).
+// A masked cell stays −∞. A fully masked row (m_i = −∞) is all −∞, not −∞ − (−∞) = NaN; a row
+// whose max is NaN is NaN throughout, as its exps and weights are.
+Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max);
 
 // Section 5 — exp(x − max): e_ij = exp(scaled_ij − m_i).   (n_q, n_k) → (n_q, n_k)
 // The max is there only for numerical stability: after subtracting it every exponent is ≤ 0,

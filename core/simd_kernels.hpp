@@ -1,20 +1,25 @@
-// simd_kernels.hpp — the hot loops of attention, written once for every SIMD width with xsimd.
+// simd_kernels.hpp — the loops of the step-by-step SIMD path (attention_steps_simd.cpp), written
+// once for every SIMD width with xsimd: dot, axpy, max, subtract, exp + sum, divide.
 //
 // Each kernel is a functor templated on the xsimd architecture: a batch loop over the largest
 // multiple of the batch size, then a scalar loop for the remaining elements. The same source
-// compiles to wasm SIMD128 (-msimd128, 4 floats), SSE (4) or AVX (8) natively. A build with no
-// SIMD at all (the scalar wasm variant) runs the scalar loops alone, from element 0.
+// compiles to wasm SIMD128 (-msimd128, 4 floats), SSE (4) or AVX (8) natively. The scalar wasm
+// build has no xsimd at all (see below): there the same functions are plain loops from element 0.
 //
-// These are the building blocks the fast path uses; tests/core/test_simd_kernels.cpp checks each
-// against the reference at lengths around every multiple of the batch size.
+// What they promise against the reference (reference.cpp), for the same inputs: axpy, max,
+// subtract and divide round exactly as its loops do (one IEEE operation per element, in the same
+// order); dot and the sum of exp_sum add in W interleaved partial sums instead of one, and exp is
+// xsimd's (within ~1 ulp of std::exp), so those differ in the last bits.
+// tests/core/test_simd_kernels.cpp checks each at lengths around every multiple of the batch size.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <limits>
 
-// xsimd picks its wasm backend from __EMSCRIPTEN__ alone, so a wasm build without -msimd128
-// (the scalar variant) must not include it at all.
+// ATTN_HAVE_SIMD, for the whole core (the fast paths include this file for it): xsimd picks its
+// wasm backend from __EMSCRIPTEN__ alone, so a wasm build without -msimd128 (the scalar variant)
+// must not include it at all (docs/toolchain.md).
 #if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
 #define ATTN_HAVE_SIMD 0
 #else
@@ -28,11 +33,15 @@
 
 namespace attn::simd {
 
-// Scalar tails (also the whole loop in a build without SIMD).
+// Scalar loops from element `from` to n: the tails of the batch loops, and the whole loop in a
+// build without SIMD.
 inline float dot_tail(const float* a, const float* b, std::size_t from, std::size_t n) {
     float sum = 0.0f;
     for (std::size_t i = from; i < n; ++i) sum += a[i] * b[i];
     return sum;
+}
+inline void axpy_tail(float* y, float alpha, const float* x, std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) y[i] += alpha * x[i];
 }
 inline float max_tail(const float* x, std::size_t from, std::size_t n, float best) {
     for (std::size_t i = from; i < n; ++i) {
@@ -41,16 +50,22 @@ inline float max_tail(const float* x, std::size_t from, std::size_t n, float bes
     }
     return best;
 }
-inline float exp_sum_tail(float* out, const float* x, float shift, std::size_t from, std::size_t n) {
+inline void subtract_tail(float* out, const float* x, float s, std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) out[i] = x[i] - s;
+}
+inline float exp_sum_tail(float* out, const float* x, std::size_t from, std::size_t n) {
     float sum = 0.0f;
-    for (std::size_t i = from; i < n; ++i) sum += (out[i] = std::exp(x[i] - shift));
+    for (std::size_t i = from; i < n; ++i) sum += (out[i] = std::exp(x[i]));
     return sum;
+}
+inline void divide_tail(float* x, float d, std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) x[i] /= d;
 }
 
 #if ATTN_HAVE_SIMD
 using arch = xsimd::default_arch;
 
-// a · b = Σ_i a_i b_i — one query row against one key row.
+// a · b = Σ_i a_i b_i — one query row against one key row (a score S_ij).
 struct dot_kernel {
     template <class Arch>
     float operator()(Arch, const float* a, const float* b, std::size_t n) const {
@@ -64,7 +79,9 @@ struct dot_kernel {
     }
 };
 
-// y += alpha · x — adds one weighted value row into an output row (Σ_j A_ij v_j, one j at a time).
+// y += alpha · x — adds one weighted row into an output row: output_i += A_ij v_j for one j
+// (and out_i += x_it w_t for X·W). Each y element is its own sum, so a caller that runs j in
+// order sums in exactly the reference's order.
 struct axpy_kernel {
     template <class Arch>
     void operator()(Arch, float* y, float alpha, const float* x, std::size_t n) const {
@@ -74,12 +91,12 @@ struct axpy_kernel {
         const batch a(alpha);
         for (std::size_t i = 0; i < vec_end; i += W)
             (batch::load_unaligned(y + i) + a * batch::load_unaligned(x + i)).store_unaligned(y + i);
-        for (std::size_t i = vec_end; i < n; ++i) y[i] += alpha * x[i];  // the tail, scalar
+        axpy_tail(y, alpha, x, vec_end, n);  // then the tail, scalar
     }
 };
 
 // max_i x_i, NaN if any x_i is NaN (hardware max instructions drop NaN, so it is tracked apart);
-// −∞ for an empty or all −∞ input.
+// −∞ for an empty or all −∞ input (a fully masked row).
 struct max_kernel {
     template <class Arch>
     float operator()(Arch, const float* x, std::size_t n) const {
@@ -98,21 +115,34 @@ struct max_kernel {
     }
 };
 
-// out_i = exp(x_i − shift), returns Σ_i out_i — the exp and the row sum of softmax in one pass.
-struct exp_sum_kernel {
+// out_i = x_i − s — a row of scores minus its max: the shifted scores, every one ≤ 0.
+struct subtract_kernel {
     template <class Arch>
-    float operator()(Arch, float* out, const float* x, float shift, std::size_t n) const {
+    void operator()(Arch, float* out, const float* x, float s, std::size_t n) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
-        const batch s(shift);
+        const batch sv(s);
+        for (std::size_t i = 0; i < vec_end; i += W) (batch::load_unaligned(x + i) - sv).store_unaligned(out + i);
+        subtract_tail(out, x, s, vec_end, n);  // then the tail, scalar
+    }
+};
+
+// out_i = exp(x_i), returns Σ_i out_i — the exps and the row sum of softmax in one pass.
+// exp(−∞) = 0 (a masked score), exp(NaN) = NaN, exp(x > 88.7) = +∞ (the naive softmax's overflow).
+struct exp_sum_kernel {
+    template <class Arch>
+    float operator()(Arch, float* out, const float* x, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
         batch acc(0.0f);
         for (std::size_t i = 0; i < vec_end; i += W) {
-            const batch e = xsimd::exp(batch::load_unaligned(x + i) - s);
+            const batch e = xsimd::exp(batch::load_unaligned(x + i));
             e.store_unaligned(out + i);
             acc += e;
         }
-        return xsimd::reduce_add(acc) + exp_sum_tail(out, x, shift, vec_end, n);
+        return xsimd::reduce_add(acc) + exp_sum_tail(out, x, vec_end, n);  // then the tail, scalar
     }
 };
 
@@ -125,34 +155,27 @@ struct divide_kernel {
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         const batch dv(d);
-        for (std::size_t i = 0; i < vec_end; i += W)
-            (batch::load_unaligned(x + i) / dv).store_unaligned(x + i);
-        for (std::size_t i = vec_end; i < n; ++i) x[i] /= d;  // the tail, scalar
+        for (std::size_t i = 0; i < vec_end; i += W) (batch::load_unaligned(x + i) / dv).store_unaligned(x + i);
+        divide_tail(x, d, vec_end, n);  // then the tail, scalar
     }
 };
 
 inline float dot(const float* a, const float* b, std::size_t n) { return dot_kernel{}(arch{}, a, b, n); }
 inline void axpy(float* y, float alpha, const float* x, std::size_t n) { axpy_kernel{}(arch{}, y, alpha, x, n); }
 inline float max(const float* x, std::size_t n) { return max_kernel{}(arch{}, x, n); }
-inline float exp_sum(float* out, const float* x, float shift, std::size_t n) { return exp_sum_kernel{}(arch{}, out, x, shift, n); }
+inline void subtract(float* out, const float* x, float s, std::size_t n) { subtract_kernel{}(arch{}, out, x, s, n); }
+inline float exp_sum(float* out, const float* x, std::size_t n) { return exp_sum_kernel{}(arch{}, out, x, n); }
 inline void divide(float* x, float d, std::size_t n) { divide_kernel{}(arch{}, x, d, n); }
 inline constexpr std::size_t batch_size() { return xsimd::batch<float, arch>::size; }
 
 #else  // no SIMD: the scalar loops over the whole length
 
 inline float dot(const float* a, const float* b, std::size_t n) { return dot_tail(a, b, 0, n); }
-inline void axpy(float* y, float alpha, const float* x, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) y[i] += alpha * x[i];
-}
-inline float max(const float* x, std::size_t n) {
-    return max_tail(x, 0, n, -std::numeric_limits<float>::infinity());
-}
-inline float exp_sum(float* out, const float* x, float shift, std::size_t n) {
-    return exp_sum_tail(out, x, shift, 0, n);
-}
-inline void divide(float* x, float d, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) x[i] /= d;
-}
+inline void axpy(float* y, float alpha, const float* x, std::size_t n) { axpy_tail(y, alpha, x, 0, n); }
+inline float max(const float* x, std::size_t n) { return max_tail(x, 0, n, -std::numeric_limits<float>::infinity()); }
+inline void subtract(float* out, const float* x, float s, std::size_t n) { subtract_tail(out, x, s, 0, n); }
+inline float exp_sum(float* out, const float* x, std::size_t n) { return exp_sum_tail(out, x, 0, n); }
+inline void divide(float* x, float d, std::size_t n) { divide_tail(x, d, 0, n); }
 inline constexpr std::size_t batch_size() { return 1; }
 
 #endif

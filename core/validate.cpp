@@ -1,9 +1,13 @@
-// validate.cpp — see validate.hpp. Messages are English sentences the page can show as they are.
+// validate.cpp — see validate.hpp. Messages are English sentences the page can show as they are;
+// params carry their numbers so that the page can word them in another language.
 #include "validate.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace attn {
 namespace {
@@ -26,70 +30,121 @@ std::string position(const char* name, std::size_t i, std::size_t j) {
     return std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
 }
 
+Error refuse(ErrorCode code, std::string argument, std::string message, std::vector<Param> params,
+             std::optional<Cell> cell = std::nullopt) {
+    return Error{code, std::move(argument), cell, std::move(params), std::move(message)};
+}
+
+double count(std::size_t n) { return static_cast<double>(n); }
+
 }  // namespace
 
-std::string check_matrix(const char* name, const Matrix& m) {
+Error check_matrix(const char* name, const Matrix& m) {
     if (m.rows == 0 || m.cols == 0)
-        return std::string(name) + " must have at least one row and one column (got " +
-               shape_string(m) + ")";
+        return refuse(ErrorCode::EmptyMatrix, name,
+                      std::string(name) + " must have at least one row and one column (got " + shape_string(m) + ")",
+                      {{"rows", count(m.rows)}, {"cols", count(m.cols)}});
     const std::uint64_t needed = std::uint64_t{m.rows} * m.cols;
     if (m.data.size() != needed)
-        return std::string(name) + " has " + std::to_string(m.data.size()) + " values but " +
-               shape_string(m) + " needs " + std::to_string(needed);
+        return refuse(ErrorCode::WrongLength, name,
+                      std::string(name) + " has " + std::to_string(m.data.size()) + " values but " +
+                          shape_string(m) + " needs " + std::to_string(needed),
+                      {{"got", count(m.data.size())}, {"need", static_cast<double>(needed)},
+                       {"rows", count(m.rows)}, {"cols", count(m.cols)}});
     // One branch-free pass that the compiler vectorises (this runs on every call, over every
     // input value); the position of the first ±Infinity is looked up only when there is one.
     bool any_inf = false;
     for (const float x : m.data) any_inf |= std::fabs(x) == std::numeric_limits<float>::infinity();
     if (!any_inf) return {};
     for (std::size_t t = 0;; ++t)
-        if (std::isinf(m.data[t]))
-            return position(name, t / m.cols, t % m.cols) + " is " + (m.data[t] > 0 ? "+" : "-") +
-                   "Infinity; only finite numbers (or NaN) are allowed";
+        if (std::isinf(m.data[t])) {
+            const std::size_t i = t / m.cols, j = t % m.cols;
+            return refuse(ErrorCode::NotFinite, name,
+                          position(name, i, j) + " is " + (m.data[t] > 0 ? "+" : "-") +
+                              "Infinity; only finite numbers (or NaN) are allowed",
+                          {{"value", static_cast<double>(m.data[t])}}, Cell{i, j});
+        }
 }
 
-std::string check_projection(const Matrix& x, const Matrix& w) {
-    if (auto e = check_matrix("x", x); !e.empty()) return e;
-    if (auto e = check_matrix("w", w); !e.empty()) return e;
+Error check_projection(const Matrix& x, const Matrix& w) {
+    if (Error e = check_matrix("x", x)) return e;
+    if (Error e = check_matrix("w", w)) return e;
     if (x.cols != w.rows)
-        return "x is " + shape_string(x) + " but w is " + shape_string(w) +
-               "; X·W needs w to have as many rows as x has columns (" + std::to_string(x.cols) + ")";
-    return check_memory("X·W (" + shape_string(x.rows, w.cols) + ")",
-                        float_bytes(std::uint64_t{x.rows} * w.cols));
+        return refuse(ErrorCode::ProjectionMismatch, "w",
+                      "x is " + shape_string(x) + " but w is " + shape_string(w) +
+                          "; X·W needs w to have as many rows as x has columns (" + std::to_string(x.cols) + ")",
+                      {{"got", count(w.rows)}, {"need", count(x.cols)}, {"xRows", count(x.rows)},
+                       {"xCols", count(x.cols)}, {"wRows", count(w.rows)}, {"wCols", count(w.cols)}});
+    return check_memory("project", "output", x.rows, w.cols, float_bytes(std::uint64_t{x.rows} * w.cols));
 }
 
-std::string check_attention(const Matrix& q, const Matrix& k, const Matrix& v,
-                            const AttentionOptions& options) {
-    if (auto e = check_matrix("q", q); !e.empty()) return e;
-    if (auto e = check_matrix("k", k); !e.empty()) return e;
-    if (auto e = check_matrix("v", v); !e.empty()) return e;
+Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+    if (Error e = check_matrix("q", q)) return e;
+    if (Error e = check_matrix("k", k)) return e;
+    if (Error e = check_matrix("v", v)) return e;
+    // A mismatch is charged to the later argument, the one checked against the earlier.
     if (q.cols != k.cols)
-        return "q has d_k = " + std::to_string(q.cols) + " columns but k has " +
-               std::to_string(k.cols) + "; QKᵀ needs the same d_k in both";
+        return refuse(ErrorCode::DkMismatch, "k",
+                      "q has d_k = " + std::to_string(q.cols) + " columns but k has " + std::to_string(k.cols) +
+                          "; QKᵀ needs the same d_k in both",
+                      {{"got", count(k.cols)}, {"need", count(q.cols)}});
     if (k.rows != v.rows)
-        return "k has " + std::to_string(k.rows) + " rows (keys) but v has " +
-               std::to_string(v.rows) + "; every key needs exactly one value row";
+        return refuse(ErrorCode::KeyValueMismatch, "v",
+                      "k has " + std::to_string(k.rows) + " rows (keys) but v has " + std::to_string(v.rows) +
+                          "; every key needs exactly one value row",
+                      {{"got", count(v.rows)}, {"need", count(k.rows)}});
     if (!(std::isfinite(options.temperature) && options.temperature > 0.0f))
-        return "temperature must be a finite number greater than 0 (got " +
-               number(options.temperature) + ")";
+        return refuse(ErrorCode::BadTemperature, "temperature",
+                      "temperature must be a finite number greater than 0 (got " + number(options.temperature) + ")",
+                      {{"value", static_cast<double>(options.temperature)}});
     if (options.mask.kind == MaskKind::Custom) {
         const Matrix& mask = options.mask.keep;
-        if (auto e = check_matrix("mask", mask); !e.empty()) return e;
+        if (Error e = check_matrix("mask", mask)) return e;
         if (mask.rows != q.rows || mask.cols != k.rows)
-            return "mask is " + shape_string(mask) + " but the scores are " +
-                   shape_string(q.rows, k.rows) + " (n_q×n_k)";
+            return refuse(ErrorCode::MaskShape, "mask",
+                          "mask is " + shape_string(mask) + " but the scores are " + shape_string(q.rows, k.rows) +
+                              " (n_q×n_k)",
+                          {{"rows", count(mask.rows)}, {"cols", count(mask.cols)}, {"needRows", count(q.rows)},
+                           {"needCols", count(k.rows)}});
         for (std::size_t i = 0; i < mask.rows; ++i)
             for (std::size_t j = 0; j < mask.cols; ++j)
                 if (!(mask(i, j) == 0.0f || mask(i, j) == 1.0f))
-                    return position("mask", i, j) + " is " + number(mask(i, j)) +
-                           "; a mask holds only 0 (masked) and 1 (kept)";
+                    return refuse(ErrorCode::MaskValue, "mask",
+                                  position("mask", i, j) + " is " + number(mask(i, j)) +
+                                      "; a mask holds only 0 (masked) and 1 (kept)",
+                                  {{"value", static_cast<double>(mask(i, j))}}, Cell{i, j});
     }
     return {};
 }
 
-std::string check_memory(const std::string& what, std::uint64_t bytes) {
+Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
+                   std::uint64_t bytes) {
     if (bytes <= kMemoryLimitBytes) return {};
-    return what + " needs " + format_bytes(bytes) + " of working memory; the limit is " +
-           format_bytes(kMemoryLimitBytes);
+    return refuse(ErrorCode::TooMuchMemory, "",
+                  std::string(operation) + " on " + shape_string(rows, cols) + " " + what + " needs " +
+                      format_bytes(bytes) + " of working memory; the limit is " + format_bytes(kMemoryLimitBytes),
+                  {{"operation", std::string(operation)}, {"what", std::string(what)}, {"rows", count(rows)},
+                   {"cols", count(cols)}, {"bytes", static_cast<double>(bytes)},
+                   {"limit", static_cast<double>(kMemoryLimitBytes)}});
+}
+
+Error bad_option(const char* option, const std::vector<const char*>& names, const std::string& got) {
+    std::string allowed;  // "sqrt_dk", "dk" or "none"
+    for (std::size_t i = 0; i < names.size(); ++i)
+        allowed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ('"' + std::string(names[i]) + '"');
+    return refuse(ErrorCode::BadOption, option,
+                  std::string(option) + " must be " + allowed + " (got \"" + got + "\")",
+                  {{"got", '"' + got + '"'}});
+}
+
+Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+    // AttentionSteps holds six n_q×n_k matrices (scores, kept, scaled, shifted, exps, weights);
+    // one more lives while the scores are scaled and masked, and the column softmax works on
+    // transposed copies (four more).
+    const std::uint64_t n_q = q.rows, n_k = k.rows;
+    const std::uint64_t score_matrices = options.axis == Axis::Column ? 11 : 7;
+    return check_memory("attention_steps", "scores", q.rows, k.rows,
+                        float_bytes(score_matrices * n_q * n_k + n_q * v.cols));
 }
 
 }  // namespace attn

@@ -1,15 +1,20 @@
 // validate.hpp — every check on outside input, done before anything is allocated or computed.
 //
-// Each function returns "" when the input is fine, or one readable sentence that names the
-// argument and what is wrong. Nothing is partially computed: the public entry points run these
-// first and return the message as Result::error.
+// Each function returns an empty Error when the input is fine, or the Error that refuses it: its
+// code, the argument at fault, the cell when there is one, the numbers of the message, and one
+// readable sentence. Nothing is partially computed: the public entry points run these first and
+// return the Error in their Result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "error.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
+#include "result.hpp"
 
 namespace attn {
 
@@ -17,20 +22,41 @@ namespace attn {
 // copies handed back to JS and the allocator's slack need the other half.
 constexpr std::uint64_t kMemoryLimitBytes = std::uint64_t{1} << 30;  // 1 GiB
 
-// "q" is 3×4 with 12 finite-or-NaN values. ±Infinity is refused (NaN is allowed and propagates).
-std::string check_matrix(const char* name, const Matrix& m);
+// `name` ("q", "mask", …) has at least one row and column, rows·cols values, and no ±Infinity
+// (NaN is allowed and propagates).       empty_matrix, wrong_length, not_finite
+Error check_matrix(const char* name, const Matrix& m);
 
-// X·W: x is n×d, w is d×d_out.
-std::string check_projection(const Matrix& x, const Matrix& w);
+// X·W: x is n×d, w is d×d_out.            the above, projection_mismatch, too_much_memory
+Error check_projection(const Matrix& x, const Matrix& w);
 
-// Q, K, V and the options of softmax(QKᵀ/√d_k)·V: q is n_q×d_k, k is n_k×d_k, v is n_k×d_v,
-// a custom mask is n_q×n_k of 0/1, temperature is finite and > 0.
-std::string check_attention(const Matrix& q, const Matrix& k, const Matrix& v,
-                            const AttentionOptions& options);
+// Q, K, V and the options of softmax(QKᵀ/√d_k)·V: q is n_q×d_k, k is n_k×d_k, v is n_k×d_v, a
+// custom mask is n_q×n_k of 0/1, temperature is finite and > 0.
+//   the matrix checks, dk_mismatch, key_value_mismatch, bad_temperature, mask_shape, mask_value
+Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 
-// "" when `bytes` of working memory fit in kMemoryLimitBytes, else a message saying how much
-// `what` would need. Counts in 64 bits so that huge sizes cannot wrap around on wasm32.
-std::string check_memory(const std::string& what, std::uint64_t bytes);
+// Refuses a call whose working memory would exceed kMemoryLimitBytes (too_much_memory), before
+// anything is allocated. `operation` is the entry point, `what` the rows×cols matrix whose size
+// drives the need: "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the
+// limit is 1.0 GiB". Counts in 64 bits so that huge sizes cannot wrap around on wasm32.
+Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
+                   std::uint64_t bytes);
+
+// The memory check both step-by-step paths (attention_steps, attention_steps_simd) make, so that
+// they refuse exactly the same sizes: the n_q×n_k matrices of AttentionSteps, the temporaries of
+// the softmax (more along columns, which works on transposed copies) and the output.
+Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
+
+// The bad_option Error: `scale must be "sqrt_dk", "dk" or "none" (got "sqrt")`.
+Error bad_option(const char* option, const std::vector<const char*>& names, const std::string& got);
+
+// The enum that `name` names in `table` (options.hpp), or the bad_option Error for `option`.
+template <class Enum, std::size_t N>
+Result<Enum> parse_option(const char* option, const OptionName<Enum> (&table)[N], const std::string& name) {
+    if (const auto value = option_value(table, name)) return Result<Enum>::success(*value);
+    std::vector<const char*> names;
+    for (const auto& row : table) names.push_back(row.name);
+    return Result<Enum>::failure(bad_option(option, names, name));
+}
 
 // Bytes of float32 storage for `count` values.
 inline std::uint64_t float_bytes(std::uint64_t count) { return count * sizeof(float); }

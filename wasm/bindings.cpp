@@ -1,15 +1,18 @@
 // bindings.cpp — the Embind layer: JS objects in, JS-owned Float32Array copies out.
 //
-// It only translates. The JS wrapper (api.mjs) has already checked JS types and turned option
-// strings into the numbers below; the core checks everything else and returns errors as values,
-// which come back here as { error: "…" } for api.mjs to throw as a JS Error. (Throwing from C++
-// would need -fexceptions; throwing a JS exception through wasm frames would leak their memory.)
+// It only translates. The JS wrapper (api.mjs) has already checked JS types; option names become
+// enums through the core's tables (options.hpp); the core checks everything else and returns
+// errors as values, which come back here as { error: { code, message, … } } for api.mjs to throw
+// as a JS Error. (Throwing from C++ would need -fexceptions; throwing a JS exception through wasm
+// frames would leak their memory.)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <string>
+#include <variant>
 
 #include "attention.hpp"
+#include "validate.hpp"
 
 using emscripten::val;
 
@@ -34,32 +37,56 @@ val to_js(const attn::Matrix& m) {
     return out;
 }
 
-val error(const std::string& message) {
+// Error → { error: { code, message, argument?, cell?: { row, col }, params: { name: value } } },
+// which api.mjs throws as a JS Error with the same fields.
+val error(const attn::Error& e) {
+    val fields = val::object();
+    fields.set("code", std::string(attn::code_name(e.code)));
+    fields.set("message", e.message);
+    if (!e.argument.empty()) fields.set("argument", e.argument);
+    if (e.cell) {
+        val cell = val::object();
+        cell.set("row", static_cast<unsigned>(e.cell->row));
+        cell.set("col", static_cast<unsigned>(e.cell->col));
+        fields.set("cell", cell);
+    }
+    val params = val::object();
+    for (const attn::Param& p : e.params) std::visit([&](const auto& value) { params.set(p.name, value); }, p.value);
+    fields.set("params", params);
     val out = val::object();
-    out.set("error", message);
+    out.set("error", fields);
     return out;
 }
 
-// { scale: 0|1|2, temperature, mask: 0|1|2, maskMatrix?, stable, axis: 0|1 }, as api.mjs encodes them.
-attn::AttentionOptions to_options(const val& o) {
+// { scale, temperature, mask, maskMatrix?, stable, axis } with the options' names as api.mjs sends
+// them ("sqrt_dk", "causal", "custom", "row", …), turned into enums through the core's name tables
+// only: a name the table lacks is refused with bad_option, never cast.
+attn::Result<attn::AttentionOptions> to_options(const val& o) {
+    using Options = attn::Result<attn::AttentionOptions>;
     attn::AttentionOptions out;
-    out.scale = static_cast<attn::Scale>(o["scale"].as<int>());
+    const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+    if (!scale.ok()) return Options::failure(scale.error);
+    const auto mask = attn::parse_option("mask", attn::kMaskNames, o["mask"].as<std::string>());
+    if (!mask.ok()) return Options::failure(mask.error);
+    const auto axis = attn::parse_option("axis", attn::kAxisNames, o["axis"].as<std::string>());
+    if (!axis.ok()) return Options::failure(axis.error);
+    out.scale = scale.value;
     out.temperature = o["temperature"].as<float>();
-    out.mask.kind = static_cast<attn::MaskKind>(o["mask"].as<int>());
+    out.mask.kind = mask.value;
     if (out.mask.kind == attn::MaskKind::Custom) out.mask.keep = to_matrix(o["maskMatrix"]);
     out.stable = o["stable"].as<bool>();
-    out.axis = static_cast<attn::Axis>(o["axis"].as<int>());
-    return out;
+    out.axis = axis.value;
+    return Options::success(std::move(out));
 }
 
-val attention_steps(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention_steps(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
-    if (!r.ok()) return error(r.error);
-    const attn::AttentionSteps& st = r.value;
+// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output }.
+val to_js(const attn::AttentionSteps& st) {
     val out = val::object();
     out.set("scores", to_js(st.scores));
+    out.set("kept", to_js(st.kept));
     out.set("scaled", to_js(st.scaled));
     out.set("rowMax", to_js(st.row_max));
+    out.set("shifted", to_js(st.shifted));
     out.set("exps", to_js(st.exps));
     out.set("rowSum", to_js(st.row_sum));
     out.set("weights", to_js(st.weights));
@@ -67,19 +94,39 @@ val attention_steps(const val& q, const val& k, const val& v, const val& options
     return out;
 }
 
-val attention(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
+// One binding per entry point that takes Q, K, V and the options: attention_steps (the
+// reference), attention_steps_simd, attention and attention_streaming.
+template <class T, attn::Result<T> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                            const attn::AttentionOptions&)>
+val call_with_options(const val& q, const val& k, const val& v, const val& o) {
+    const auto options = to_options(o);
+    if (!options.ok()) return error(options.error);
+    const auto r = entry(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
     return r.ok() ? to_js(r.value) : error(r.error);
 }
 
-val attention_streaming(const val& q, const val& k, const val& v, const val& options) {
-    const auto r = attn::attention_streaming(to_matrix(q), to_matrix(k), to_matrix(v), to_options(options));
-    return r.ok() ? to_js(r.value) : error(r.error);
-}
-
+// project (the reference) and project_simd.
+template <attn::Result<attn::Matrix> (*product)(const attn::Matrix&, const attn::Matrix&)>
 val project(const val& x, const val& w) {
-    const auto r = attn::project(to_matrix(x), to_matrix(w));
+    const auto r = product(to_matrix(x), to_matrix(w));
     return r.ok() ? to_js(r.value) : error(r.error);
+}
+
+// The core's tables of names, for tests/node/vocabulary.test.mjs to hold wasm/vocabulary.mjs to:
+// { scales, axes, masks, errorCodes }, each an array of strings.
+template <class Row, std::size_t N>
+val names_of(const Row (&table)[N]) {
+    val out = val::array();
+    for (const Row& row : table) out.call<void>("push", std::string(row.name));
+    return out;
+}
+val vocabulary() {
+    val out = val::object();
+    out.set("scales", names_of(attn::kScaleNames));
+    out.set("axes", names_of(attn::kAxisNames));
+    out.set("masks", names_of(attn::kMaskNames));
+    out.set("errorCodes", names_of(attn::kErrorCodeNames));
+    return out;
 }
 
 std::string version() { return attn::version(); }
@@ -88,10 +135,13 @@ bool simd() { return attn::simd_enabled(); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-    emscripten::function("attentionSteps", &attention_steps);
-    emscripten::function("attention", &attention);
-    emscripten::function("attentionStreaming", &attention_streaming);
-    emscripten::function("project", &project);
+    emscripten::function("attentionSteps", &call_with_options<attn::AttentionSteps, attn::attention_steps>);
+    emscripten::function("attentionStepsSimd", &call_with_options<attn::AttentionSteps, attn::attention_steps_simd>);
+    emscripten::function("attention", &call_with_options<attn::Matrix, attn::attention>);
+    emscripten::function("attentionStreaming", &call_with_options<attn::Matrix, attn::attention_streaming>);
+    emscripten::function("project", &project<attn::project>);
+    emscripten::function("projectSimd", &project<attn::project_simd>);
     emscripten::function("version", &version);
+    emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
 }

@@ -1,7 +1,8 @@
 // bench_native.cpp — the same C++ core built natively (-O3 -march=native, CMake Release), as the
 // hardware reference in the benchmark table. Times attn::attention and attn::attention_streaming
-// on the harness's sizes with the same fixed-seed inputs and prints one JSON object:
-//   {"compiler": ..., "flags": ..., "simd": ..., "results": [{"n", "d", "impl", "median_ms", "min_ms", "max_ms", "reps"}]}
+// on the harness's sizes with the harness's fixed-seed inputs and prints one JSON object:
+//   {"compiler": ..., "simd": ..., "results": [{"n", "d", "impl", "median_ms", "min_ms", "max_ms", "reps"}]}
+// (bench/harness.mjs adds the compile flags, read from CMake's flags.make).
 // Usage: bench_native [--quick]   (bench/run.sh writes its output to build/bench/native.json)
 #include <algorithm>
 #include <chrono>
@@ -14,7 +15,7 @@
 
 namespace {
 
-// The harness's inputs: xorshift32 from a seed, uniform in [−1, 1) (bench/inputs.mjs).
+// The harness's inputs: xorshift32 from a seed, uniform in [−1, 1) (fill() in bench/harness.mjs).
 attn::Matrix fill(std::size_t rows, std::size_t cols, unsigned seed) {
     attn::Matrix m(rows, cols);
     unsigned x = seed;
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
                 const double t0 = now_ms();
                 const auto out = call();
                 ms.push_back(now_ms() - t0);
-                if (!out.ok()) { std::fprintf(stderr, "%s\n", out.error.c_str()); return 1; }
+                if (!out.ok()) { std::fprintf(stderr, "%s\n", out.error.message.c_str()); return 1; }
             }
             std::sort(ms.begin(), ms.end());
             std::printf("%s\n  {\"n\": %d, \"d\": %d, \"impl\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, "

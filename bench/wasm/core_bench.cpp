@@ -1,8 +1,16 @@
 // core_bench.cpp — the core's fast paths timed inside wasm, without the JS API around them, and
-// the wasm memory that attention_streaming needs at large n. Built by bench/run.sh with
-// em++ -O3 (-msimd128 for the SIMD variant) into build/bench/core_bench{,_scalar}.cjs; the Node
-// harness calls these functions (and uses their numbers only for NOTES-style breakdowns and the
-// memory check: the table's timings go through the public JS API).
+// the wasm memory attention_streaming needs: a tool for kernel work (bench/NOTES.md lists what it
+// measured). Neither bench/run.sh nor bench/harness.mjs builds or calls it — the published table
+// times the public JS API. Its inputs come from its own xorshift seeds, not the harness's. Built
+// by hand, from the repository's root, as one command (drop -msimd128 for the scalar build):
+//   NODE_PATH=/usr/share/nodejs em++ -O3 -msimd128 -ffp-contract=off -std=c++17
+//     -DATTN_VERSION='"0.1.0"' -Icore -isystem build/deps/xsimd/include
+//     bench/wasm/core_bench.cpp core/*.cpp -o build/bench/core_bench.cjs -sMODULARIZE=1
+//     -sEXPORT_NAME=createCoreBench -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1
+//     -sMAXIMUM_MEMORY=2147483648
+//     -sEXPORTED_FUNCTIONS=_time_attention,_time_attention_min,_streaming_memory_bytes
+// then in Node:
+//   const m = await require('./build/bench/core_bench.cjs')(); m._time_attention(0, 1024, 64, 20)
 #include <emscripten/emscripten.h>
 
 #include <algorithm>

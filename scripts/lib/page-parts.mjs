@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
-import { STEP_IDS, VARIANTS, variantKey, mainFormula, detailFormula } from '../../web/formulas/formulas.js';
+import { VARIANTS, variantKey, mainFormula, detailFormula } from '../../web/formulas/formulas.js';
+import { STEPS } from '../../web/src/steps.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const at = (...parts) => path.join(ROOT, ...parts);
@@ -28,7 +29,7 @@ export function formulaTemplates() {
     trust: (context) => context.command === '\\htmlClass',
   });
   const templates = [];
-  for (const step of STEP_IDS) {
+  for (const step of STEPS) {
     for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
       const byHtml = new Map();
       for (const v of VARIANTS) {

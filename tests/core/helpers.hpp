@@ -4,8 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <variant>
 
+#include "error.hpp"
 #include "matrix.hpp"
 
 namespace testing {
@@ -40,6 +43,29 @@ inline attn::Matrix random_matrix(std::size_t rows, std::size_t cols, unsigned s
         v = lo + (hi - lo) * static_cast<float>(x >> 8) / static_cast<float>(1u << 24);
     }
     return m;
+}
+
+// An Error's params as one line, in order: `got=10 need=12 rows=3 cols=4`, strings quoted.
+inline std::string params_of(const attn::Error& e) {
+    std::string out;
+    for (const attn::Param& p : e.params) {
+        if (!out.empty()) out += ' ';
+        out += p.name + '=';
+        if (const double* x = std::get_if<double>(&p.value)) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%g", *x);
+            out += buf;
+        } else {
+            out += '"' + std::get<std::string>(p.value) + '"';
+        }
+    }
+    return out;
+}
+
+// The same refusal: code, argument, cell, params (NaN as NaN) and message.
+inline bool same_error(const attn::Error& a, const attn::Error& b) {
+    return a.code == b.code && a.argument == b.argument && a.cell == b.cell && params_of(a) == params_of(b) &&
+           a.message == b.message;
 }
 
 }  // namespace testing

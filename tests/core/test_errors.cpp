@@ -1,4 +1,5 @@
-// Every way the input can be wrong gives a clear message, and nothing is computed.
+// Every way the input can be wrong gives an Error with its code, the argument at fault, the cell
+// when there is one, the numbers of the message, and a clear sentence; nothing is computed.
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -6,83 +7,169 @@
 
 #include "attention.hpp"
 #include "helpers.hpp"
+#include "validate.hpp"
 
+using attn::ErrorCode;
 using attn::Matrix;
+using testing::params_of;
 
 namespace {
 
 const Matrix I2(2, 2, {1, 0, 0, 1});
 const Matrix V2(2, 2, {10, 0, 0, 10});
 
-// The message of attention_steps(q, k, v, o), and the fast path must say the same thing.
-std::string error_of(const Matrix& q, const Matrix& k, const Matrix& v, const attn::AttentionOptions& o = {}) {
+// The Error of attention_steps(q, k, v, o); the SIMD steps and the fast paths must refuse with
+// the same one.
+attn::Error error_of(const Matrix& q, const Matrix& k, const Matrix& v, const attn::AttentionOptions& o = {}) {
     const auto steps = attn::attention_steps(q, k, v, o);
-    const auto fast = attn::attention(q, k, v, o);
     CHECK_FALSE(steps.ok());
-    CHECK(fast.error == steps.error);
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v, o).error, steps.error));
+    CHECK(testing::same_error(attn::attention(q, k, v, o).error, steps.error));
+    CHECK(testing::same_error(attn::attention_streaming(q, k, v, o).error, steps.error));
     return steps.error;
 }
 
 }  // namespace
 
-TEST_CASE("a data length that does not match the shape names the argument and both sizes") {
-    const Matrix q(3, 4, std::vector<float>(10, 1.0f));
-    CHECK(error_of(q, I2, V2) == "q has 10 values but 3×4 needs 12");
+TEST_CASE("every code has its own name, the one JS sees in Error.code") {
+    CHECK(std::string(attn::code_name(ErrorCode::WrongLength)) == "wrong_length");
+    CHECK(std::string(attn::code_name(ErrorCode::TooMuchMemory)) == "too_much_memory");
+    CHECK(std::string(attn::code_name(ErrorCode::None)).empty());
+    for (const auto& a : attn::kErrorCodeNames)
+        for (const auto& b : attn::kErrorCodeNames)
+            if (a.code != b.code) CHECK(std::string(a.name) != b.name);
 }
 
-TEST_CASE("an empty matrix is refused") {
-    CHECK(error_of(I2, Matrix(0, 2), V2) == "k must have at least one row and one column (got 0×2)");
+TEST_CASE("wrong_length: a data length that does not match the shape names the argument and both sizes") {
+    const auto e = error_of(Matrix(3, 4, std::vector<float>(10, 1.0f)), I2, V2);
+    CHECK(e.code == ErrorCode::WrongLength);
+    CHECK(e.argument == "q");
+    CHECK_FALSE(e.cell.has_value());
+    CHECK(params_of(e) == "got=10 need=12 rows=3 cols=4");
+    CHECK(e.message == "q has 10 values but 3×4 needs 12");
 }
 
-TEST_CASE("±Infinity in Q, K or V is refused with its position") {
+TEST_CASE("empty_matrix: a matrix without rows or columns is refused") {
+    const auto e = error_of(I2, Matrix(0, 2), V2);
+    CHECK(e.code == ErrorCode::EmptyMatrix);
+    CHECK(e.argument == "k");
+    CHECK(params_of(e) == "rows=0 cols=2");
+    CHECK(e.message == "k must have at least one row and one column (got 0×2)");
+}
+
+TEST_CASE("not_finite: ±Infinity in Q, K or V is refused with its cell") {
     Matrix v = V2;
     v(1, 0) = std::numeric_limits<float>::infinity();
-    CHECK(error_of(I2, I2, v) == "v[1][0] is +Infinity; only finite numbers (or NaN) are allowed");
+    const auto e = error_of(I2, I2, v);
+    CHECK(e.code == ErrorCode::NotFinite);
+    CHECK(e.argument == "v");
+    REQUIRE(e.cell.has_value());
+    CHECK(e.cell->row == 1);
+    CHECK(e.cell->col == 0);
+    CHECK(params_of(e) == "value=inf");
+    CHECK(e.message == "v[1][0] is +Infinity; only finite numbers (or NaN) are allowed");
     Matrix q = I2;
     q(0, 1) = -std::numeric_limits<float>::infinity();
-    CHECK(error_of(q, I2, V2) == "q[0][1] is -Infinity; only finite numbers (or NaN) are allowed");
+    const auto minus = error_of(q, I2, V2);
+    CHECK(minus.argument == "q");
+    CHECK(minus.cell == attn::Cell{0, 1});
+    CHECK(params_of(minus) == "value=-inf");
+    CHECK(minus.message == "q[0][1] is -Infinity; only finite numbers (or NaN) are allowed");
 }
 
-TEST_CASE("shape mismatches say which dimension must agree") {
-    CHECK(error_of(Matrix(2, 3), I2, V2) == "q has d_k = 3 columns but k has 2; QKᵀ needs the same d_k in both");
-    CHECK(error_of(I2, I2, Matrix(3, 2)) == "k has 2 rows (keys) but v has 3; every key needs exactly one value row");
+TEST_CASE("dk_mismatch and key_value_mismatch: the later argument is charged, with got and need") {
+    const auto dk = error_of(Matrix(2, 3), I2, V2);
+    CHECK(dk.code == ErrorCode::DkMismatch);
+    CHECK(dk.argument == "k");
+    CHECK(params_of(dk) == "got=2 need=3");
+    CHECK(dk.message == "q has d_k = 3 columns but k has 2; QKᵀ needs the same d_k in both");
+    const auto kv = error_of(I2, I2, Matrix(3, 2));
+    CHECK(kv.code == ErrorCode::KeyValueMismatch);
+    CHECK(kv.argument == "v");
+    CHECK(params_of(kv) == "got=3 need=2");
+    CHECK(kv.message == "k has 2 rows (keys) but v has 3; every key needs exactly one value row");
 }
 
-TEST_CASE("temperature must be finite and > 0") {
+TEST_CASE("bad_temperature: temperature must be finite and > 0") {
     attn::AttentionOptions o;
     o.temperature = 0.0f;
-    CHECK(error_of(I2, I2, V2, o) == "temperature must be a finite number greater than 0 (got 0)");
+    const auto zero = error_of(I2, I2, V2, o);
+    CHECK(zero.code == ErrorCode::BadTemperature);
+    CHECK(zero.argument == "temperature");
+    CHECK(params_of(zero) == "value=0");
+    CHECK(zero.message == "temperature must be a finite number greater than 0 (got 0)");
     o.temperature = -1.5f;
-    CHECK(error_of(I2, I2, V2, o) == "temperature must be a finite number greater than 0 (got -1.5)");
+    CHECK(error_of(I2, I2, V2, o).message == "temperature must be a finite number greater than 0 (got -1.5)");
     o.temperature = std::numeric_limits<float>::quiet_NaN();
-    CHECK(error_of(I2, I2, V2, o).rfind("temperature must be", 0) == 0);
+    const auto nan = error_of(I2, I2, V2, o);
+    CHECK(nan.code == ErrorCode::BadTemperature);
+    CHECK(params_of(nan) == "value=nan");
 }
 
-TEST_CASE("a custom mask must be n_q×n_k of 0/1") {
+TEST_CASE("mask_shape and mask_value: a custom mask must be n_q×n_k of 0/1") {
     attn::AttentionOptions o;
     o.mask.kind = attn::MaskKind::Custom;
     o.mask.keep = Matrix(2, 3, 1.0f);
-    CHECK(error_of(I2, I2, V2, o) == "mask is 2×3 but the scores are 2×2 (n_q×n_k)");
+    const auto shape = error_of(I2, I2, V2, o);
+    CHECK(shape.code == ErrorCode::MaskShape);
+    CHECK(shape.argument == "mask");
+    CHECK(params_of(shape) == "rows=2 cols=3 needRows=2 needCols=2");
+    CHECK(shape.message == "mask is 2×3 but the scores are 2×2 (n_q×n_k)");
     o.mask.keep = Matrix(2, 2, {1, 0, 0.5f, 1});
-    CHECK(error_of(I2, I2, V2, o) == "mask[1][0] is 0.5; a mask holds only 0 (masked) and 1 (kept)");
+    const auto value = error_of(I2, I2, V2, o);
+    CHECK(value.code == ErrorCode::MaskValue);
+    CHECK(value.argument == "mask");
+    CHECK(value.cell == attn::Cell{1, 0});
+    CHECK(params_of(value) == "value=0.5");
+    CHECK(value.message == "mask[1][0] is 0.5; a mask holds only 0 (masked) and 1 (kept)");
 }
 
-TEST_CASE("sizes over the memory limit are refused before anything is allocated") {
+TEST_CASE("too_much_memory: sizes over the limit are refused before anything is allocated") {
     // 12000 queries × 12000 keys: the data below is only 12000×1 per matrix, but the score
-    // matrices would need 5 × 12000² × 4 bytes ≈ 2.7 GiB.
+    // matrices would need 7 × 12000² × 4 bytes ≈ 3.8 GiB.
     const Matrix q(12000, 1, 0.5f), k(12000, 1, 0.5f), v(12000, 1, 0.5f);
     const auto steps = attn::attention_steps(q, k, v);
     REQUIRE_FALSE(steps.ok());
-    CHECK(steps.error == "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the limit is 1.0 GiB");
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v).error, steps.error));
+    attn::AttentionOptions by_column;
+    by_column.axis = attn::Axis::Column;
+    CHECK(testing::same_error(attn::attention_steps_simd(q, k, v, by_column).error,
+                              attn::attention_steps(q, k, v, by_column).error));
+    CHECK(steps.error.code == ErrorCode::TooMuchMemory);
+    CHECK(steps.error.argument.empty());
+    CHECK(params_of(steps.error) ==
+          "operation=\"attention_steps\" what=\"scores\" rows=12000 cols=12000 bytes=4.03205e+09 limit=1.07374e+09");
+    CHECK(steps.error.message ==
+          "attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB");
     // The fast path keeps one row of scores, so the same call fits.
     CHECK(attn::attention(q, k, v).ok());
 }
 
-TEST_CASE("projection: x columns must match w rows") {
+TEST_CASE("bad_option: an option name the core's tables lack is refused, never cast") {
+    const auto ok = attn::parse_option("axis", attn::kAxisNames, "column");
+    REQUIRE(ok.ok());
+    CHECK(ok.value == attn::Axis::Column);
+    const auto r = attn::parse_option("scale", attn::kScaleNames, "sqrt");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error.code == ErrorCode::BadOption);
+    CHECK(r.error.argument == "scale");
+    CHECK(params_of(r.error) == R"(got=""sqrt"")");  // the value as the message quotes it
+    CHECK(r.error.message == "scale must be \"sqrt_dk\", \"dk\" or \"none\" (got \"sqrt\")");
+    CHECK(attn::parse_option("mask", attn::kMaskNames, "").error.message ==
+          "mask must be \"none\", \"causal\" or \"custom\" (got \"\")");
+}
+
+TEST_CASE("projection_mismatch: x columns must match w rows") {
     const auto r = attn::project(Matrix(3, 4, 1.0f), Matrix(3, 2, 1.0f));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error == "x is 3×4 but w is 3×2; X·W needs w to have as many rows as x has columns (4)");
+    CHECK(testing::same_error(attn::project_simd(Matrix(3, 4, 1.0f), Matrix(3, 2, 1.0f)).error, r.error));
+    CHECK(r.error.code == ErrorCode::ProjectionMismatch);
+    CHECK(r.error.argument == "w");
+    CHECK(params_of(r.error) == "got=3 need=4 xRows=3 xCols=4 wRows=3 wCols=2");
+    CHECK(r.error.message == "x is 3×4 but w is 3×2; X·W needs w to have as many rows as x has columns (4)");
     Matrix x(1, 1, 1.0f);
     x(0, 0) = std::numeric_limits<float>::infinity();
-    CHECK(attn::project(x, Matrix(1, 1, 1.0f)).error == "x[0][0] is +Infinity; only finite numbers (or NaN) are allowed");
+    const auto inf = attn::project(x, Matrix(1, 1, 1.0f));
+    CHECK(inf.error.argument == "x");
+    CHECK(inf.error.message == "x[0][0] is +Infinity; only finite numbers (or NaN) are allowed");
 }

@@ -42,6 +42,42 @@ TEST_CASE("adding a constant to a row of scores changes nothing (why subtracting
     check_close(softmax(shifted), softmax(scores), 1e-6);
 }
 
+TEST_CASE("the shifted scores are scaled − max, ≤ 0 with a 0 at each max, and exps = exp(shifted)") {
+    const Matrix q = random_matrix(6, 5, 3, -3, 3), k = random_matrix(8, 5, 4, -3, 3), v = random_matrix(8, 2, 5);
+    for (attn::Axis axis : {attn::Axis::Row, attn::Axis::Column}) {
+        attn::AttentionOptions o;
+        o.axis = axis;
+        const auto r = attn::attention_steps(q, k, v, o);
+        REQUIRE(r.ok());
+        const auto& st = r.value;
+        const bool by_row = axis == attn::Axis::Row;
+        for (std::size_t i = 0; i < 6; ++i)
+            for (std::size_t j = 0; j < 8; ++j) {
+                const float m = by_row ? st.row_max(i, 0) : st.row_max(0, j);
+                CHECK(st.shifted(i, j) == st.scaled(i, j) - m);
+                CHECK(st.shifted(i, j) <= 0.0f);
+                CHECK(st.exps(i, j) == std::exp(st.shifted(i, j)));
+                if (st.scaled(i, j) == m) CHECK(st.shifted(i, j) == 0.0f);
+            }
+    }
+}
+
+TEST_CASE("kept says which cells the mask keeps: causal keeps j ≤ i, a custom mask its own 1s") {
+    const Matrix q = random_matrix(3, 2, 1), k = random_matrix(4, 2, 2), v = random_matrix(4, 2, 3);
+    attn::AttentionOptions o;
+    o.mask.kind = attn::MaskKind::Causal;
+    const auto causal = attn::attention_steps(q, k, v, o);
+    REQUIRE(causal.ok());
+    check_close(causal.value.kept, Matrix(3, 4, {1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0}), 0);
+    o.mask.kind = attn::MaskKind::Custom;
+    o.mask.keep = Matrix(3, 4, {0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0});
+    const auto custom = attn::attention_steps(q, k, v, o);
+    REQUIRE(custom.ok());
+    check_close(custom.value.kept, o.mask.keep, 0);
+    for (std::size_t t = 0; t < 12; ++t)
+        CHECK(std::isinf(custom.value.scaled.data[t]) == (o.mask.keep.data[t] == 0.0f));
+}
+
 TEST_CASE("causal mask: weights above the diagonal are exactly 0, the rest still sum to 1") {
     const Matrix q = random_matrix(5, 4, 11, -2, 2), k = random_matrix(5, 4, 12, -2, 2), v = random_matrix(5, 2, 13);
     attn::AttentionOptions o;
@@ -73,6 +109,9 @@ TEST_CASE("a fully masked row gives all-zero weights and a zero output row, not 
         const auto r = attn::attention_steps(q, k, v, o);
         REQUIRE(r.ok());
         CHECK(r.value.row_max(0, 0) == -std::numeric_limits<float>::infinity());
+        // its shifted scores are −∞ like its scores, never −∞ − (−∞) = NaN
+        CHECK(r.value.shifted(0, 0) == -std::numeric_limits<float>::infinity());
+        CHECK(r.value.shifted(0, 1) == -std::numeric_limits<float>::infinity());
         // row 1 is the worked example's second row: softmax([0, 0.71]) = [0.3302, 0.6698]
         check_close(r.value.weights, Matrix(2, 2, {0, 0, 0.3302f, 0.6698f}), 1e-4);
         check_close(r.value.output, Matrix(2, 2, {0, 0, 3.302f, 6.698f}), 1e-3);
@@ -116,6 +155,7 @@ TEST_CASE("NaN in an input propagates to exactly the cells it touches") {
         for (std::size_t i = 0; i < 3; ++i)
             for (std::size_t j = 0; j < 3; ++j) {
                 CHECK(std::isnan(r.value.scores(i, j)) == (i == 1));
+                CHECK(std::isnan(r.value.shifted(i, j)) == (i == 1));
                 CHECK(std::isnan(r.value.weights(i, j)) == (i == 1));
             }
         for (std::size_t i = 0; i < 3; ++i)

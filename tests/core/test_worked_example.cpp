@@ -14,9 +14,8 @@ namespace {
 
 attn::AttentionOptions options_of(const fixture::Json& c) {
     attn::AttentionOptions o;
-    const std::string scale = c["scale"].string;
-    o.scale = scale == "dk" ? attn::Scale::Dk : scale == "none" ? attn::Scale::None : attn::Scale::SqrtDk;
-    if (c["mask"].string == "causal") o.mask.kind = attn::MaskKind::Causal;
+    o.scale = attn::option_value(attn::kScaleNames, c["scale"].string).value();
+    o.mask.kind = attn::option_value(attn::kMaskNames, c["mask"].string).value();
     return o;
 }
 
@@ -36,8 +35,11 @@ TEST_CASE("the article's worked example: Q = K = I2, V = 10·I2 gives A ≈ [[0.
     SUBCASE("step 2, scaling: ÷√2 ≈ 1.41 gives 0.71 on the diagonal") {
         check_close(st.scaled, Matrix(2, 2, {0.7071f, 0, 0, 0.7071f}), 1e-4);
     }
+    SUBCASE("no mask: every cell is kept") { check_close(st.kept, Matrix(2, 2, 1.0f), 0); }
     SUBCASE("step 3, row softmax: [e^0.71, e^0] / (e^0.71 + e^0) = [2.03, 1] / 3.03") {
         check_close(st.row_max, Matrix(2, 1, {0.7071f, 0.7071f}), 1e-4);
+        // each row minus its max: [0.71, 0] − 0.71 = [0, −0.71]
+        check_close(st.shifted, Matrix(2, 2, {0, -0.7071f, -0.7071f, 0}), 1e-4);
         // With the max subtracted, the article's [2.03, 1] / 3.03 becomes [1, 0.493] / 1.493.
         check_close(st.exps, Matrix(2, 2, {1, 0.4931f, 0.4931f, 1}), 1e-4);
         check_close(st.row_sum, Matrix(2, 1, {1.4931f, 1.4931f}), 1e-4);

@@ -1,7 +1,7 @@
 // The fast paths through the public JS API, for both builds: attention() and attentionStreaming()
-// equal attentionSteps().output across shapes (1 to 300, odd and prime, n_q ≠ n_k), masks
-// (none, causal, custom with fully masked rows), scalings and temperatures; NaN cells as the
-// reference's; bad input refused with the reference's message.
+// equal the reference's output (attentionSteps with path 'reference') across shapes (1 to 300,
+// odd and prime, n_q ≠ n_k), masks (none, causal, custom with fully masked rows), scalings and
+// temperatures; NaN cells as the reference's; bad input refused with the reference's message.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from './load-module.mjs';
@@ -52,12 +52,12 @@ const SHAPES = [
 ];
 
 for (const build of ['simd', 'scalar']) {
-  describe(`${build} build: attention() and attentionStreaming() equal attentionSteps().output`, () => {
+  describe(`${build} build: attention() and attentionStreaming() equal the reference's output`, () => {
     let attn;
     before(async () => { attn = await loadAttention(build); });
 
     function check(args, what) {
-      const want = attn.attentionSteps(args).output;
+      const want = attn.attentionSteps({ ...args, path: 'reference' }).output;
       assertSame(attn.attention(args), want, `attention, ${what}`);
       assertSame(attn.attentionStreaming(args), want, `attentionStreaming, ${what}`);
     }

@@ -1,18 +1,26 @@
 // Loads the built ES module in Node. Node ≥ 18 cannot fetch the separate .wasm (the glue picks up
-// the global fetch; TOOLCHAIN.md, pitfall 2), so the binary is read from disk and handed over.
+// the global fetch; docs/toolchain.md, pitfall 2), so the binary is read from disk and handed over.
 import fs from 'node:fs';
 
 const ROOT = new URL('../../', import.meta.url);
 
 export const builds = {
-  simd: { module: 'wasm/attention.mjs', wasm: 'build/wasm/attention_core.wasm' },
-  scalar: { module: 'wasm/attention-scalar.mjs', wasm: 'build/wasm/attention_core_scalar.wasm' },
+  simd: { module: 'wasm/attention.mjs', core: 'build/wasm/attention_core.mjs', wasm: 'build/wasm/attention_core.wasm' },
+  scalar: { module: 'wasm/attention-scalar.mjs', core: 'build/wasm/attention_core_scalar.mjs', wasm: 'build/wasm/attention_core_scalar.wasm' },
 };
 
+/** The public API of one build (wasm/api.mjs around the Embind module). */
 export async function loadAttention(build = 'simd') {
   const { module, wasm } = builds[build];
   const { default: createAttention } = await import(new URL(module, ROOT));
   return createAttention({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
+}
+
+/** The bare Embind module of one build, without api.mjs: to test what the bindings do alone. */
+export async function loadCore(build = 'simd') {
+  const { core, wasm } = builds[build];
+  const { default: createCore } = await import(new URL(core, ROOT));
+  return createCore({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
 }
 
 export function readFixture() {

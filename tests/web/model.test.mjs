@@ -1,5 +1,5 @@
 // The model computes every intermediate through the real wasm core (loaded in Node with its
-// bytes, as TOOLCHAIN.md says); the expected numbers here are computed independently in float64.
+// bytes, docs/toolchain.md, pitfall 2); the expected numbers here are computed independently in float64.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,17 +1,14 @@
-// KaTeX sources of the formulas, rendered to HTML at build time by scripts/build-web.mjs
+// KaTeX sources of the formulas, rendered to HTML at build time by scripts/lib/page-parts.mjs
 // (no KaTeX in the page, no CDN). For every step and every variant (scaling × softmax × axis)
 // there are two:
 //   main   — the whole pipeline, with the part of the current step wrapped in \htmlClass{hl}{…};
 //   detail — the current step on its own, in the article's notation.
 
+import { SCALES, SOFTMAXES, AXES } from '../../wasm/vocabulary.mjs';
+
 const hl = (on, tex) => (on ? `\\htmlClass{hl}{${tex}}` : tex);
 
 const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
-
-export const STEP_IDS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
-export const SCALES = ['sqrt_dk', 'dk', 'none'];
-export const SOFTMAXES = ['stable', 'naive'];
-export const AXES = ['row', 'column'];
 
 /** Every combination a formula may depend on, as the "scale/softmax/axis" keys the page looks up. */
 export const VARIANTS = SCALES.flatMap((scale) => SOFTMAXES.flatMap((softmax) => AXES.map((axis) => ({ scale, softmax, axis }))));

@@ -18,8 +18,10 @@ export function stepOptions(state) {
  * Computes everything the page shows, all at once:
  *   inputs  — X, W_Q, W_K, W_V (mode 'x') or nothing extra (mode 'qkv');
  *   q, k, v — projections, or the inputs themselves;
- *   scores, scaled, rowMax, exps, rowSum, weights, output — from attentionSteps.
- * Throws the core's Error (English, naming the argument) when the input is rejected.
+ *   scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output — from attentionSteps
+ *   (on the API's default path, the SIMD loops).
+ * Throws the API's Error when the input is rejected: an English message, and code, argument,
+ * cell and params to word it in the page's language (README.md, "The JS API").
  */
 export function computeModel(engine, state) {
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));

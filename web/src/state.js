@@ -5,9 +5,11 @@
 // for custom inputs; presets are rebuilt from their name (and, for random, from seed and sizes).
 
 import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, presetTokens, seededRandom, randomMatrix } from './presets.js';
+import { STEPS } from './steps.js';
+import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
 
-/** The article's steps, in its order (§1–§6). The step number in the URL is 1-based. */
-export const STEPS = ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'];
+/** The article's steps (steps.js), re-exported for the modules that read them with the state. */
+export { STEPS };
 export const LANGS = ['zh-CN', 'en'];
 export const SIZE_LIMIT = 64;   // n, d, d_k, d_v
 export const TABLE_LIMIT = 16;  // above this, matrices are heatmaps without numbers
@@ -56,11 +58,12 @@ export const FIELDS = [
   { key: 'dk', type: size, initial: 2 },
   { key: 'dv', type: size, initial: 2 },
   { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
-  { key: 'scale', type: oneOf(['sqrt_dk', 'dk', 'none']), initial: 'sqrt_dk' },
-  { key: 'temperature', type: positive, initial: 1 },
-  { key: 'mask', type: oneOf(['none', 'causal']), initial: 'none' },
-  { key: 'softmax', type: oneOf(['stable', 'naive']), initial: 'stable' },
-  { key: 'axis', type: oneOf(['row', 'column']), initial: 'row' },
+  // The article's switches: the JS API's names (wasm/vocabulary.mjs) and defaults.
+  { key: 'scale', type: oneOf(SCALES), initial: DEFAULTS.scale },
+  { key: 'temperature', type: positive, initial: DEFAULTS.temperature },
+  { key: 'mask', type: oneOf(MASKS), initial: DEFAULTS.mask },
+  { key: 'softmax', type: oneOf(SOFTMAXES), initial: DEFAULTS.stable ? 'stable' : 'naive' },
+  { key: 'axis', type: oneOf(AXES), initial: DEFAULTS.axis },
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
   // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
   { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },

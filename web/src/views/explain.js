@@ -49,7 +49,7 @@ export function renderExplain(root, ctx) {
   const dk = model.q.cols;
   const q = row(model.q, i);
   const k = row(model.k, j);
-  const masked = state.mask === 'causal' && j > i;
+  const masked = at(model.kept, i, j) === 0;  // the core's mask
   const reduceIndex = byColumn ? j : i;
   const max = model.rowMax.data[reduceIndex];
   const sum = model.rowSum.data[reduceIndex];

@@ -1,7 +1,7 @@
 // The step list and the previous / next buttons. Render only; `go(step)` is main's.
 
 import { h } from './dom.js';
-import { STEPS } from '../state.js';
+import { STEPS } from '../steps.js';
 
 export function renderNav(root, { state, t, go }) {
   const list = h('ol', { class: 'step-list' }, STEPS.map((id, index) => {

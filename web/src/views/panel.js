@@ -5,6 +5,7 @@ import { h, sym, shapeLabel } from './dom.js';
 import { formatInput, PRECISIONS } from '../format.js';
 import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
 import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
+import { SCALES, SOFTMAXES, AXES } from '../../../wasm/vocabulary.mjs';
 
 const SYMBOLS = { x: ['X'], wq: ['W', 'Q'], wk: ['W', 'K'], wv: ['W', 'V'], q: ['Q'], k: ['K'], v: ['V'] };
 const TEXT_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V' };
@@ -69,7 +70,7 @@ function matrixEditor(name, rows, { t, on }) {
 
 function optionControls({ state, t, on }) {
   return [
-    radios('scale', t('opt.scale'), ['sqrt_dk', 'dk', 'none'].map((v) => [v, t(`opt.scale.${v}`)]), state.scale, (v) => on.option('scale', v)),
+    radios('scale', t('opt.scale'), SCALES.map((v) => [v, t(`opt.scale.${v}`)]), state.scale, (v) => on.option('scale', v)),
     h('details', { class: 'faq', id: 'faq-scale' }, h('summary', {}, t('opt.scale.faq')), h('p', {}, t('opt.scale.faqText'))),
     h('div', { class: 'field' },
       h('label', { for: 'temperature' }, t('opt.temperature')),
@@ -80,9 +81,9 @@ function optionControls({ state, t, on }) {
     h('div', { class: 'field check' }, h('label', {},
       h('input', { type: 'checkbox', id: 'mask', checked: state.mask === 'causal', onchange: (e) => on.option('mask', e.target.checked ? 'causal' : 'none') }),
       ' ', t('opt.mask'))),
-    radios('softmax', t('opt.softmax'), ['stable', 'naive'].map((v) => [v, t(`opt.softmax.${v}`)]), state.softmax, (v) => on.option('softmax', v)),
+    radios('softmax', t('opt.softmax'), SOFTMAXES.map((v) => [v, t(`opt.softmax.${v}`)]), state.softmax, (v) => on.option('softmax', v)),
     h('p', { class: 'hint' }, t('opt.softmax.hint')),
-    radios('axis', t('opt.axis'), ['row', 'column'].map((v) => [v, t(`opt.axis.${v}`)]), state.axis, (v) => on.option('axis', v)),
+    radios('axis', t('opt.axis'), AXES.map((v) => [v, t(`opt.axis.${v}`)]), state.axis, (v) => on.option('axis', v)),
     h('details', { class: 'faq', id: 'faq-axis' }, h('summary', {}, t('opt.axis.faq')), h('p', {}, t('opt.axis.faqText'))),
     h('div', { class: 'field' },
       h('label', { for: 'digits' }, t('opt.digits')),

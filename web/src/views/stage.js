@@ -3,7 +3,7 @@
 
 import { h, sym } from './dom.js';
 import { renderMatrix } from './matrix.js';
-import { STEPS } from '../state.js';
+import { STEPS } from '../steps.js';
 
 const SCALE_TEXT = { sqrt_dk: '/√dₖ', dk: '/dₖ', none: '' };
 
@@ -23,17 +23,6 @@ function names(state) {
   };
 }
 
-/** Subtracts each row's (or column's) max for display: the core gives both operands. */
-function shifted(scaled, max, axis) {
-  const data = new Float32Array(scaled.data.length);
-  for (let i = 0; i < scaled.rows; i++) {
-    for (let j = 0; j < scaled.cols; j++) {
-      data[i * scaled.cols + j] = scaled.data[i * scaled.cols + j] - max.data[axis === 'column' ? j : i];
-    }
-  }
-  return { rows: scaled.rows, cols: scaled.cols, data };
-}
-
 /** Row totals of a matrix (shown beside the weights: each row of A sums to 1). */
 function totals(m, byColumn) {
   const out = new Float64Array(byColumn ? m.cols : m.rows);
@@ -45,7 +34,7 @@ function totals(m, byColumn) {
 function stepContent(stepId, { state, model, t, tokens }) {
   const n = names(state);
   const byColumn = state.axis === 'column';
-  const masked = state.mask === 'causal' ? (i, j) => j > i : undefined;
+  const masked = (i, j) => model.kept.data[i * model.kept.cols + j] === 0;  // the core's mask, cell by cell
   const words = tokens ?? undefined;
   // Names are cloned: one DOM node cannot stand under two matrices.
   const spec = (id, extra = {}) => ({ id, name: n[id][0].cloneNode(true), label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
@@ -74,7 +63,7 @@ function stepContent(stepId, { state, model, t, tokens }) {
     case 'max':
       return [[spec('scaled', { kind: 'div', ...pair, pick: 'score', masked, ...reduced(model.rowMax.data, 'Max') }), '→',
         { id: 'shifted', name: n.shifted[0], label: n.shifted[1], caption: t('mat.shifted'), kind: 'div', ...pair, pick: 'score', masked,
-          matrix: shifted(model.scaled, model.rowMax, state.axis) }]];
+          matrix: model.shifted }]];
     case 'exp':
       return [[spec('exps', { kind: 'seq', ...pair, pick: 'score', masked })]];
     case 'sum':

@@ -1,0 +1,47 @@
+// vocabulary.mjs — the words of the JS API in one place: the options' names, their defaults, the
+// limits api.mjs enforces and the error codes it can throw. api.mjs checks against these lists,
+// the page builds its controls and its URL state from them, and tests/node/vocabulary.test.mjs
+// holds them to the core's own tables (core/options.hpp, core/error.hpp), so a name cannot be
+// added on one side only.
+
+/** How the scores are divided (article §4): by √d_k, by d_k, or not at all. */
+export const SCALES = Object.freeze(['sqrt_dk', 'dk', 'none']);
+
+/** Along which axis softmax runs (§5): each row, or each column (the FAQ's misconception). */
+export const AXES = Object.freeze(['row', 'column']);
+
+/** The masks that have a name; a custom mask is a { rows, cols, data } of 0/1 instead. */
+export const MASKS = Object.freeze(['none', 'causal']);
+
+/** The softmax's two forms: with the max subtracted (the API's stable: true) or naive (false). */
+export const SOFTMAXES = Object.freeze(['stable', 'naive']);
+
+/**
+ * Which code computes attentionSteps and project: the SIMD loops (core/attention_steps_simd.cpp,
+ * the default) or the plain reference (core/reference.cpp). They agree to float32 rounding.
+ */
+export const PATHS = Object.freeze(['simd', 'reference']);
+
+/** Every option's value when it is left out. */
+export const DEFAULTS = Object.freeze({ scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row', path: 'simd' });
+
+/** The largest rows or cols api.mjs accepts (the bindings read sizes as 32-bit integers). */
+export const MAX_DIM = 0x7fffffff;
+
+/** The most input bytes one call may copy into wasm memory (2 GiB at most, and the computation needs room too). */
+export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** The codes of the core's refusals (core/error.hpp's table), the same in both builds. */
+export const CORE_ERROR_CODES = Object.freeze([
+  'empty_matrix', 'wrong_length', 'not_finite', 'dk_mismatch', 'key_value_mismatch', 'projection_mismatch',
+  'mask_shape', 'mask_value', 'bad_temperature', 'bad_option', 'too_much_memory',
+]);
+
+/** The codes api.mjs throws itself, for what only JS can see (types, unknown keys, sizes). */
+export const API_ERROR_CODES = Object.freeze([
+  'bad_arguments', 'unknown_option', 'missing_matrix', 'not_a_matrix', 'bad_dimension', 'bad_data', 'not_a_number',
+  'bad_option', 'inputs_too_large',
+]);
+
+/** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */
+export const ERROR_CODES = Object.freeze([...new Set([...CORE_ERROR_CODES, ...API_ERROR_CODES])]);
