@@ -63,6 +63,19 @@ async function loadPeak() {
   return createPeak();
 }
 
+// The smallest step performance.now() takes here (browsers coarsen it outside cross-origin
+// isolation): the resolution of every sample's clock.
+function timerResolutionMs() {
+  let smallest = Infinity;
+  for (let i = 0; i < 1000; i++) {
+    const t0 = performance.now();
+    let t1 = t0;
+    while (t1 === t0) t1 = performance.now();
+    smallest = Math.min(smallest, t1 - t0);
+  }
+  return smallest;
+}
+
 globalThis.runBench = async ({ quick = false, breakId = null, allForms = false } = {}) => {
   const started = Date.now();
   const errors = {};
@@ -89,7 +102,7 @@ globalThis.runBench = async ({ quick = false, breakId = null, allForms = false }
     environment: 'browser',
     meta: {
       seconds: (Date.now() - started) / 1000, quick, break: breakId, user_agent: navigator.userAgent,
-      gc_between_samples: typeof globalThis.gc === 'function',
+      gc_between_samples: typeof globalThis.gc === 'function', timer_resolution_ms: timerResolutionMs(),
       // without cross-origin isolation a page has no SharedArrayBuffer, so no wasm threads at all
       cross_origin_isolated: globalThis.crossOriginIsolated === true,
       shared_array_buffer: typeof SharedArrayBuffer !== 'undefined',
