@@ -84,14 +84,13 @@ function markdown({ runs, native, summaries, gate, targets }) {
   const first = all[0]?.meta;
   const dates = all.map((r) => r.meta.date).sort();
   const quick = all.some((r) => r.meta.quick);
-  const loads = all.map((r) => r.meta.loadavg_at_start[0]);
   const envs = Object.keys(ENVIRONMENTS).filter((e) => runs[e].length);
   L.push('# Benchmark results (`npm run bench`)', '');
   if (quick) L.push('**A quick smoke run (`--quick`: 5 samples per size, short warm-ups): not a result.**', '');
-  L.push(`Measured ${dates[0]?.slice(0, 16).replace('T', ' ')}–${dates.at(-1)?.slice(11, 16)} UTC on ${first?.cpu}, ${first?.cores} cores, single-threaded runs: ` +
-    envs.map((e) => `${runs[e].length} full runs in ${ENVIRONMENTS[e]} (${runs[e][0].meta.runtime})`).join(' and ') +
+  L.push(`Runs started ${dates[0]?.slice(0, 16).replace('T', ' ')}–${dates.at(-1)?.slice(11, 16)} UTC on ${first?.cpu}, ${first?.cores} cores, single-threaded runs: ` +
+    envs.map((e) => `${runs[e].length} full run${runs[e].length === 1 ? '' : 's'} in ${runs[e][0].meta.runtime}`).join(' and ') +
     `, alternating, each in a fresh ${envs.map((e) => (e === 'node' ? 'Node process' : 'browser')).join(' / ')}. ` +
-    `Load average (1 min) at the start of each run: ${loads.map((x) => x.toFixed(1)).join(', ')} — the machine is shared, timings are noisy.`, '');
+    `Load average (1 min) at the start of each run: ${envs.map((e) => `${ENVIRONMENTS[e]} ${runs[e].map((r) => r.meta.loadavg_at_start[0].toFixed(1)).join(', ')}`).join('; ')} — the machine is shared, timings are noisy.`, '');
   L.push('**Every figure below is the median across the runs** (each run\'s own figure being the median of its samples), never the best run; ' +
     'the ratios of each run are listed beside it. Full attention forward softmax(QKᵀ/√d)·V, float32, n_q = n_k = n, d_k = d_v = d; GFLOP/s counts 4·n²·d. ' +
     'In each run every implementation is timed in rounds of one sample each (rotating order, a full GC and a drained event loop before every sample; ' +
@@ -164,7 +163,7 @@ function markdown({ runs, native, summaries, gate, targets }) {
       `onnxruntime-web ${m.ort?.version}'s \`env.wasm.numThreads\` read back after its wasm initialised: ${[...new Set(rs.map((r) => r.meta.ort?.num_threads_after_init))].join('/')}. ` +
       (env === 'node'
         ? `OS threads of the process added by loading TensorFlow.js / onnxruntime-web: ${[...new Set(rs.map((r) => `${r.meta.tfjs?.os_threads_added} / ${r.meta.ort?.os_threads_added}`))].join('; ')} (a worker pool adds one per extra thread). `
-        : `The page is not cross-origin isolated (crossOriginIsolated ${m.cross_origin_isolated}, SharedArrayBuffer ${m.shared_array_buffer ? 'present' : 'absent'}), so no wasm module can run threads; Web Workers created: ${[...new Set(rs.map((r) => r.meta.workers_created?.length))].join('/')}; wasm binaries fetched: ${m.wasm_served?.map((u) => `\`${u.split('/').pop()}\``).join(', ')}. `) +
+        : `The page is not cross-origin isolated (crossOriginIsolated ${m.cross_origin_isolated}, SharedArrayBuffer ${m.shared_array_buffer ? 'present' : 'absent'}), so a wasm memory cannot be shared with a Worker (Chromium refuses the postMessage) and no runtime can run wasm threads; Web Workers created: ${[...new Set(rs.map((r) => r.meta.workers_created?.length))].join('/')}; wasm binaries fetched: ${m.wasm_served?.map((u) => `\`${u.split('/').pop()}\``).join(', ')}. `) +
       `CPU time ÷ wall time of the ${env === 'node' ? 'process' : 'renderer process'} (all threads) over ≥ 400 ms of back-to-back calls at n = 1024 (median over runs; ≈ 1 = one busy thread, plus the engine's own background work): ` +
       peers1024.map((r) => `${r.impl} ${cpu(r.impl)}`).join(', ') + '.');
   }
@@ -232,5 +231,11 @@ const targets = targetsOf(summaries, runs);
 const md = markdown({ runs, native, summaries, gate, targets });
 fs.mkdirSync(OUT, { recursive: true });
 fs.writeFileSync(path.join(OUT, 'results.md'), md);
-fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ summaries, targets, gate, native, runs }, null, 1) + '\n');
+// results.json: the summaries and, per run, its meta, peak and every row's own figures (the
+// labels are in the summaries)
+const rawRuns = Object.fromEntries(Object.entries(runs).map(([env, list]) => [env, list.map((r) => ({
+  meta: r.meta, peak: r.peak, streaming: r.streaming ?? null,
+  sizes: r.sizes.map(({ n, d, rows }) => ({ n, d, rows: rows.map(({ label, peer, n: _n, d: _d, ...own }) => own) })),
+}))]));
+fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ summaries, targets, gate, native, runs: rawRuns }) + '\n');
 console.log(md);
