@@ -2,11 +2,13 @@
 // library): a ~60-line protobuf writer and the few messages of onnx.proto that the graphs need.
 //
 //   attentionGraph(n_q, n_k, d, d_v, form):
-//     'matmul'  Q·Transpose(K) → Mul(1/√d) → Softmax → ·V     (the MatMul/Softmax/MatMul)
-//     'gemm'    Gemm(Q, K, alpha = 1/√d, transB = 1) → Softmax → MatMul(·, V)
-//               (the same math with ORT's best kernel for Q·Kᵀ: no explicit transpose)
+//     'matmul'   Q·Transpose(K) → Mul(1/√d) → Softmax → ·V   (the MatMul/Softmax/MatMul)
+//     'qscaled'  Mul(Q, 1/√d)·Transpose(K) → Softmax → ·V    (the scale on n·d values, not n²)
+//     'gemm'     Gemm(Q, K, alpha = 1/√d, transB = 1) → Softmax → MatMul(·, V)
+//                (the same math with ORT's best kernel for Q·Kᵀ: no explicit transpose)
 //   mhaGraph(n_q, n_k, d, d_v): the fused com.microsoft.MultiHeadAttention, 1 head, batch 1.
-// Field numbers are from onnx/onnx.proto (IR version 8).
+//   attention23Graph(n_q, n_k, d, d_v): the standard ONNX Attention op (opset 23), 1 head.
+// Field numbers are from onnx/onnx.proto (IR version 8; 11 for the opset-23 graph).
 
 // --- a minimal protobuf writer --------------------------------------------------------------
 const enc = new TextEncoder();
@@ -68,9 +70,9 @@ function tensorInfo(field, name, dims) {
     msg(2, msg(1, int(1, FLOAT), msg(2, ...dims.map((dv) => msg(1, int(1, dv)))))));
 }
 // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8 { domain = 1, version = 2 }
-function model(graphParts, opsets) {
+function model(graphParts, opsets, irVersion = 8) {
   return concat([
-    int(1, 8), str(2, 'attention-playground-bench'),
+    int(1, irVersion), str(2, 'attention-playground-bench'),
     msg(7, ...graphParts),
     ...opsets.map(([domain, version]) => msg(8, ...(domain ? [str(1, domain)] : []), int(2, version))),
   ]);
@@ -85,13 +87,21 @@ export function attentionGraph(nQ, nK, d, dV, form = 'matmul') {
       node('Softmax', ['S'], ['P'], [['axis', ATTR.INT, -1]]),
       node('MatMul', ['P', 'V'], ['O']),
     ]
-    : [
-      node('Transpose', ['K'], ['Kt'], [['perm', ATTR.INTS, [1, 0]]]),
-      node('MatMul', ['Q', 'Kt'], ['S']),
-      node('Mul', ['S', 'scale'], ['Ss']),
-      node('Softmax', ['Ss'], ['P'], [['axis', ATTR.INT, -1]]),
-      node('MatMul', ['P', 'V'], ['O']),
-    ];
+    : form === 'qscaled'
+      ? [
+        node('Mul', ['Q', 'scale'], ['Qs']),
+        node('Transpose', ['K'], ['Kt'], [['perm', ATTR.INTS, [1, 0]]]),
+        node('MatMul', ['Qs', 'Kt'], ['S']),
+        node('Softmax', ['S'], ['P'], [['axis', ATTR.INT, -1]]),
+        node('MatMul', ['P', 'V'], ['O']),
+      ]
+      : [
+        node('Transpose', ['K'], ['Kt'], [['perm', ATTR.INTS, [1, 0]]]),
+        node('MatMul', ['Q', 'Kt'], ['S']),
+        node('Mul', ['S', 'scale'], ['Ss']),
+        node('Softmax', ['Ss'], ['P'], [['axis', ATTR.INT, -1]]),
+        node('MatMul', ['P', 'V'], ['O']),
+      ];
   // the scale as an initializer: TensorProto { dims = 1 (none: a scalar), data_type = 2,
   // float_data = 4, name = 8 }
   const init = form === 'gemm' ? [] : [msg(5, int(2, FLOAT), f32(4, scale), str(8, 'scale'))];
@@ -109,4 +119,14 @@ export function mhaGraph(nQ, nK, d, dV) {
     tensorInfo(11, 'Q', [1, nQ, d]), tensorInfo(11, 'K', [1, nK, d]), tensorInfo(11, 'V', [1, nK, dV]),
     tensorInfo(12, 'O', [1, nQ, dV]),
   ], [['', 17], ['com.microsoft', 1]]);
+}
+
+// Attention-23 with 4-D inputs (batch, heads, sequence, head size); its default scale is 1/√d.
+export function attention23Graph(nQ, nK, d, dV) {
+  return model([
+    node('Attention', ['Q', 'K', 'V'], ['O']),
+    str(2, 'attention_onnx23'),
+    tensorInfo(11, 'Q', [1, 1, nQ, d]), tensorInfo(11, 'K', [1, 1, nK, d]), tensorInfo(11, 'V', [1, 1, nK, dV]),
+    tensorInfo(12, 'O', [1, 1, nQ, dV]),
+  ], [['', 23]], 11);  // opset 23 needs IR version 11
 }

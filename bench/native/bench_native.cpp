@@ -2,10 +2,12 @@
 // hardware reference in the benchmark table. Times attn::attention and attn::attention_streaming
 // on the harness's sizes with the harness's fixed-seed inputs and prints one JSON object:
 //   {"compiler": ..., "simd": ..., "results": [{"n", "d", "impl", "median_ms", "min_ms", "max_ms", "reps"}]}
-// (bench/harness.mjs adds the compile flags, read from CMake's flags.make).
+// (bench/report.mjs adds the compile flags, read from CMake's flags.make).
 // Usage: bench_native [--quick]   (bench/run.sh writes its output to build/bench/native.json)
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,16 +17,25 @@
 
 namespace {
 
-// The harness's inputs: xorshift32 from a seed, uniform in [−1, 1) (fill() in bench/harness.mjs).
-attn::Matrix fill(std::size_t rows, std::size_t cols, unsigned seed) {
+// The harness's inputs, bit for bit (bench/inputs.mjs, `fill`): each value is the sum of four
+// xorshift32 uniforms in [−1, 1), computed in double, times σ·√(3/4), rounded once to float.
+attn::Matrix fill(std::size_t rows, std::size_t cols, unsigned seed, double sigma) {
     attn::Matrix m(rows, cols);
-    unsigned x = seed;
-    for (float& v : m.data) {
+    const double factor = sigma * std::sqrt(0.75);
+    std::uint32_t x = seed;
+    auto uniform = [&x] {
         x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-        v = -1.0f + 2.0f * static_cast<float>(x >> 8) / static_cast<float>(1u << 24);
+        return -1.0 + 2.0 * (static_cast<double>(x >> 8) / static_cast<double>(1u << 24));
+    };
+    for (float& v : m.data) {
+        const double u1 = uniform(), u2 = uniform(), u3 = uniform(), u4 = uniform();
+        v = static_cast<float>(factor * (((u1 + u2) + u3) + u4));
     }
     return m;
 }
+
+// Q and K with σ = √2.5 (scores with a standard deviation of 2.5), V with σ = 1.
+const double kQkSigma = std::sqrt(2.5), kVSigma = 1.0;
 
 double now_ms() {
     using clock = std::chrono::steady_clock;
@@ -41,7 +52,7 @@ int main(int argc, char** argv) {
                 attn::simd_enabled() ? "true" : "false");
     bool first = true;
     for (const Size& s : sizes) {
-        const attn::Matrix q = fill(s.n, s.d, 1), k = fill(s.n, s.d, 2), v = fill(s.n, s.d, 3);
+        const attn::Matrix q = fill(s.n, s.d, 1, kQkSigma), k = fill(s.n, s.d, 2, kQkSigma), v = fill(s.n, s.d, 3, kVSigma);
         for (int which = 0; which < 2; ++which) {
             auto call = [&] { return which == 0 ? attn::attention(q, k, v) : attn::attention_streaming(q, k, v); };
             // warm up for ≥ 100 ms (≥ 3 calls), then time enough calls for ≥ 300 ms (≥ 5, ≤ 201)

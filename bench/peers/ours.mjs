@@ -1,0 +1,52 @@
+// peers/ours.mjs — this project's implementations, timed through the public JS API exactly as a
+// page calls them (copies of Q, K, V in and of the output out included: the peers get their inputs
+// uploaded once, outside the timing), and the article's NumPy code as plain JS for scale.
+//
+//   wasm-simd        attention(), the SIMD128 build        — the row the targets are about
+//   wasm-scalar      attention(), the scalar build
+//   wasm-streaming   attentionStreaming(), the SIMD128 build
+//   plain-js         a triple loop on Float32Array, n ≤ 256 only (it takes 0.35 s at n = 1024)
+
+export const PLAIN_JS_MAX_N = 256;
+
+export function ourImplementations({ simd, scalar }) {
+  const api = (id, label, mod, fn) => ({
+    id, label,
+    prepare: (q, k, v) => ({ run: () => mod[fn]({ q, k, v }).data, dispose() {} }),
+  });
+  return [
+    api('wasm-simd', 'this project, `attention`, wasm SIMD128', simd, 'attention'),
+    api('wasm-scalar', 'this project, `attention`, wasm scalar', scalar, 'attention'),
+    api('wasm-streaming', 'this project, `attentionStreaming`, wasm SIMD128', simd, 'attentionStreaming'),
+    {
+      id: 'plain-js', label: 'plain JS triple loop (the article’s NumPy code)', maxN: PLAIN_JS_MAX_N,
+      prepare: (q, k, v) => ({ run: () => plainJsAttention(q.data, k.data, v.data, q.rows, k.rows, q.cols, v.cols), dispose() {} }),
+    },
+  ];
+}
+
+// The article's NumPy code, translated: scores = Q @ K.T / sqrt(d_k); weights = softmax(scores)
+// (max subtracted); output = weights @ V — plain triple loops, float32 storage.
+function plainJsAttention(Q, K, V, n, nK, d, dV) {
+  const scores = new Float32Array(n * nK), out = new Float32Array(n * dV);
+  const scale = 1 / Math.sqrt(d);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < nK; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += Q[i * d + c] * K[j * d + c];
+      scores[i * nK + j] = dot * scale;
+    }
+  for (let i = 0; i < n; i++) {
+    let m = -Infinity, sum = 0;
+    for (let j = 0; j < nK; j++) m = Math.max(m, scores[i * nK + j]);
+    for (let j = 0; j < nK; j++) sum += (scores[i * nK + j] = Math.exp(scores[i * nK + j] - m));
+    for (let j = 0; j < nK; j++) scores[i * nK + j] /= sum;
+  }
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < dV; c++) {
+      let acc = 0;
+      for (let j = 0; j < nK; j++) acc += scores[i * nK + j] * V[j * dV + c];
+      out[i * dV + c] = acc;
+    }
+  return out;
+}
