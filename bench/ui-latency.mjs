@@ -66,7 +66,7 @@ const table = rows.map(({ n, d, step, what, cells, canvases, times }) =>
   `| ${n} | ${d} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} heatmaps` : ''} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(median(times.frame))} |`);
 const md = `# UI latency: one cell edit → every matrix re-rendered
 
-Measured by \`node bench/ui-latency.mjs\` (report only, nothing is asserted). Target (PRODUCT.md):
+Measured by \`node bench/ui-latency.mjs\` (report only, nothing is asserted). Target (README, "Performance"):
 an edit recomputes and re-renders every intermediate within one frame (16 ms, median) for n ≤ 32.
 
 - Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; ${info}; headless, software rendering.

@@ -5,7 +5,7 @@
 # rebuilds what changed. Run scripts/bootstrap.sh first (npm start / npm test do).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH=/usr/share/nodejs   # Debian's emscripten finds acorn there (TOOLCHAIN.md, pitfall 1)
+export NODE_PATH=/usr/share/nodejs   # Debian's emscripten finds acorn there (docs/toolchain.md, pitfall 1)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 step() { printf '[build] %s\n' "$*"; }
@@ -19,7 +19,7 @@ step "native core and tests (build/native)"
 quiet build/native-build.log cmake --build build/native -j "$JOBS"
 
 step "wasm modules, SIMD128 and scalar (build/wasm)"
-# emcmake's default test emulator passes a flag Node 20 rejects (TOOLCHAIN.md, pitfall 4).
+# emcmake's default test emulator passes a flag Node 20 rejects (docs/toolchain.md, pitfall 4).
 [ -f build/wasm-cmake/CMakeCache.txt ] || quiet build/wasm-configure.log \
   emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)"
