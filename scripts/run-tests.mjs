@@ -1,5 +1,5 @@
-// Runs every suite — doctest natively, doctest compiled to wasm (SIMD and scalar) under Node
-// through CTest, then node:test over the JS API, the page's pure modules and the browser tests —
+// Runs every suite — doctest natively, natively with ASan + UBSan (clang-14), doctest compiled to
+// wasm (SIMD and scalar) under Node through CTest, then node:test over the JS API, the page's pure modules and the browser tests —
 // and ends with one line that counts them all: "total: N passed, N failed".
 // `npm test` builds first and then runs this.
 import { spawnSync } from 'node:child_process';
@@ -37,6 +37,7 @@ function ctest(name, dir) {
 }
 
 ctest('doctest, native', 'build/native');
+ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize');
 ctest('doctest, wasm (SIMD128 and scalar, under Node)', 'build/wasm-cmake');
 
 const dirs = ['tests/node', 'tests/web', 'tests/browser'].filter((d) => fs.existsSync(d));
