@@ -58,8 +58,8 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNC;
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
-    const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + key_panels * kNK) +
-                                  std::uint64_t{n_q} * d_v;
+    const std::uint64_t working = size_sum(size_product(key_panels, kNK, d), size_product(kMR, size_sum(d, key_panels * kNK)),
+                                           size_product(n_q, d_v));
     if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
         return Result<Matrix>::failure(e);
 

@@ -59,8 +59,8 @@ RunningRows running_rows(Workspace& ws, std::size_t group, std::size_t d_v) {
 }  // namespace
 
 std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v) {
-    const std::uint64_t key_panels = (n_k + kNK - 1) / kNK;
-    return key_panels * kNK * d + std::uint64_t{kG} * kMR * (d + d_v + 2) + std::uint64_t{kBK} * kMR;
+    const std::uint64_t key_panels = (std::uint64_t{n_k} + kNK - 1) / kNK;
+    return size_sum(size_product(key_panels, kNK, d), size_product(kG, kMR, size_sum(d, d_v, 2)), kBK * kMR);
 }
 
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
@@ -155,7 +155,7 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
         // matrices, so check_memory in attention_steps may refuse very large shapes).
         return fast::reference_output(q, k, v, options);
     }
-    const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
+    const std::uint64_t working = size_sum(fast::streaming_working_floats(k.rows, d, d_v), size_product(n_q, d_v));
     if (Error e = check_memory("attention_streaming", "output", n_q, d_v, float_bytes(working)))
         return Result<Matrix>::failure(e);
     Matrix out(n_q, d_v);

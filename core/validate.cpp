@@ -13,6 +13,7 @@ namespace attn {
 namespace {
 
 std::string format_bytes(std::uint64_t bytes) {
+    if (bytes == kSizeOverflow) return "more than 16 EiB";  // 2^64 bytes: the count saturated
     char buf[64];
     const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
     if (mib >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f GiB", mib / 1024.0);
@@ -44,12 +45,15 @@ Error check_matrix(const char* name, const Matrix& m) {
         return refuse(ErrorCode::EmptyMatrix, name,
                       std::string(name) + " must have at least one row and one column (got " + shape_string(m) + ")",
                       {{"rows", count(m.rows)}, {"cols", count(m.cols)}});
-    const std::uint64_t needed = std::uint64_t{m.rows} * m.cols;
-    if (m.data.size() != needed)
+    // Checked: rows × cols wrapped around to data.size() would pass and send every loop past the
+    // end of the data.
+    const std::uint64_t needed = size_product(m.rows, m.cols);
+    if (needed == kSizeOverflow || m.data.size() != needed)
         return refuse(ErrorCode::WrongLength, name,
                       std::string(name) + " has " + std::to_string(m.data.size()) + " values but " +
-                          shape_string(m) + " needs " + std::to_string(needed),
-                      {{"got", count(m.data.size())}, {"need", static_cast<double>(needed)},
+                          shape_string(m) + " needs " +
+                          (needed == kSizeOverflow ? "at least " : "") + std::to_string(needed),
+                      {{"got", count(m.data.size())}, {"need", count(m.rows) * count(m.cols)},
                        {"rows", count(m.rows)}, {"cols", count(m.cols)}});
     // One branch-free pass that the compiler vectorises (this runs on every call, over every
     // input value); the position of the first ±Infinity is looked up only when there is one.
@@ -75,7 +79,7 @@ Error check_projection(const Matrix& x, const Matrix& w) {
                           "; X·W needs w to have as many rows as x has columns (" + std::to_string(x.cols) + ")",
                       {{"got", count(w.rows)}, {"need", count(x.cols)}, {"xRows", count(x.rows)},
                        {"xCols", count(x.cols)}, {"wRows", count(w.rows)}, {"wCols", count(w.cols)}});
-    return check_memory("project", "output", x.rows, w.cols, float_bytes(std::uint64_t{x.rows} * w.cols));
+    return check_memory("project", "output", x.rows, w.cols, float_bytes(size_product(x.rows, w.cols)));
 }
 
 Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
@@ -141,10 +145,9 @@ Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, cons
     // AttentionSteps holds six n_q×n_k matrices (scores, kept, scaled, shifted, exps, weights);
     // one more lives while the scores are scaled and masked, and the column softmax works on
     // transposed copies (four more).
-    const std::uint64_t n_q = q.rows, n_k = k.rows;
     const std::uint64_t score_matrices = options.axis == Axis::Column ? 11 : 7;
     return check_memory("attention_steps", "scores", q.rows, k.rows,
-                        float_bytes(score_matrices * n_q * n_k + n_q * v.cols));
+                        float_bytes(size_sum(size_product(score_matrices, q.rows, k.rows), size_product(q.rows, v.cols))));
 }
 
 }  // namespace attn

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checked_size.hpp"
 #include "error.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
@@ -37,7 +38,7 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
 // Refuses a call whose working memory would exceed kMemoryLimitBytes (too_much_memory), before
 // anything is allocated. `operation` is the entry point, `what` the rows×cols matrix whose size
 // drives the need: "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the
-// limit is 1.0 GiB". Counts in 64 bits so that huge sizes cannot wrap around on wasm32.
+// limit is 1.0 GiB". `bytes` is counted with checked_size.hpp, so that no size wraps around.
 Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
                    std::uint64_t bytes);
 
@@ -58,7 +59,7 @@ Result<Enum> parse_option(const char* option, const OptionName<Enum> (&table)[N]
     return Result<Enum>::failure(bad_option(option, names, name));
 }
 
-// Bytes of float32 storage for `count` values.
-inline std::uint64_t float_bytes(std::uint64_t count) { return count * sizeof(float); }
+// Bytes of float32 storage for `count` values (kSizeOverflow when that does not fit in 64 bits).
+inline std::uint64_t float_bytes(std::uint64_t count) { return size_product(count, sizeof(float)); }
 
 }  // namespace attn
