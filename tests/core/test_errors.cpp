@@ -208,3 +208,19 @@ TEST_CASE("too_much_memory: a memory estimate too large for 64 bits is refused, 
     CHECK(attn::check_memory("project", "output", 1, 1, attn::float_bytes(std::uint64_t{1} << 62)).code ==
           ErrorCode::TooMuchMemory);
 }
+
+TEST_CASE("shapes before values: a mask of the wrong shape is reported before an Infinity in q") {
+    // The bindings check shapes before copying any value (check_attention_shapes); every entry point
+    // reports the same first error in the same order.
+    Matrix q = I2;
+    q(0, 0) = std::numeric_limits<float>::infinity();
+    attn::AttentionOptions o;
+    o.mask.kind = attn::MaskKind::Custom;
+    o.mask.keep = Matrix(1, 3, 1.0f);
+    CHECK(error_of(q, I2, V2, o).code == ErrorCode::MaskShape);
+    const attn::Shape mask{1, 3, 3};
+    CHECK(attn::check_attention_shapes(attn::shape_of(q), attn::shape_of(I2), attn::shape_of(V2), 1.0f, &mask).code ==
+          ErrorCode::MaskShape);
+    o.mask.keep = Matrix(2, 2, 1.0f);
+    CHECK(error_of(q, I2, V2, o).code == ErrorCode::NotFinite);
+}
