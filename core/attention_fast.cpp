@@ -43,6 +43,14 @@ namespace {
 // Above this many keys attn::attention runs the streaming kernel (see below).
 constexpr std::size_t kStreamingAboveKeys = 64;
 
+// Floats of working memory the two-pass kernel needs besides the output: its Workspace buffers,
+// k_packed (whole key panels), q_packed (one group) and scores (one group against every key).
+std::uint64_t two_pass_working_floats(std::size_t n_k, std::size_t d) {
+    const std::uint64_t key_panels = (std::uint64_t{n_k} + fast::kNK - 1) / fast::kNK;
+    return size_sum(size_product(key_panels, fast::kNK, d), size_product(fast::kMR, d),
+                    size_product(key_panels, fast::kNK, fast::kMR));
+}
+
 }  // namespace
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
@@ -58,8 +66,11 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNC;
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
-    const std::uint64_t working = size_sum(size_product(key_panels, kNK, d), size_product(kMR, size_sum(d, key_panels * kNK)),
-                                           size_product(n_q, d_v));
+    // Every buffer of the kernel that will run (see below), and the output.
+    const bool streaming = n_k > kStreamingAboveKeys;
+    const std::uint64_t working = size_sum(
+        streaming ? fast::streaming_working_floats(n_q, n_k, d, d_v) : two_pass_working_floats(n_k, d),
+        size_product(n_q, d_v));
     if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
         return Result<Matrix>::failure(e);
 
@@ -72,9 +83,10 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
     // slightly faster there, with no rescaling work.
     fast::Workspace& ws = fast::thread_workspace();
-    if (n_k > kStreamingAboveKeys) {
+    if (streaming) {
         Matrix out(n_q, d_v);
         fast::streaming_attention(q, k, v, options, divisor, ws, out);
+        ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);
         return Result<Matrix>::success(std::move(out));
     }
 
@@ -115,6 +127,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
             }
         }
     }
+    ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);
     return Result<Matrix>::success(std::move(out));
 }
 

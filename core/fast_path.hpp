@@ -74,16 +74,31 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
     return n_k;
 }
 
+// What the fast paths' Workspace keeps between calls: buffers larger than this in all are given
+// back after the call that needed them, so that one huge call cannot keep hundreds of MiB that
+// the next call (or the step-by-step path) needs. The bench's largest call (n = 16384, d = 64)
+// keeps 4 MiB of packed keys; n ≤ 64 on the page, a few KiB.
+constexpr std::size_t kWorkspaceKeepBytes = std::size_t{16} << 20;  // 16 MiB
+
 // The fast paths' working buffers, kept from call to call so that a call allocates only when a
 // larger shape than any before arrives — no allocation on the hot path otherwise. The kernels
 // are handed one explicitly and share nothing else, so the core is reentrant: the public entry
 // points take the calling thread's own (thread_workspace), and a call never re-enters the core
-// on its thread (nothing in it calls back out).
+// on its thread (nothing in it calls back out). The memory checks count every buffer here
+// (streaming_working_floats, two_pass_working_floats).
 struct Workspace {
     std::vector<float> k_packed;  // K in panels of NK keys (packing.hpp)
     std::vector<float> q_packed;  // the current query group(s), (d, MR) each
     std::vector<float> scores;    // a block of scores (key, row), then its weights
     std::vector<float> acc;       // the streaming kernel's running state, (d_v + 2)·MR per group
+
+    std::size_t bytes() const {
+        return (k_packed.capacity() + q_packed.capacity() + scores.capacity() + acc.capacity()) * sizeof(float);
+    }
+    // Frees every buffer when together they hold more than `keep` bytes (called at the end of a call).
+    void give_back_if_larger_than(std::size_t keep) {
+        if (bytes() > keep) *this = Workspace{};
+    }
 };
 
 // The calling thread's Workspace: one per thread, created on its first call. (The wasm module
@@ -110,7 +125,7 @@ inline void ensure(std::vector<float>& buffer, std::size_t n) {
 // key sequences (see attention_fast.cpp). Inputs already checked, no NaN, out is (n_q, d_v).
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
                          float divisor, Workspace& ws, Matrix& out);
-// Floats of working memory it needs besides the output.
-std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v);
+// Floats of working memory it needs besides the output: its Workspace buffers for these sizes.
+std::uint64_t streaming_working_floats(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v);
 
 }  // namespace attn::fast

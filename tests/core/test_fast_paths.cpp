@@ -16,6 +16,7 @@
 #endif
 
 #include "attention.hpp"
+#include "fast_path.hpp"
 #include "helpers.hpp"
 
 using attn::AttentionOptions;
@@ -222,6 +223,20 @@ TEST_CASE("with a teaching switch the fast paths hand the call to the reference:
         const Matrix want = attn::attention_steps(q, k, v, o).value.output;
         testing::check_close(attn::attention(q, k, v, o).value, want, 0);
         testing::check_close(attn::attention_streaming(q, k, v, o).value, want, 0);
+    }
+}
+
+TEST_CASE("a call whose workspace outgrows 16 MiB gives it back; a small one keeps its buffers for the next") {
+    // 100 keys of d = 50,000: 20 MB of packed keys. (Before, the workspace kept every buffer of the
+    // largest call ever made, and the next large call of another path found no room.)
+    const Matrix q = random_matrix(1, 50000, 71, -0.01f, 0.01f), k = random_matrix(100, 50000, 72, -0.01f, 0.01f);
+    const Matrix v = random_matrix(100, 3, 73);
+    for (auto run : {attn::attention, attn::attention_streaming}) {
+        REQUIRE(run(q, k, v, {}).ok());
+        CHECK(attn::fast::thread_workspace().bytes() == 0);
+        REQUIRE(run(random_matrix(9, 16, 74), random_matrix(70, 16, 75), random_matrix(70, 4, 76), {}).ok());
+        CHECK(attn::fast::thread_workspace().bytes() > 0);
+        CHECK(attn::fast::thread_workspace().bytes() <= attn::fast::kWorkspaceKeepBytes);
     }
 }
 
