@@ -22,9 +22,14 @@ namespace attn::fast {
 //  - any NaN in q, k or v: the numerics policy wants exactly the reference's NaN cells, and the
 //    fast paths (max without NaN tracking, sums in another order) do not track them;
 //  - values so large that a score, a scaled score or a sum of weighted values could overflow
-//    float32: where the reference would produce ±∞ or NaN, another summation order could differ.
+//    float32: where the reference would produce ±∞ or NaN, another summation order could differ;
+//  - a divisor (√d_k·τ) or its reciprocal that float32 cannot hold as a normal number: the fast
+//    paths compute (s − m)·(1/divisor) where the reference computes s/divisor − m/divisor, and at
+//    τ = 3·10³⁸ (divisor +∞, 1/divisor = 0) or τ = 10⁻⁴⁰ (1/divisor = +∞) that gives −∞·0 or 0·∞ =
+//    NaN where the reference's numbers are finite.
 // Ordinary inputs are far below these bounds; the scan costs O(n·d), against O(n²·d) for the call.
 inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, float divisor) {
+    if (!std::isnormal(divisor) || !std::isnormal(1.0f / divisor)) return true;
     // max |x| over the bits: for floats without their sign bit, integer order is float order,
     // and every NaN is above +∞ (0x7f800000). An integer max loop vectorises; std::fmax does not.
     auto max_abs = [](const Matrix& m, bool& nan) {
