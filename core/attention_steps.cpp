@@ -22,7 +22,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.shifted = subtract_row_max(st.scaled, st.row_max);
         st.exps = exp_minus_max(st.scaled, st.row_max, options.stable);
         st.row_sum = row_sums(st.exps);
-        st.weights = softmax_weights(st.exps, st.row_sum, st.row_max);
+        st.weights = softmax_weights(st.exps, st.row_sum, st.scaled);
     } else {
         // The FAQ's misconception: softmax down each column = row softmax of the transpose.
         const Matrix by_column = transpose(st.scaled);
@@ -33,7 +33,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.shifted = transpose(subtract_row_max(by_column, m));
         st.exps = transpose(e);
         st.row_sum = transpose(s);
-        st.weights = transpose(softmax_weights(e, s, m));
+        st.weights = transpose(softmax_weights(e, s, by_column));
     }
     st.output = weighted_values(st.weights, v);
     return Result<AttentionSteps>::success(std::move(st));
