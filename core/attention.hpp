@@ -13,11 +13,22 @@
 //   project, project_simd  X·W for the three projections, on either path
 #pragma once
 
+#include <cstddef>
+
 #include "matrix.hpp"
 #include "options.hpp"
 #include "result.hpp"
 
 namespace attn {
+
+// How many cells of each intermediate of AttentionSteps hold a number float32 could not: a NaN, or
+// a ±∞ other than the −∞ a mask puts there on purpose (a masked score, and the max of a fully
+// masked row). With inputs free of NaN, a count above 0 means float32 overflowed on the way: a
+// tiny temperature, huge inputs, the naive softmax's exp. All 0 for ordinary inputs; the page
+// shows a notice from these instead of NaN without a word.
+struct NonFinite {
+    std::size_t scores = 0, scaled = 0, row_max = 0, shifted = 0, exps = 0, row_sum = 0, weights = 0, output = 0;
+};
 
 // Every intermediate of one attention call, in the article's order. Shapes for q: (n_q, d_k),
 // k: (n_k, d_k), v: (n_k, d_v). With options.axis == Axis::Column (the FAQ's misconception) the
@@ -35,6 +46,7 @@ struct AttentionSteps {
                      //             fully masked row is all 0), even in a row that is NaN
     Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
                      //             key's value row is never read
+    NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
 };
 
 // The whole article, step by step, on the reference path.

@@ -1,5 +1,6 @@
 // attention_steps.cpp — the article end to end on the reference path, keeping every intermediate.
 #include "attention.hpp"
+#include "non_finite.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
 
@@ -36,6 +37,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.weights = transpose(softmax_weights(e, s, by_column));
     }
     st.output = weighted_values(st.weights, v);
+    st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }
 

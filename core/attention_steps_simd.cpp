@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "attention.hpp"
+#include "non_finite.hpp"
 #include "reference.hpp"
 #include "simd_kernels.hpp"
 #include "validate.hpp"
@@ -130,6 +131,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
         st.weights = reference::transpose(sm.weights);
     }
     st.output = weighted_values(st.weights, v);
+    st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }
 

@@ -19,6 +19,7 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "attention.hpp"
@@ -117,7 +118,17 @@ attn::Result<attn::AttentionOptions> read_options(const val& o) {
     return Options::success(std::move(out));
 }
 
-// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output }.
+// NonFinite → { scores, scaled, rowMax, shifted, exps, rowSum, weights, output }: counts.
+val to_js(const attn::NonFinite& n) {
+    val out = val::object();
+    const std::pair<const char*, std::size_t> counts[] = {
+        {"scores", n.scores}, {"scaled", n.scaled},   {"rowMax", n.row_max},   {"shifted", n.shifted},
+        {"exps", n.exps},     {"rowSum", n.row_sum}, {"weights", n.weights}, {"output", n.output}};
+    for (const auto& [name, count] : counts) out.set(name, static_cast<double>(count));
+    return out;
+}
+
+// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output, nonFinite }.
 val to_js(const attn::AttentionSteps& st) {
     val out = val::object();
     out.set("scores", to_js(st.scores));
@@ -129,6 +140,7 @@ val to_js(const attn::AttentionSteps& st) {
     out.set("rowSum", to_js(st.row_sum));
     out.set("weights", to_js(st.weights));
     out.set("output", to_js(st.output));
+    out.set("nonFinite", to_js(st.non_finite));
     return out;
 }
 

@@ -237,7 +237,7 @@ TEST_CASE("extreme temperatures: the fast paths give the reference's numbers, no
     hot_causal.mask.kind = MaskKind::Causal;
     // A denormal temperature: 1/τ overflows to +∞, and 0·∞ = NaN, where the reference divides
     // 10⁻⁴⁰ by 10⁻⁴⁰ = 1: softmax([1, 0])·[1, 3] = 1.538.
-    const Matrix q1(1, 1, {1e-20f}), k1(2, 1, {1e-20f, 0}), v1(2, 1, {1, 3});
+    const Matrix q1(1, 1, std::vector<float>{1e-20f}), k1(2, 1, {1e-20f, 0}), v1(2, 1, {1, 3});
     AttentionOptions cold;
     cold.temperature = 1e-40f;
     cold.scale = Scale::None;
@@ -248,7 +248,7 @@ TEST_CASE("extreme temperatures: the fast paths give the reference's numbers, no
     };
     for (const Case& c : {Case{I2, I2, V10, hot, Matrix(2, 2, {5, 5, 5, 5})},
                           Case{I2, I2, V10, hot_causal, Matrix(2, 2, {10, 0, 5, 5})},
-                          Case{q1, k1, v1, cold, Matrix(1, 1, {1.5379f})}}) {
+                          Case{q1, k1, v1, cold, Matrix(1, 1, std::vector<float>{1.5379f})}}) {
         INFO("temperature " << c.o.temperature << ", mask " << mask_name(c.o.mask.kind));
         testing::check_close(attn::attention_steps(c.q, c.k, c.v, c.o).value.output, c.want, 1e-4);
         check_both(c.q, c.k, c.v, c.o);

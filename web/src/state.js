@@ -94,6 +94,15 @@ function resolvePreset(state) {
   return state;
 }
 
+/**
+ * True while the page shows the article's own numbers (§7): its example with every option at its
+ * default. The article's remarks on them ("the other weight still gets 0.33") hold only then.
+ */
+export function showsArticleNumbers(state) {
+  return state.preset === 'article' && state.scale === DEFAULTS.scale && state.temperature === DEFAULTS.temperature &&
+    state.mask === DEFAULTS.mask && state.softmax === (DEFAULTS.stable ? 'stable' : 'naive') && state.axis === DEFAULTS.axis;
+}
+
 /** True when every matrix the mode needs is present with the shape the sizes say. */
 export function shapesAgree(state) {
   return Object.entries(MODE_MATRICES[state.mode]).every(([name, [r, c]]) => {
