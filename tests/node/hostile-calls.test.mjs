@@ -76,6 +76,22 @@ for (const build of ['simd', 'scalar']) {
       workedExample(module.attn);
     });
 
+    it('prototype names are not option names: toString, constructor, __proto__, valueOf, hasOwnProperty', () => {
+      const { attn } = module;
+      for (const name of ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty', 'isPrototypeOf']) {
+        for (const option of ['scale', 'axis', 'mask', 'path'])
+          assert.throws(() => attn.attentionSteps({ q: I2, k: I2, v: V10, [option]: name }),
+            { code: 'bad_option', argument: option }, `attentionSteps ${option}: ${name}`);
+        for (const fn of ['attention', 'attentionStreaming'])
+          for (const option of ['scale', 'mask'])
+            assert.throws(() => attn[fn]({ q: I2, k: I2, v: V10, [option]: name }), { code: 'bad_option' }, `${fn} ${option}`);
+        assert.throws(() => attn.project({ x: I2, w: I2, path: name }), { code: 'bad_option', argument: 'path' });
+        // …nor argument names: an own key "constructor" is an unknown option
+        assert.throws(() => attn.attention(JSON.parse(`{"${name}": 1}`)), { code: 'unknown_option', argument: name });
+      }
+      workedExample(attn);
+    });
+
     it('a BigInt element is named as a BigInt: "(got 1n)"', () => {
       assert.throws(() => module.attn.attentionSteps({ q: I2, k: I2, v: { rows: 2, cols: 2, data: [1n, 0, 0, 1] } }), {
         code: 'not_a_number', message: 'v.data[0] is not a number (got 1n)', params: { index: 0, got: '1n' },
