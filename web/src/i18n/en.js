@@ -164,6 +164,8 @@ export default {
   // reliability (issue 9)
   'notice.nonFinite': 'From step {step} on, some numbers are ∞ or NaN although every input is finite: a number outgrew float32 (about ±3.4×10³⁸) and became ∞, and ∞ − ∞ or ∞/∞ gives NaN. Try a larger temperature τ or smaller inputs.',
   'core.detached_data': 'The data of {name} is no longer there: its buffer was transferred away (detached).',
+  'err.ambiguousComma': '"{text}" could be one number with a decimal comma or two numbers: write {decimal} for one number, or {pair} for two.',
+  'err.brackets': 'The brackets do not pair up: write a matrix as [[1, 2], [3, 4]], each "[" closed by its "]".',
 
   'err.empty': 'This cell is empty; enter a number.',
   'err.notNumber': '"{text}" is not a number.',
