@@ -17,6 +17,7 @@
 // finishes empties on its way out (end_call).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <string>
 #include <utility>
@@ -196,6 +197,11 @@ val vocabulary() {
     return out;
 }
 
+// Bytes the allocator has handed out and not taken back: what a leak makes grow, long before the
+// memory itself grows. For the tests (tests/node/soak.test.mjs, hostile-calls.test.mjs); api.mjs
+// does not expose it.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
 
@@ -211,4 +217,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
+    emscripten::function("heapInUse", &heap_in_use);
 }

@@ -26,7 +26,8 @@ export async function loadCore(build = 'simd') {
 /**
  * The public API of one build and the Embind module under it, to watch the module's memory:
  * memoryBytes() is the size of the wasm memory, which grows when the allocator runs out and never
- * shrinks, so a call that leaks shows up as growth over many calls.
+ * shrinks; heapBytes() is what the allocator has handed out and not taken back, which a leak
+ * makes grow call after call.
  */
 export async function loadAttentionWithCore(build = 'simd') {
   const { core: corePath, wasm } = builds[build];
@@ -35,7 +36,7 @@ export async function loadAttentionWithCore(build = 'simd') {
   let core;
   const attn = await wrapCore((options) => createCore(options).then((c) => (core = c)),
     { wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
-  return { attn, core, memoryBytes: () => core.HEAP8.length };
+  return { attn, core, memoryBytes: () => core.HEAP8.length, heapBytes: () => core.heapInUse() };
 }
 
 export function readFixture() {
