@@ -71,3 +71,9 @@ test('brackets must pair up: "[[1,2],[3" is refused, not read as [1, 2]', () => 
   assert.deepEqual(ok('[[1,2],[3,4]]'), [[1, 2], [3, 4]]);
   assert.deepEqual(ok('np.array([[1, 2],\n          [3, 4]])'), [[1, 2], [3, 4]]);
 });
+
+test('a message quotes at most 24 characters of what was typed', () => {
+  assert.deepEqual(parseNumber('x'.repeat(100000)), { ok: false, error: { key: 'notNumber', text: `${'x'.repeat(24)}…` } });
+  assert.deepEqual(parseNumber('9'.repeat(400)), { ok: false, error: { key: 'infinite', text: `${'9'.repeat(24)}…` } });
+  assert.equal(error(`[[${'y'.repeat(30)}]]`).text, `${'y'.repeat(24)}…`);
+});

@@ -31,6 +31,10 @@ const FLOAT32_MAX = 3.4028234663852886e38; // the core computes in float32: anyt
 const NOT_A_NUMBER = /^[+-]?nan$/i;
 const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 
+// How a message quotes what was typed: at most 24 characters, so that 100,000 of them make a
+// message of one line.
+const quote = (s) => (s.length > 24 ? `${s.slice(0, 24)}…` : s);
+
 /**
  * Reads one cell. Returns { ok: true, value } or { ok: false, error: { key, text } } with key
  * 'empty' | 'nan' | 'infinite' | 'tooLarge' | 'notNumber'. NaN and ±Infinity are refused because the core
@@ -39,12 +43,12 @@ const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 export function parseNumber(text) {
   const s = normalizeText(text).trim();
   if (s === '') return { ok: false, error: { key: 'empty' } };
-  if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: s } };
-  if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: s } };
-  if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: s } };
+  if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: quote(s) } };
+  if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
+  if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: quote(s) } };
   const value = Number(s);
-  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: s } };
-  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: s } };
+  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
+  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: quote(s) } };
   return { ok: true, value };
 }
 

@@ -6,6 +6,7 @@
 
 import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, presetTokens, seededRandom, randomMatrix } from './presets.js';
 import { STEPS } from './steps.js';
+import { parseNumber } from './parse-matrix.js';
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
@@ -31,10 +32,12 @@ const positive = {
   parse: (s) => (NUMBER.test(s) && Number(s) > 0 && Number.isFinite(Number(s)) ? Number(s) : undefined),
   format: String,
 };
+// A matrix's cells obey the rule of the cells on the page (parseNumber): a link cannot carry a
+// value a reader could not type, such as 1e39, which is +∞ in float32.
 const matrix = {
   parse(s) {
     const rows = s.split(';').map((row) => row.split(','));
-    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell)))) return undefined;
+    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell) || !parseNumber(cell).ok))) return undefined;
     return rows.map((row) => row.map(Number));
   },
   format: (rows) => rows.map((row) => row.join(',')).join(';'),
