@@ -8,10 +8,12 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
 #include "attention.hpp"
+#include "samples.hpp"
 #include "validate.hpp"
 
 using emscripten::val;
@@ -132,6 +134,22 @@ val vocabulary() {
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
 
+// --- The labs (issue 11): the sampler of "why divide by √d_k". api.mjs has checked that every
+// number is a safe integer, so the int64 casts are exact; the core checks the ranges.
+
+// dot_product_samples → { rows: 1, cols: count, data } (api.mjs hands on data alone).
+val dot_product_samples(double dk, double count, double seed) {
+    const auto r = attn::dot_product_samples(static_cast<std::int64_t>(dk), static_cast<std::int64_t>(count),
+                                             static_cast<std::int64_t>(seed));
+    return r.ok() ? to_js(attn::Matrix(1, r.value.size(), r.value)) : error(r.error);
+}
+
+val normal_matrix(double rows, double cols, double seed) {
+    const auto r = attn::normal_matrix(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols),
+                                       static_cast<std::int64_t>(seed));
+    return r.ok() ? to_js(r.value) : error(r.error);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -144,4 +162,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
+    emscripten::function("dotProductSamples", &dot_product_samples);
+    emscripten::function("normalMatrix", &normal_matrix);
 }
