@@ -152,7 +152,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     },
     version: () => core.version(),
     simd: () => core.simd(),
-    // The labs (issue 11): dotProductSamples, normalMatrix.
-    ...labMethods(core, { checkKeys, badOption, unwrap }),
+    // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
+    ...labMethods(core, { checkKeys, badOption, oneOf, unwrap }),
   });
 }

@@ -59,3 +59,9 @@ export const SAMPLE_LIMITS = Object.freeze({
   seed: Object.freeze({ min: 0, max: 2 ** 32 - 1 }),
 });
 
+/**
+ * The entry points workingMemory answers for, by the name their too_much_memory error carries in
+ * params.operation (core/working_memory.hpp): attentionSteps (either path), attention,
+ * attentionStreaming.
+ */
+export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);

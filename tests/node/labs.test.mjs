@@ -1,10 +1,10 @@
 // The labs' entry points (issue 11) through the public JS API of both builds: dotProductSamples
-// and normalMatrix (article §4's sampler, core/samples.hpp), and vocabulary.mjs's SAMPLE_LIMITS
-// held to the core.
+// and normalMatrix (article §4's sampler, core/samples.hpp), workingMemory (core/working_memory.hpp),
+// and vocabulary.mjs's SAMPLE_LIMITS and OPERATIONS held to the core.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention } from './load-module.mjs';
-import { SAMPLE_LIMITS } from '../../wasm/vocabulary.mjs';
+import { loadAttention, loadCore } from './load-module.mjs';
+import { SAMPLE_LIMITS, OPERATIONS } from '../../wasm/vocabulary.mjs';
 
 // Mean and variance in float64.
 function moments(values) {
@@ -106,3 +106,61 @@ describe('both builds', () => {
     }
   });
 });
+
+for (const build of ['simd', 'scalar']) {
+  describe(`${build} build: workingMemory`, () => {
+    it('the worked example: attention_steps holds 7 score matrices and the output, 2×2 each: 128 bytes', () => {
+      const attn = builds[build];
+      assert.deepEqual(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2 }),
+        { bytes: (7 * 4 + 4) * 4, limit: 2 ** 30 });
+      assert.equal(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2, axis: 'column' }).bytes, (11 * 4 + 4) * 4);
+    });
+
+    it('is the bytes each refusal names: attentionSteps at 12000², attention and attentionStreaming with a 1 GiB output', () => {
+      const attn = builds[build];
+      const column = (n) => ({ rows: n, cols: 1, data: new Float32Array(n).fill(0.5) });
+      const refusal = (call) => { try { call(); } catch (e) { return e; } assert.fail('not refused'); };
+      const steps = refusal(() => attn.attentionSteps({ q: column(12000), k: column(12000), v: column(12000) }));
+      assert.equal(steps.code, 'too_much_memory');
+      assert.equal(steps.params.bytes, attn.workingMemory({ operation: 'attention_steps', nq: 12000, nk: 12000, d: 1, dv: 1 }).bytes);
+      const args = { q: column(32768), k: column(1), v: { rows: 1, cols: 8192, data: new Float32Array(8192) } };
+      for (const [call, operation] of [['attention', 'attention'], ['attentionStreaming', 'attention_streaming']]) {
+        const e = refusal(() => attn[call](args));
+        assert.equal(e.params.operation, operation);
+        const need = attn.workingMemory({ operation, nq: 32768, nk: 1, d: 1, dv: 8192 });
+        assert.equal(e.params.bytes, need.bytes);
+        assert.equal(e.params.limit, need.limit);
+      }
+    });
+
+    it('§8 at d = 64: the scores grow as n², the streaming path as n·d, and at n = 16384 only it fits', () => {
+      const attn = builds[build];
+      const bytes = (operation, n) => attn.workingMemory({ operation, nq: n, nk: n, d: 64, dv: 64 }).bytes;
+      assert.ok(Math.abs(bytes('attention_steps', 8192) / bytes('attention_steps', 4096) - 4) < 0.01);
+      assert.ok(bytes('attention_streaming', 8192) / bytes('attention_streaming', 4096) <= 2);
+      const { limit } = attn.workingMemory({ operation: 'attention', nq: 1, nk: 1, d: 1, dv: 1 });
+      assert.ok(bytes('attention_steps', 16384) > limit);
+      assert.ok(bytes('attention_streaming', 16384) < 16 * 2 ** 20);
+    });
+
+    it("OPERATIONS are the core's: each is accepted, and the bindings' own refusal lists exactly them", async () => {
+      const attn = builds[build];
+      for (const operation of OPERATIONS) assert.ok(attn.workingMemory({ operation, nq: 1, nk: 1, d: 1, dv: 1 }).bytes > 0);
+      assert.throws(() => attn.workingMemory({ operation: 'project', nq: 1, nk: 1, d: 1, dv: 1 }), {
+        code: 'bad_option', argument: 'operation',
+        message: 'workingMemory: operation must be "attention_steps", "attention" or "attention_streaming" (got "project")' });
+      // past api.mjs, the core's table (kOperationNames) names them in its own message
+      const { error } = (await loadCore(build)).workingMemory('project', 1, 1, 1, 1, 'row');
+      assert.equal(error.code, 'bad_option');
+      const named = [...error.message.matchAll(/"(\w+)"/g)].map((m) => m[1]);
+      assert.deepEqual(named, [...OPERATIONS, 'project']);
+    });
+
+    it('refuses sizes that are not whole numbers from 1 to 2147483647', () => {
+      const attn = builds[build];
+      assert.throws(() => attn.workingMemory({ operation: 'attention', nq: 0, nk: 1, d: 1, dv: 1 }), {
+        code: 'bad_option', argument: 'nq', message: 'workingMemory: nq must be a whole number from 1 to 2147483647 (got 0)' });
+      assert.throws(() => attn.workingMemory({ operation: 'attention', nq: 1, nk: 1, d: 1 }), { code: 'bad_option', argument: 'dv' });
+    });
+  });
+}
