@@ -20,8 +20,8 @@ before(async () => {
   workerSource = await bundleCostWorker();
 });
 
-// n = 64 … 512, each size measured for 30 ms: the issue's browser test runs the same sizes.
-const quick = (over = {}) => ({ ...COST_PLAN, sizes: [64, 128, 256, 512], minMs: 30, ...over });
+// n = 64 … 512, as the issue's browser test runs them; short measurements.
+const quick = (over = {}) => ({ ...COST_PLAN, sizes: [64, 128, 256, 512], minMs: 20, warmUpMs: 50, ...over });
 const events = async (run) => { const out = []; for await (const e of run) out.push(e); return out; };
 
 test('the plan: d = 64, n = 64 … 4096 timed, then 8192 where the n² path no longer fits; flops 4·n²·d', () => {
@@ -55,19 +55,46 @@ test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and
   assert.equal(at(8192).limit, 2 ** 30);
 });
 
-test('a run on this thread: every size and path measured, GFLOP/s, slopes near 2 and the build named', () => {
+test('a run on this thread: every size and path measured, with GFLOP/s, its working memory and the build', () => {
   const all = [...runCost(engine, { plan: quick() })].filter((e) => e.type !== 'tick');
   assert.deepEqual(all[0], { type: 'plan', build: 'simd', total: 12, plan: quick() });
   const measures = all.filter((e) => e.type === 'measure');
   assert.equal(measures.length, 12);
-  for (const m of measures) assert.ok(m.ms > 0 && m.reps >= 1 && m.gflops > 0 && m.bytes > 0, JSON.stringify(m));
+  for (const m of measures) {
+    assert.ok(m.ms > 0 && m.samples >= 3 && m.batch >= 1, JSON.stringify(m));
+    assert.equal(m.gflops, 4 * m.n * m.n * 64 / (m.ms * 1e6));
+    assert.equal(m.bytes, engine.workingMemory({ operation: { reference: 'attention_steps', simd: 'attention', streaming: 'attention_streaming' }[m.path],
+      nq: m.n, nk: m.n, d: 64, dv: 64 }).bytes);
+  }
   assert.deepEqual(all.filter((e) => e.type === 'progress').map((e) => e.done), Array.from({ length: 12 }, (_, i) => i + 1));
   const done = all.at(-1);
   assert.equal(done.type, 'done');
-  // Measured on a machine other jobs share, so with room: quadratic, not linear or cubic
-  for (const path of ['reference', 'simd']) assert.ok(done.slopes[path] > 1.3 && done.slopes[path] < 2.7, `${path}: slope ${done.slopes[path]}`);
+  for (const path of COST_PLAN.paths) assert.ok(Number.isFinite(done.slopes[path]), path);
   const at512 = (path) => measures.find((m) => m.path === path && m.n === 512);
   assert.ok(at512('simd').ms < at512('reference').ms, 'the SIMD path beats the plain loops');
+});
+
+test('on a clock that advances with the work (n² per call, plus a fixed cost), the run reads a slope of 2', () => {
+  // Timings on a machine other jobs share are not reproducible; a virtual clock is. Each call
+  // costs 0.05 ms + 2·10⁻⁶·n² ms of virtual time, the real call still runs.
+  let clock = 0;
+  const tick = (n) => { clock += 0.05 + 2e-6 * n * n; };
+  const timedEngine = {
+    ...engine, simd: () => true,
+    attention: (a) => (tick(a.q.rows), engine.attention(a)),
+    attentionStreaming: (a) => (tick(a.q.rows), engine.attentionStreaming(a)),
+    attentionSteps: (a) => (tick(a.q.rows), engine.attentionSteps(a)),
+  };
+  const plan = { ...COST_PLAN, sizes: [64, 128, 256, 512, 1024], paths: ['simd'], minMs: 20, warmUpMs: 1 };
+  const all = [...runCost(timedEngine, { plan, now: () => clock })];
+  const measures = all.filter((e) => e.type === 'measure');
+  measures.forEach((m) => assert.ok(Math.abs(m.ms - (0.05 + 2e-6 * m.n * m.n)) < 1e-9, `${m.n}: ${m.ms}`));
+  // n = 64 costs 0.058 ms: 256 calls make the first batch of ≥ 10 ms
+  assert.equal(measures[0].batch, 256);
+  const { slopes: fitted } = all.at(-1);
+  const model = [256, 512, 1024].map((n) => ({ n, ms: 0.05 + 2e-6 * n * n }));
+  assert.ok(Math.abs(fitted.simd - fitSlope(model)) < 1e-9 && fitted.simd > 1.75, `upper half: ${fitted.simd}`);
+  assert.ok(fitSlope(measures) < fitted.simd, 'all sizes: bent by the fixed cost');
 });
 
 test('n = 8192: the step-by-step path is refused with the bytes it would need; the streaming path still runs', () => {
@@ -92,7 +119,7 @@ test('in a Web Worker (the real worker bundle): the same events, the page thread
   assert.equal(all.filter((e) => e.type === 'measure').length, 8);
   assert.equal(all.at(-1).type, 'done');
   const summary = await run.done;
-  assert.ok(summary.slopes.simd > 1.3 && summary.slopes.simd < 2.7, `slope ${summary.slopes.simd}`);
+  assert.ok(Number.isFinite(summary.slopes.simd));  // real time on a shared machine: its value is the previous test's business
 });
 
 test('stop() ends a run in the worker at once, even inside a long call', async () => {

@@ -104,16 +104,20 @@ export function memoryTable(engine, { sizes = MEMORY_SIZES, d = COST_PLAN.d, pat
 }
 
 const TICK = Object.freeze({ type: 'tick' });
-// The median of at least three calls after a warm-up (one slow call on a busy machine does not
-// move it); a call of half a second or more is measured once, warm-up included.
+// A measurement is the median of at least three timed batches after a warm-up (one slow batch on
+// a busy machine does not move it). A batch repeats the call until it lasts BATCH_MS: Firefox's
+// clock ticks in whole milliseconds outside cross-origin isolation, and n = 64 takes 0.06 ms.
+// A call of half a second or more is measured once, warm-up included.
 const MIN_REPS = 3;
+const BATCH_MS = 10;
 const LONG_CALL_MS = 500;
 const WARM_UP_N = 128;  // a size whose calls take well under a slice on every path
 
 /**
  * One size on one path, as a generator: it yields TICK after every call (so that a caller on the
  * page's thread can let the page answer in between) and returns the event that reports it:
- *   { type: 'measure', path, n, ms (median per call), reps, gflops, bytes }
+ *   { type: 'measure', path, n, ms (per call: the median of `samples` batches of `batch` calls), samples,
+ *     batch, gflops, bytes (its working memory) }
  *   { type: 'refused', path, n, bytes, limit, error: { code, message } }  — the core's refusal
  *   { type: 'skipped', path, n, reason: 'capped' | 'slice' }
  * predictMs: the expected time of one call (from the previous size); a call predicted longer than
@@ -136,24 +140,37 @@ export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, slic
   if (maxN !== undefined && n > maxN) return { type: 'skipped', path, n, reason: 'capped' };
   if (predictMs > sliceMs) return { type: 'skipped', path, n, reason: 'slice' };
 
-  const timed = () => { const t0 = now(); run(engine, qkv); return now() - t0; };
-  const warmUp = timed();  // not kept: the first call also grows and touches fresh memory
+  const timed = (calls) => {
+    const t0 = now();
+    for (let c = 0; c < calls; c++) run(engine, qkv);
+    return now() - t0;
+  };
+  const warmUp = timed(1);  // not kept: the first call also grows and touches fresh memory
   yield TICK;
-  const times = [];
-  if (warmUp >= LONG_CALL_MS) {
-    times.push(warmUp);    // a call this long is measured once: repeating it would cost seconds
-  } else {
-    let total = 0;
-    while (times.length < MIN_REPS || total < minMs) {
-      const ms = timed();
-      times.push(ms);
-      total += ms;
-      yield TICK;
-    }
+  if (warmUp >= LONG_CALL_MS) return result(warmUp, 1, 1);  // measured once: repeating it would cost seconds
+  // Calls per timed batch: doubled until a batch lasts BATCH_MS; that batch is the first sample.
+  let batch = 1;
+  let ms = timed(batch);
+  yield TICK;
+  while (ms < BATCH_MS) {
+    batch *= 2;
+    ms = timed(batch);
+    yield TICK;
   }
-  times.sort((a, b) => a - b);
-  const ms = times[Math.floor(times.length / 2)];
-  return { type: 'measure', path, n, ms, reps: times.length, gflops: attentionFlops(n, d) / (ms * 1e6), bytes };
+  const perCall = [ms / batch];
+  let total = ms;
+  while (perCall.length < MIN_REPS || total < minMs) {
+    ms = timed(batch);
+    perCall.push(ms / batch);
+    total += ms;
+    yield TICK;
+  }
+  perCall.sort((a, b) => a - b);
+  return result(perCall[Math.floor(perCall.length / 2)], perCall.length, batch);
+
+  function result(ms, samples, calls) {
+    return { type: 'measure', path, n, ms, samples, batch: calls, gflops: attentionFlops(n, d) / (ms * 1e6), bytes };
+  }
 }
 
 /**
