@@ -173,4 +173,20 @@ export default {
   'err.seed': 'The seed must be a whole number from 0 to 2147483647.',
   'err.temperature': 'The temperature must be a finite number greater than 0.',
   'err.engine': 'The computing core rejected this input: {message}',
+
+  // labs (issue 11)
+  'export.py.title': 'Exported from Attention Playground: softmax(QKᵀ/√dₖ)·V',
+  'export.py.run': 'Run python3 {file}: it prints the same weights A and output AV as the page (computed in float32, as the page does).',
+  'export.py.stable': 'numerical stability',
+  'export.py.naive': 'naive softmax: no max subtracted; large scores overflow eˣ to inf, and inf/inf is nan',
+  'export.py.errors': 'the page shows inf and nan too; no warnings printed here',
+  'export.py.fullyMasked': 'a fully masked row has nothing to attend to: all-zero weights (as on the page)',
+  'export.py.scores': 'scores + scaling',
+  'export.py.mask': 'mask: masked positions get −∞, so exactly zero weight',
+  'export.py.causal': 'causal mask: word i sees only words j ≤ i',
+  'export.py.rows': 'normalise each row',
+  'export.py.columns': 'normalise each column (a common misconception)',
+  'export.py.weighted': 'weighted sum',
+  'export.py.projections': 'the three projections',
+  'export.py.show': 'as the page shows them: {digits} significant digits',
 };

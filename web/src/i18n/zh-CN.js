@@ -174,4 +174,20 @@ export default {
   'err.seed': '种子必须是 0 到 2147483647 之间的整数。',
   'err.temperature': '温度必须是大于 0 的有限数。',
   'err.engine': '计算核心拒绝了这个输入:{message}',
+
+  // labs (issue 11)
+  'export.py.title': '注意力机制演练场导出:softmax(QKᵀ/√dₖ)·V',
+  'export.py.run': '运行 python3 {file}:打印与页面相同的权重 A 和输出 AV(与页面一样用 float32 计算)。',
+  'export.py.stable': '数值稳定',
+  'export.py.naive': '朴素 softmax:不减最大值,分数大时 eˣ 溢出为 inf,inf/inf 得 nan',
+  'export.py.errors': '页面同样显示 inf 和 nan,这里不打印警告',
+  'export.py.fullyMasked': '整行都被遮住:没有可看的词,权重全为 0(与页面相同)',
+  'export.py.scores': '打分 + 缩放',
+  'export.py.mask': '掩码:被遮住的位置为 −∞,权重恰好为 0',
+  'export.py.causal': '因果掩码:第 i 个词只看第 j ≤ i 个词',
+  'export.py.rows': '逐行归一化',
+  'export.py.columns': '按列归一化(常见误区)',
+  'export.py.weighted': '加权求和',
+  'export.py.projections': '三个投影',
+  'export.py.show': '与页面相同:{digits} 位有效数字',
 };
