@@ -160,6 +160,22 @@ test('where a Worker cannot start, the run goes on in slices of < 100 ms of work
   assert.ok(skipped.some((e) => e.path === 'reference' && e.reason === 'slice'), JSON.stringify(skipped));
 });
 
+test('stop() on the page\'s thread: no call is made after it', async () => {
+  let calls = 0, callsAtStop;
+  const counted = { ...engine, attention: (a) => (calls++, engine.attention(a)) };
+  const run = startCostRun({ engine: counted, plan: quick({ paths: ['simd'] }) });
+  const seen = [];
+  for await (const e of run) {
+    seen.push(e);
+    if (e.type === 'measure') { run.stop(); callsAtStop = calls; }
+  }
+  assert.equal(seen[0].reason, 'no-worker-source');
+  assert.equal(seen.at(-1).type, 'stopped');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(calls, callsAtStop);
+  assert.equal(await run.done, null);
+});
+
 test('a worker that fails before it is ready (e.g. its wasm blocked) hands the run to the page thread', async () => {
   const failing = () => {
     const listeners = { message: [], error: [] };

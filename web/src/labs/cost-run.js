@@ -78,9 +78,9 @@ export function startCostRun({
     emit({ type: 'start', mode: 'main-thread', build: engine.build, reason });
     try {
       for (const event of runCost(engine, { plan, sliceMs, now })) {
-        if (stopped) return;
         if (event.type !== 'tick') emit(event);
         await pause();
+        if (stopped) return;  // before the generator makes its next call
       }
     } catch (error) {
       emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
