@@ -108,6 +108,7 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
     const output = await matrixIn(page, 'output');
     await page.click('#copy-link');
     await page.until(() => document.getElementById('copy-status').textContent !== '');
+    assert.match(await page.evaluate(() => document.getElementById('copy-status').textContent), /^Link copied/, 'the clipboard took it');
     const link = await page.evaluate(() => location.href);
     assert.ok(link.startsWith(FILE + '#'), 'the link is the file with the state in its hash');
     if (driver.name === 'chromium') {
