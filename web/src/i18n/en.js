@@ -174,6 +174,28 @@ export default {
   'err.temperature': 'The temperature must be a finite number greater than 0.',
   'err.engine': 'The computing core rejected this input: {message}',
 
+  // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the
+  // error's numbers by web/src/engine-errors.js; {name} is the matrix as the page names it.
+  'core.wrong_length': '{name} has {got} values, but a {rows}×{cols} matrix needs {need}.',
+  'core.empty_matrix': '{name} needs at least one row and one column (it is {rows}×{cols}).',
+  'core.not_finite': '{name} is {value} here, which is not finite; the core accepts only finite inputs.',
+  'core.dk_mismatch': 'Q has d_k = {need} columns but K has {got}; QKᵀ needs the same d_k in both.',
+  'core.key_value_mismatch': 'K has {need} rows (one key per word) but V has {got}; every key needs exactly one value row.',
+  'core.projection_mismatch': 'X is {xRows}×{xCols} but {name} is {wRows}×{wCols}; X·W needs W to have as many rows as X has columns ({xCols}).',
+  'core.mask_shape': 'The mask is {rows}×{cols} but the scores are {needRows}×{needCols}.',
+  'core.mask_value': 'The mask is {value} here; a mask holds only 0 (masked) and 1 (kept).',
+  'core.bad_temperature': 'The temperature must be a finite number greater than 0 (it is {value}).',
+  'core.too_much_memory': 'This size ({rows}×{cols}) needs {bytes} of working memory; the limit is {limit}.',
+  'core.bad_option': 'The option {name} does not accept {got}.',
+  'core.bad_arguments': '{function} needs one object argument (got {got}).',
+  'core.unknown_option': '{function} has no option "{name}"; the options are {known}.',
+  'core.missing_matrix': 'The matrix {name} is missing.',
+  'core.not_a_matrix': '{name} must be a matrix { rows, cols, data } (got {got}).',
+  'core.bad_dimension': '{name}.{field} must be a whole number ≥ 1 (got {got}).',
+  'core.bad_data': "{name}'s data must be a Float32Array or an array of numbers (got {got}).",
+  'core.not_a_number': "{name}'s value number {index} is not a number (got {got}).",
+  'core.inputs_too_large': 'The inputs hold {values} values ({bytes}); at most {limit} fit in the module\'s memory.',
+
   // labs (issue 11)
   'export.py.title': 'Exported from Attention Playground: softmax(QKᵀ/√dₖ)·V',
   'export.py.run': 'Run python3 {file}: it prints the same weights A and output AV as the page (computed in float32, as the page does).',
@@ -189,4 +211,5 @@ export default {
   'export.py.weighted': 'weighted sum',
   'export.py.projections': 'the three projections',
   'export.py.show': 'as the page shows them: {digits} significant digits',
+  'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
 };

@@ -175,6 +175,28 @@ export default {
   'err.temperature': '温度必须是大于 0 的有限数。',
   'err.engine': '计算核心拒绝了这个输入:{message}',
 
+  // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the
+  // error's numbers by web/src/engine-errors.js; {name} is the matrix as the page names it.
+  'core.wrong_length': '{name} 有 {got} 个数,但 {rows}×{cols} 的矩阵需要 {need} 个。',
+  'core.empty_matrix': '{name} 至少要有一行一列(现在是 {rows}×{cols})。',
+  'core.not_finite': '{name} 在这里是 {value},不是有限数:计算核心只接受有限的输入。',
+  'core.dk_mismatch': 'Q 有 dₖ = {need} 列,K 却有 {got} 列:QKᵀ 要求两者的 dₖ 相同。',
+  'core.key_value_mismatch': 'K 有 {need} 行(每个词一个键),V 却有 {got} 行:每个键正好对应一行值。',
+  'core.projection_mismatch': 'X 是 {xRows}×{xCols},{name} 却是 {wRows}×{wCols}:X·W 要求 W 的行数等于 X 的列数({xCols})。',
+  'core.mask_shape': '掩码是 {rows}×{cols},但分数矩阵是 {needRows}×{needCols}。',
+  'core.mask_value': '掩码在这里是 {value}:掩码只能是 0(遮住)或 1(保留)。',
+  'core.bad_temperature': '温度必须是大于 0 的有限数(现在是 {value})。',
+  'core.too_much_memory': '这个尺寸({rows}×{cols})需要 {bytes} 的工作内存,超过了上限 {limit}。',
+  'core.bad_option': '选项 {name} 不接受 {got}。',
+  'core.bad_arguments': '调用 {function} 需要一个对象参数(收到的是 {got})。',
+  'core.unknown_option': '{function} 没有选项"{name}";可用的选项是 {known}。',
+  'core.missing_matrix': '缺少矩阵 {name}。',
+  'core.not_a_matrix': '{name} 必须是 { rows, cols, data } 形式的矩阵(收到的是 {got})。',
+  'core.bad_dimension': '{name} 的 {field} 必须是不小于 1 的整数(收到的是 {got})。',
+  'core.bad_data': '{name} 的数据必须是 Float32Array 或数字数组(收到的是 {got})。',
+  'core.not_a_number': '{name} 的第 {index} 个值不是数字(收到的是 {got})。',
+  'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
+
   // labs (issue 11)
   'export.py.title': '注意力机制演练场导出:softmax(QKᵀ/√dₖ)·V',
   'export.py.run': '运行 python3 {file}:打印与页面相同的权重 A 和输出 AV(与页面一样用 float32 计算)。',
@@ -190,4 +212,5 @@ export default {
   'export.py.weighted': '加权求和',
   'export.py.projections': '三个投影',
   'export.py.show': '与页面相同:{digits} 位有效数字',
+  'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
 };
