@@ -5,6 +5,8 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
+import { describeEngineError } from '../../web/src/engine-errors.js';
+import { translator } from '../../web/src/i18n/index.js';
 import { scaleLab, DK_STEPS, SCALE_LAB_DEFAULTS, DIVISOR, theoryVariance, histogram, commonEdges, entropy,
   softmaxJacobian, jacobianLargest } from '../../web/src/labs/scale-lab.js';
 
@@ -82,6 +84,13 @@ test('the same seed gives the same lab, another seed another; a d_k the core ref
   assert.deepEqual(a, b);
   assert.notDeepEqual(scaleLab(engine, { dk: 16, seed: 10, count: 500 }).series.none.histogram, a.series.none.histogram);
   assert.throws(() => scaleLab(engine, { dk: 2048 }), { code: 'out_of_range', argument: 'dk' });
+});
+
+test('a d_k the core refuses is worded in the reader\'s language from the error\'s numbers', () => {
+  let error;
+  try { scaleLab(engine, { dk: 2048 }); } catch (e) { error = e; }
+  assert.equal(describeEngineError(error, translator('zh-CN')), '计算核心拒绝了这个输入:dk 必须是 1 到 1024 之间的整数(收到的是 2048)。');
+  assert.equal(describeEngineError(error, translator('en')), 'The computing core rejected this input: dk must be a whole number from 1 to 1024 (it is 2048).');
 });
 
 test('histogram: bins are [left, right); what is off the axis is counted apart', () => {
