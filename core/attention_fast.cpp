@@ -33,25 +33,11 @@
 #include "packing.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
+#include "working_memory.hpp"
 
 namespace attn {
 
 bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
-
-namespace {
-
-// Above this many keys attn::attention runs the streaming kernel (see below).
-constexpr std::size_t kStreamingAboveKeys = 64;
-
-// Floats of working memory the two-pass kernel needs besides the output: its Workspace buffers,
-// k_packed (whole key panels), q_packed (one group) and scores (one group against every key).
-std::uint64_t two_pass_working_floats(std::size_t n_k, std::size_t d) {
-    const std::uint64_t key_panels = (std::uint64_t{n_k} + fast::kNK - 1) / fast::kNK;
-    return size_sum(size_product(key_panels, fast::kNK, d), size_product(fast::kMR, d),
-                    size_product(key_panels, fast::kNK, fast::kMR));
-}
-
-}  // namespace
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
@@ -66,12 +52,8 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNC;
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
-    // Every buffer of the kernel that will run (see below), and the output.
-    const bool streaming = n_k > kStreamingAboveKeys;
-    const std::uint64_t working = size_sum(
-        streaming ? fast::streaming_working_floats(n_q, n_k, d, d_v) : two_pass_working_floats(n_k, d),
-        size_product(n_q, d_v));
-    if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
+    // Every buffer of the kernel that will run (see below), and the output (working_memory.hpp).
+    if (Error e = check_memory("attention", "scores", n_q, n_k, working_bytes(Operation::Attention, {n_q, n_k, d, d_v})))
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in
@@ -83,7 +65,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
     // slightly faster there, with no rescaling work.
     fast::Workspace& ws = fast::thread_workspace();
-    if (streaming) {
+    if (n_k > fast::kStreamingAboveKeys) {
         Matrix out(n_q, d_v);
         fast::streaming_attention(q, k, v, options, divisor, ws, out);
         ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);

@@ -79,6 +79,10 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
     return n_k;
 }
 
+// Above this many keys attn::attention runs the streaming kernel (attention_fast.cpp says why);
+// its memory check counts that kernel's buffers then (working_memory.cpp).
+constexpr std::size_t kStreamingAboveKeys = 64;
+
 // What the fast paths' Workspace keeps between calls: buffers larger than this in all are given
 // back after the call that needed them, so that one huge call cannot keep hundreds of MiB that
 // the next call (or the step-by-step path) needs. The bench's largest call (n = 16384, d = 64)
@@ -90,7 +94,7 @@ constexpr std::size_t kWorkspaceKeepBytes = std::size_t{16} << 20;  // 16 MiB
 // are handed one explicitly and share nothing else, so the core is reentrant: the public entry
 // points take the calling thread's own (thread_workspace), and a call never re-enters the core
 // on its thread (nothing in it calls back out). The memory checks count every buffer here
-// (streaming_working_floats, two_pass_working_floats).
+// (working_memory.cpp).
 struct Workspace {
     std::vector<float> k_packed;  // K in panels of NK keys (packing.hpp)
     std::vector<float> q_packed;  // the current query group(s), (d, MR) each

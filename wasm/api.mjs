@@ -17,6 +17,7 @@
 //   3. call  — the bindings, which have the core check the shapes before they copy any value.
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
+import { labMethods } from './labs-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -204,5 +205,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     },
     version: () => core.version(),
     simd: () => core.simd(),
+    // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
+    ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
   });
 }

@@ -27,9 +27,9 @@ export function computeModel(engine, state) {
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
   let q, k, v;
   if (state.mode === 'x') {
-    q = engine.project({ x: m.x, w: m.wq });
-    k = engine.project({ x: m.x, w: m.wk });
-    v = engine.project({ x: m.x, w: m.wv });
+    q = project(engine, m.x, m.wq, 'wq');
+    k = project(engine, m.x, m.wk, 'wk');
+    v = project(engine, m.x, m.wv, 'wv');
   } else {
     ({ q, k, v } = m);
   }
@@ -38,8 +38,12 @@ export function computeModel(engine, state) {
   return { ...inputs, q, k, v, ...steps };
 }
 
-/** Which input matrix an engine error is about ("q has 10 values…" → 'q'), to show it there. */
-export function fieldOfEngineError(message) {
-  const match = /^(x|w|wq|wk|wv|q|k|v|mask|temperature)\b/i.exec(String(message));
-  return match ? match[1].toLowerCase() : null;
+/** X·W for one projection; a refusal names the page's matrix (error.matrix = 'wq'…), since the API says only 'w' or 'x'. */
+function project(engine, x, w, name) {
+  try {
+    return engine.project({ x, w });
+  } catch (error) {
+    if (error.argument === 'w') error.matrix = name;
+    throw error;
+  }
 }
