@@ -17,11 +17,15 @@
 //      bug);
 //   4. project and project_simd refuse alike or agree bit for bit (NaN only against NaN);
 //   5. the shape checks never accept a claimed shape whose value count or memory estimate, counted
-//      exactly in 128 bits, is wrong or over the limit.
+//      exactly in 128 bits, is wrong or over the limit;
+//   6. the labs' sampler, dot_product_samples, refuses out-of-range arguments and otherwise gives
+//      `count` finite samples, the same for the same seed.
 //
 // Input format, read front to back (a byte past the end reads as 0; values past the end follow a
 // fixed pattern, so that short inputs still reach large shapes):
-//   byte 0    < 240: an ordinary call; 240 + a: argument a (q, k, v, mask, x, w) claims a shape of
+//   byte 0    < 230: an ordinary call; 230–239: the sampler (dk, count, seed: each a flag byte, then
+//             8 bytes of int64 when it is odd, else one byte b giving b·37 mod 1100);
+//             240 + a: argument a (q, k, v, mask, x, w) claims a shape of
 //             its own (rows and cols: 8 bytes each, little-endian; then a byte: how many values
 //             its data really holds), then the shape-only checks on five claimed shapes
 //   bytes 1–4 n_q − 1 (mod 12), n_k − 1 (mod 72: past 64 keys attention streams), d_k − 1 (mod 20),
@@ -47,6 +51,7 @@
 
 #include "attention.hpp"
 #include "reference.hpp"
+#include "samples.hpp"
 #include "validate.hpp"
 
 namespace {
@@ -269,15 +274,40 @@ void check_shape_arithmetic(Reader& in) {
     }
 }
 
-// The labs' sampler (issue 11) — dot_product_samples(dk, count, seed), the √d_k lab's Monte Carlo,
-// comes from another branch. When it is in the core, drive it here: any dk and count, huge claimed
-// ones included, must give an Error or `count` finite samples.
+// Invariant 6 — the labs' sampler (issue 11), dot_product_samples(dk, count, seed): any 64-bit
+// arguments, negative and huge ones included, give an Error (out_of_range) or `count` finite
+// samples, the same ones for the same seed. Calls of more than 2^16 normal values are skipped: they
+// cost time, not coverage (tests/core/test_samples.cpp checks the largest).
+void check_sampler(Reader& in) {
+    const auto arg = [&in] { return static_cast<std::int64_t>(in.byte() % 2 ? in.u64() : in.byte() * 37u % 1100u); };
+    const std::int64_t dk = arg(), count = arg(), seed = arg();
+    const auto& lim = attn::kSampleLimits;
+    const bool in_range = dk >= lim.min_dk && dk <= lim.max_dk && count >= lim.min_count && count <= lim.max_count &&
+                          seed >= lim.min_seed && seed <= lim.max_seed;
+    if (in_range && 2 * dk * count > (std::int64_t{1} << 16)) return;
+    const auto r = attn::dot_product_samples(dk, count, seed);
+    FUZZ_CHECK(r.ok() == in_range, "dot_product_samples(" + std::to_string(dk) + ", " + std::to_string(count) + ", " +
+                                       std::to_string(seed) + "): " + (r.ok() ? "accepted" : describe(r.error)));
+    if (!r.ok()) {
+        FUZZ_CHECK(r.error.code == attn::ErrorCode::OutOfRange, "dot_product_samples refused with " + describe(r.error));
+        return;
+    }
+    FUZZ_CHECK(r.value.size() == static_cast<std::size_t>(count), "dot_product_samples: not count samples");
+    for (float x : r.value) FUZZ_CHECK(std::isfinite(x), "dot_product_samples: a sample is not finite");
+    const auto again = attn::dot_product_samples(dk, count, seed);
+    FUZZ_CHECK(std::memcmp(again.value.data(), r.value.data(), r.value.size() * sizeof(float)) == 0,
+               "dot_product_samples: the same seed gave other samples");
+}
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     Reader in{data, size};
     const std::uint8_t mode = in.byte();
+    if (mode >= 230 && mode < 240) {
+        check_sampler(in);
+        return 0;
+    }
     const std::size_t n_q = in.byte() % 12 + 1, n_k = in.byte() % 72 + 1, d_k = in.byte() % 20 + 1, d_v = in.byte() % 8 + 1;
     const std::uint8_t flags = in.byte();
     AttentionOptions o;

@@ -50,6 +50,12 @@ function claimed({ who, rows, cols, values = 0, dK = 1, shapes = [] }) {
   return bytes;
 }
 
+/** The labs' sampler: dk, count, seed as 64-bit integers (negative ones as two's complement). */
+function sampler(dk, count, seed) {
+  const arg = (x) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(x), true); return [1, ...b]; };
+  return [230, ...arg(dk), ...arg(count), ...arg(seed)];
+}
+
 const I2 = [[1, 0], [0, 1]];
 const V10 = [[10, 0], [0, 10]];
 const NaN_ = 'NaN';
@@ -78,6 +84,11 @@ const CASES = {
   'naive-scores-near-1000': call({ q: [[1]], k: [[1000], [999]], v: [[1], [0]], scale: 'none', naive: true }),
   'column-softmax-one-query': call({ q: [[1, 0]], k: [[1, 0], [0, 1], [1, 1]], v: [[1], [2], [3]], column: true,
     mask: [[1, 0, 1]] }),
+  // the labs' sampler: in range, and refused below, above and far above its ranges
+  'sampler-dk-64-count-100': sampler(64, 100, 7),
+  'sampler-dk-negative': sampler(-1, 100, 7),
+  'sampler-count-2e62': sampler(2, 2n ** 62n, 7),
+  'sampler-seed-2e32': sampler(2, 100, 2n ** 32n),
   'streaming-65-keys': call({ q: [[0.5, -1]], k: Array.from({ length: 65 }, (_, j) => [j / 64, 1 - j / 32]),
     v: Array.from({ length: 65 }, (_, j) => [j]) }),
 };
