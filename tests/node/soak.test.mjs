@@ -53,6 +53,8 @@ function kinds(rand) {
       () => { const { q, k, v, nQ, nK } = qkv(); return (a) => a.attentionStreaming({ q, k, v, ...options(nQ, nK) }); },
       () => { const d = int(1, 32); const x = mat(int(1, 64), d), w = mat(d, int(1, 32)); return (a) => a.project({ x, w }); },
       () => { const q = mat(3, 2); q.data[int(0, 5)] = NaN; return (a) => a.attentionSteps({ q, k: I2, v: V10, mask: 'causal' }); },
+      () => { const dk = int(1, 64), count = int(1, 256), seed = int(0, 1000); return (a) => a.dotProductSamples({ dk, count, seed }); },
+      () => { const nq = int(1, 1e6), nk = int(1, 1e6); return (a) => a.workingMemory({ operation: pick(['attention_steps', 'attention', 'attention_streaming']), nq, nk, d: int(1, 512), dv: int(1, 512) }); },
     ],
     invalid: [
       () => (a) => a.attentionSteps({ q: { rows: 3, cols: 4, data: new Float32Array(10) }, k: I2, v: V10 }),
@@ -63,6 +65,7 @@ function kinds(rand) {
       () => (a) => a.attention({ q: I2, k: I2 }),
       () => (a) => a.project({ x: matrix([[1, 2, 3]]), w: I2 }),
       () => (a) => a.attentionSteps({ q: I2, k: I2, v: { rows: 2, cols: 2, data: [1n, 0, 0, 1] } }),
+      () => (a) => a.dotProductSamples({ dk: pick([0, -1, 2 ** 40, 1.5]), count: 10, seed: 1 }),
     ],
     throwing: [
       // a detached buffer after q and k (refused before anything is copied)
@@ -87,9 +90,13 @@ for (const build of ['simd', 'scalar']) {
       const { attn, core, memoryBytes, heapBytes } = await loadAttentionWithCore(build);
       const rand = random(build === 'simd' ? 9 : 10);
       const { valid, invalid, throwing } = kinds(rand);
-      // The largest valid call first, so that the settled memory is the high-water mark of valid use.
+      // The largest valid calls first, so that the settled memory is the high-water mark of valid
+      // use: the step path's intermediates, and the fast paths' workspace, which keeps its buffers
+      // (up to 16 MiB) for the next call.
       const big = { rows: 64, cols: 32, data: new Float32Array(64 * 32).fill(0.5) };
       attn.attentionSteps({ q: big, k: big, v: big, axis: 'column' });
+      attn.attention({ q: big, k: big, v: big });
+      attn.attentionStreaming({ q: big, k: big, v: big });
       const counts = { valid: 0, refused: 0, thrown: 0 };
       let settled;
       for (let i = 0; i < CALLS; i++) {
@@ -107,7 +114,7 @@ for (const build of ['simd', 'scalar']) {
       gc();
       const end = { memory: memoryBytes(), inUse: heapBytes(), heap: process.memoryUsage().heapUsed };
       const MiB = (x) => `${(x / 2 ** 20).toFixed(2)} MiB`;
-      const at = (m) => `wasm ${MiB(m.memory)} (${MiB(m.inUse)} in use), JS heap ${MiB(m.heap)}`;
+      const at = (m) => `wasm ${MiB(m.memory)} (${m.inUse} bytes in use), JS heap ${MiB(m.heap)}`;
       const report = `after ${SETTLED_AFTER} calls: ${at(settled)}; after ${CALLS}: ${at(end)} (${JSON.stringify(counts)})`;
       console.log(report);
       assert.ok(end.memory <= 1.1 * settled.memory, `wasm memory grew: ${report}`);
