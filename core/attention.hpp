@@ -13,11 +13,22 @@
 //   project, project_simd  X·W for the three projections, on either path
 #pragma once
 
+#include <cstddef>
+
 #include "matrix.hpp"
 #include "options.hpp"
 #include "result.hpp"
 
 namespace attn {
+
+// How many cells of each intermediate of AttentionSteps hold a number float32 could not: a NaN, or
+// a ±∞ other than the −∞ a mask puts there on purpose (a masked score, and the max of a fully
+// masked row). With inputs free of NaN, a count above 0 means float32 overflowed on the way: a
+// tiny temperature, huge inputs, the naive softmax's exp. All 0 for ordinary inputs; the page
+// shows a notice from these instead of NaN without a word.
+struct NonFinite {
+    std::size_t scores = 0, scaled = 0, row_max = 0, shifted = 0, exps = 0, row_sum = 0, weights = 0, output = 0;
+};
 
 // Every intermediate of one attention call, in the article's order. Shapes for q: (n_q, d_k),
 // k: (n_k, d_k), v: (n_k, d_v). With options.axis == Axis::Column (the FAQ's misconception) the
@@ -26,13 +37,16 @@ struct AttentionSteps {
     Matrix scores;   // (n_q, n_k)  S = Q·Kᵀ, S_ij = q_i · k_j
     Matrix kept;     // (n_q, n_k)  1 where the mask keeps (i, j), 0 where it masks; all 1 unmasked
     Matrix scaled;   // (n_q, n_k)  S / (√d_k · temperature); masked entries are −∞
-    Matrix row_max;  // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if any NaN)
-    Matrix shifted;  // (n_q, n_k)  scaled_ij − m_i ≤ 0; masked entries and fully masked rows −∞
-    Matrix exps;     // (n_q, n_k)  e_ij = exp(shifted_ij); exp(scaled_ij) when !stable; 0 in a
-                     //             fully masked row
+    Matrix row_max;  // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if a kept
+                     //             score is NaN)
+    Matrix shifted;  // (n_q, n_k)  scaled_ij − m_i ≤ 0; masked entries −∞ (fully masked rows too)
+    Matrix exps;     // (n_q, n_k)  e_ij = exp(shifted_ij); exp(scaled_ij) when !stable; 0 masked
     Matrix row_sum;  // (n_q, 1)    s_i = Σ_j e_ij
-    Matrix weights;  // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1 (fully masked row: 0)
-    Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j
+    Matrix weights;  // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1; exactly 0 masked (a
+                     //             fully masked row is all 0), even in a row that is NaN
+    Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
+                     //             key's value row is never read
+    NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
 };
 
 // The whole article, step by step, on the reference path.

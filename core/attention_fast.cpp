@@ -39,13 +39,6 @@ namespace attn {
 
 bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
 
-namespace {
-
-// Above this many keys attn::attention runs the streaming kernel (see below).
-constexpr std::size_t kStreamingAboveKeys = 64;
-
-}  // namespace
-
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
                          const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
@@ -59,6 +52,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNC;
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
+    // Every buffer of the kernel that will run (see below), and the output (working_memory.hpp).
     if (Error e = check_memory("attention", "scores", n_q, n_k, working_bytes(Operation::Attention, {n_q, n_k, d, d_v})))
         return Result<Matrix>::failure(e);
 
@@ -71,9 +65,10 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     // within float32 rounding. Tiny problems (≤ 64 keys) keep the two-pass loop: equal or
     // slightly faster there, with no rescaling work.
     fast::Workspace& ws = fast::thread_workspace();
-    if (n_k > kStreamingAboveKeys) {
+    if (n_k > fast::kStreamingAboveKeys) {
         Matrix out(n_q, d_v);
         fast::streaming_attention(q, k, v, options, divisor, ws, out);
+        ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);
         return Result<Matrix>::success(std::move(out));
     }
 
@@ -114,6 +109,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
             }
         }
     }
+    ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);
     return Result<Matrix>::success(std::move(out));
 }
 

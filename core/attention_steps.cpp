@@ -1,5 +1,6 @@
 // attention_steps.cpp — the article end to end on the reference path, keeping every intermediate.
 #include "attention.hpp"
+#include "non_finite.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
 
@@ -22,7 +23,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.shifted = subtract_row_max(st.scaled, st.row_max);
         st.exps = exp_minus_max(st.scaled, st.row_max, options.stable);
         st.row_sum = row_sums(st.exps);
-        st.weights = softmax_weights(st.exps, st.row_sum, st.row_max);
+        st.weights = softmax_weights(st.exps, st.row_sum, st.scaled);
     } else {
         // The FAQ's misconception: softmax down each column = row softmax of the transpose.
         const Matrix by_column = transpose(st.scaled);
@@ -33,9 +34,10 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.shifted = transpose(subtract_row_max(by_column, m));
         st.exps = transpose(e);
         st.row_sum = transpose(s);
-        st.weights = transpose(softmax_weights(e, s, m));
+        st.weights = transpose(softmax_weights(e, s, by_column));
     }
     st.output = weighted_values(st.weights, v);
+    st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }
 

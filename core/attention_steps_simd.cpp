@@ -9,7 +9,7 @@
 //   x − m_i                simd::subtract
 //   e = exp(·), s_i = Σ_j  simd::exp_sum
 //   A = e / s_i            simd::divide
-//   A·V (and X·W)          simd::axpy, one weighted row of V per key, keys in order
+//   A·V (and X·W)          simd::axpy, one weighted row of V per key with a weight, keys in order
 // Division, max, subtraction and the axpy sums round exactly as the reference's loops; the dot
 // products and the row sums add in W interleaved partial sums, and xsimd's exp is within ~1 ulp
 // of std::exp, so scores, exps and what follows them differ from the reference in the last bits.
@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "attention.hpp"
+#include "non_finite.hpp"
 #include "reference.hpp"
 #include "simd_kernels.hpp"
 #include "validate.hpp"
@@ -56,10 +57,21 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
     return out;
 }
 
+// Section 6 — output_i = Σ_j A_ij v_j: one axpy per key with a weight, j in order, as the
+// reference's weighted_values sums; a key of weight exactly 0 (masked) adds nothing, not 0 · v_j.
+Matrix weighted_values(const Matrix& a, const Matrix& v) {
+    Matrix out(a.rows, v.cols);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t j = 0; j < a.cols; ++j)
+            if (a(i, j) != 0.0f) simd::axpy(out.row(i), a(i, j), v.row(j), v.cols);
+    return out;
+}
+
 // Section 5 — softmax along each row of x (n, m), every intermediate kept:
 //   row_max (n, 1), shifted = x − max (n, m), exps (n, m), row_sum (n, 1), weights (n, m).
-// The policies are the reference's: a fully masked row (max −∞) has shifted −∞, exps, sum and
-// weights 0; a row with a NaN is NaN from its max on; !stable exponentiates x itself.
+// The policies are the reference's (reference.hpp): a masked cell (−∞) has shifted −∞, exp 0 and
+// weight 0 whatever the rest of its row holds; a fully masked row (max −∞) has sum 0 too; a row
+// with a NaN is NaN from its max on, masked cells apart; !stable exponentiates x itself.
 struct RowSoftmax {
     Matrix row_max, shifted, exps, row_sum, weights;
 };
@@ -80,6 +92,11 @@ RowSoftmax softmax_rows(const Matrix& x, bool stable) {
         sm.row_sum(i, 0) = sum;
         std::copy(sm.exps.row(i), sm.exps.row(i) + m, sm.weights.row(i));
         simd::divide(sm.weights.row(i), sum, m);
+        // With a finite max and a positive sum, −∞ − max = −∞, exp(−∞) = 0 and 0 / sum = 0 already.
+        // A NaN or +∞ max, or a sum of 0 or NaN, breaks that arithmetic: put masked cells back.
+        if (!(std::isfinite(max) && sum > 0.0f))
+            for (std::size_t j = 0; j < m; ++j)
+                if (x(i, j) == minus_inf) sm.shifted(i, j) = minus_inf, sm.exps(i, j) = 0.0f, sm.weights(i, j) = 0.0f;
     }
     return sm;
 }
@@ -113,7 +130,8 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
         st.row_sum = reference::transpose(sm.row_sum);
         st.weights = reference::transpose(sm.weights);
     }
-    st.output = matmul(st.weights, v);
+    st.output = weighted_values(st.weights, v);
+    st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }
 

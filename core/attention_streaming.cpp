@@ -57,20 +57,25 @@ RunningRows running_rows(Workspace& ws, std::size_t group, std::size_t d_v) {
     return {o, o + d_v * kMR, o + (d_v + 1) * kMR};
 }
 
+// Query groups of MR rows that walk the key tiles together: up to G, fewer for a short Q.
+std::size_t block_groups(std::size_t n_q) { return std::min<std::size_t>(kG, (n_q + kMR - 1) / kMR); }
+
 }  // namespace
 
-std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v) {
-    const std::uint64_t key_panels = (n_k + kNK - 1) / kNK;
-    return key_panels * kNK * d + std::uint64_t{kG} * kMR * (d + d_v + 2) + std::uint64_t{kBK} * kMR;
+std::uint64_t streaming_working_floats(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v) {
+    // Workspace: k_packed (whole key panels), q_packed and acc (one block of groups), scores (a tile).
+    const std::uint64_t key_panels = (std::uint64_t{n_k} + kNK - 1) / kNK;
+    return size_sum(size_product(key_panels, kNK, d), size_product(block_groups(n_q), kMR, size_sum(d, d_v, 2)),
+                    kBK * kMR);
 }
 
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
                          float divisor, Workspace& ws, Matrix& out) {
     const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
     pack_keys(k, kNK, ws.k_packed);
-    ensure(ws.q_packed, kG * d * kMR);
+    ensure(ws.q_packed, block_groups(n_q) * d * kMR);
     ensure(ws.scores, kBK * kMR);
-    ensure(ws.acc, kG * (d_v + 2) * kMR);
+    ensure(ws.acc, block_groups(n_q) * (d_v + 2) * kMR);
     float* const s = ws.scores.data();  // (BK, MR) one tile of scores of one group, then its weights
     const float* const kp = ws.k_packed.data();
     const float inv_divisor = 1.0f / divisor;
@@ -159,7 +164,9 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
     const std::uint64_t working = working_bytes(Operation::AttentionStreaming, {n_q, k.rows, d, d_v});
     if (Error e = check_memory("attention_streaming", "output", n_q, d_v, working)) return Result<Matrix>::failure(e);
     Matrix out(n_q, d_v);
-    fast::streaming_attention(q, k, v, options, divisor, fast::thread_workspace(), out);
+    fast::Workspace& ws = fast::thread_workspace();
+    fast::streaming_attention(q, k, v, options, divisor, ws, out);
+    ws.give_back_if_larger_than(fast::kWorkspaceKeepBytes);
     return Result<Matrix>::success(std::move(out));
 }
 

@@ -22,9 +22,14 @@ namespace attn::fast {
 //  - any NaN in q, k or v: the numerics policy wants exactly the reference's NaN cells, and the
 //    fast paths (max without NaN tracking, sums in another order) do not track them;
 //  - values so large that a score, a scaled score or a sum of weighted values could overflow
-//    float32: where the reference would produce ±∞ or NaN, another summation order could differ.
+//    float32: where the reference would produce ±∞ or NaN, another summation order could differ;
+//  - a divisor (√d_k·τ) or its reciprocal that float32 cannot hold as a normal number: the fast
+//    paths compute (s − m)·(1/divisor) where the reference computes s/divisor − m/divisor, and at
+//    τ = 3·10³⁸ (divisor +∞, 1/divisor = 0) or τ = 10⁻⁴⁰ (1/divisor = +∞) that gives −∞·0 or 0·∞ =
+//    NaN where the reference's numbers are finite.
 // Ordinary inputs are far below these bounds; the scan costs O(n·d), against O(n²·d) for the call.
 inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, float divisor) {
+    if (!std::isnormal(divisor) || !std::isnormal(1.0f / divisor)) return true;
     // max |x| over the bits: for floats without their sign bit, integer order is float order,
     // and every NaN is above +∞ (0x7f800000). An integer max loop vectorises; std::fmax does not.
     auto max_abs = [](const Matrix& m, bool& nan) {
@@ -74,16 +79,35 @@ inline std::size_t visible_keys(const Mask& mask, std::size_t i_last, std::size_
     return n_k;
 }
 
+// Above this many keys attn::attention runs the streaming kernel (attention_fast.cpp says why);
+// its memory check counts that kernel's buffers then (working_memory.cpp).
+constexpr std::size_t kStreamingAboveKeys = 64;
+
+// What the fast paths' Workspace keeps between calls: buffers larger than this in all are given
+// back after the call that needed them, so that one huge call cannot keep hundreds of MiB that
+// the next call (or the step-by-step path) needs. The bench's largest call (n = 16384, d = 64)
+// keeps 4 MiB of packed keys; n ≤ 64 on the page, a few KiB.
+constexpr std::size_t kWorkspaceKeepBytes = std::size_t{16} << 20;  // 16 MiB
+
 // The fast paths' working buffers, kept from call to call so that a call allocates only when a
 // larger shape than any before arrives — no allocation on the hot path otherwise. The kernels
 // are handed one explicitly and share nothing else, so the core is reentrant: the public entry
 // points take the calling thread's own (thread_workspace), and a call never re-enters the core
-// on its thread (nothing in it calls back out).
+// on its thread (nothing in it calls back out). The memory checks count every buffer here
+// (working_memory.cpp).
 struct Workspace {
     std::vector<float> k_packed;  // K in panels of NK keys (packing.hpp)
     std::vector<float> q_packed;  // the current query group(s), (d, MR) each
     std::vector<float> scores;    // a block of scores (key, row), then its weights
     std::vector<float> acc;       // the streaming kernel's running state, (d_v + 2)·MR per group
+
+    std::size_t bytes() const {
+        return (k_packed.capacity() + q_packed.capacity() + scores.capacity() + acc.capacity()) * sizeof(float);
+    }
+    // Frees every buffer when together they hold more than `keep` bytes (called at the end of a call).
+    void give_back_if_larger_than(std::size_t keep) {
+        if (bytes() > keep) *this = Workspace{};
+    }
 };
 
 // The calling thread's Workspace: one per thread, created on its first call. (The wasm module
@@ -110,7 +134,7 @@ inline void ensure(std::vector<float>& buffer, std::size_t n) {
 // key sequences (see attention_fast.cpp). Inputs already checked, no NaN, out is (n_q, d_v).
 void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options,
                          float divisor, Workspace& ws, Matrix& out);
-// Floats of working memory it needs besides the output.
-std::uint64_t streaming_working_floats(std::size_t n_k, std::size_t d, std::size_t d_v);
+// Floats of working memory it needs besides the output: its Workspace buffers for these sizes.
+std::uint64_t streaming_working_floats(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v);
 
 }  // namespace attn::fast

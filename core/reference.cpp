@@ -83,13 +83,19 @@ Matrix row_max(const Matrix& scaled) {
     return m;
 }
 
+namespace {
+
+// A masked score: left out of its row's softmax (see apply_mask in reference.hpp).
+bool masked(float scaled) { return scaled == -std::numeric_limits<float>::infinity(); }
+
+}  // namespace
+
 Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max) {
     Matrix shifted(scaled.rows, scaled.cols);
     for (std::size_t i = 0; i < scaled.rows; ++i) {
         const float m = row_max(i, 0);
-        const bool fully_masked = m == -std::numeric_limits<float>::infinity();
         for (std::size_t j = 0; j < scaled.cols; ++j)
-            shifted(i, j) = fully_masked ? m : scaled(i, j) - m;
+            shifted(i, j) = masked(scaled(i, j)) ? scaled(i, j) : scaled(i, j) - m;
     }
     return shifted;
 }
@@ -97,11 +103,9 @@ Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max) {
 Matrix exp_minus_max(const Matrix& scaled, const Matrix& row_max, bool stable) {
     Matrix e(scaled.rows, scaled.cols);
     for (std::size_t i = 0; i < scaled.rows; ++i) {
-        const float m = row_max(i, 0);
-        const bool fully_masked = m == -std::numeric_limits<float>::infinity();
-        const float shift = stable ? m : 0.0f;
+        const float shift = stable ? row_max(i, 0) : 0.0f;
         for (std::size_t j = 0; j < scaled.cols; ++j)
-            e(i, j) = fully_masked ? 0.0f : std::exp(scaled(i, j) - shift);
+            e(i, j) = masked(scaled(i, j)) ? 0.0f : std::exp(scaled(i, j) - shift);
     }
     return e;
 }
@@ -116,18 +120,25 @@ Matrix row_sums(const Matrix& exps) {
     return s;
 }
 
-Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& row_max) {
+Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& scaled) {
     Matrix a(exps.rows, exps.cols);
-    for (std::size_t i = 0; i < exps.rows; ++i) {
-        const bool fully_masked = row_max(i, 0) == -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < exps.rows; ++i)
         for (std::size_t j = 0; j < exps.cols; ++j)
-            a(i, j) = fully_masked ? 0.0f : exps(i, j) / row_sum(i, 0);
-    }
+            a(i, j) = masked(scaled(i, j)) ? 0.0f : exps(i, j) / row_sum(i, 0);
     return a;
 }
 
-// output_i = Σ_j A_ij v_j, summed over j in order.
-Matrix weighted_values(const Matrix& a, const Matrix& v) { return matmul(a, v); }
+Matrix weighted_values(const Matrix& a, const Matrix& v) {
+    Matrix out(a.rows, v.cols);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t c = 0; c < v.cols; ++c) {
+            float sum = 0.0f;
+            for (std::size_t j = 0; j < a.cols; ++j)
+                if (a(i, j) != 0.0f) sum += a(i, j) * v(j, c);  // a key of weight 0 adds nothing
+            out(i, c) = sum;
+        }
+    return out;
+}
 
 Matrix transpose(const Matrix& m) {
     Matrix t(m.cols, m.rows);

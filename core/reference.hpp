@@ -34,18 +34,24 @@ Matrix scale_scores(const Matrix& scores, float divisor);
 // Custom: the mask's own 0/1. No mask: all ones.   → (n_q, n_k)
 Matrix kept_cells(const Mask& mask, std::size_t n_q, std::size_t n_k);
 
-// Masking, what it does: a masked position gets −∞, so that exp(−∞) = 0 gives it exactly zero
-// weight.   scaled (n_q, n_k), kept (n_q, n_k) → (n_q, n_k)
+// Masking, what it does: a masked position gets −∞ (whatever its score was, even NaN), so that
+// exp(−∞) = 0 gives it exactly zero weight.   scaled (n_q, n_k), kept (n_q, n_k) → (n_q, n_k)
+//
+// Policy, masks and NaN: a score of −∞ means "left out". The steps below keep it −∞, give it exp 0
+// and weight exactly 0 whatever else is in its row (even a NaN max or sum), and weighted_values
+// never reads the value row of a weight 0. So a masked key changes nothing, even when its score
+// or its value is NaN; a fully masked row has weights and output 0. (A score that float32 rounds
+// to −∞ by itself, far below every other, is left out the same way: its weight is 0 either way.)
 Matrix apply_mask(const Matrix& scaled, const Matrix& kept);
 
 // Section 5 — row max: m_i = max_j scaled_ij.   (n_q, n_k) → (n_q, 1)
-// NaN anywhere in the row gives NaN; a row whose every entry is −∞ (fully masked) gives −∞.
+// A NaN among the row's kept scores gives NaN; a row whose every entry is −∞ (fully masked) gives −∞.
 Matrix row_max(const Matrix& scaled);
 
 // Section 5 — subtracting the max: shifted_ij = scaled_ij − m_i ≤ 0.   (n_q, n_k) → (n_q, n_k)
 // These are the exponents of the stable softmax (exp_minus_max computes the same differences).
-// A masked cell stays −∞. A fully masked row (m_i = −∞) is all −∞, not −∞ − (−∞) = NaN; a row
-// whose max is NaN is NaN throughout, as its exps and weights are.
+// A masked cell (−∞) stays −∞: in a fully masked row too (m_i = −∞; not −∞ − (−∞) = NaN), and in
+// a row whose max is NaN, whose other cells are NaN.
 Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max);
 
 // Section 5 — exp(x − max): e_ij = exp(scaled_ij − m_i).   (n_q, n_k) → (n_q, n_k)
@@ -53,19 +59,21 @@ Matrix subtract_row_max(const Matrix& scaled, const Matrix& row_max);
 // so e_ij ∈ [0, 1] and nothing overflows; softmax is unchanged because a constant added to a row
 // cancels in e_ij / Σ_j e_ij. With stable = false the max is not subtracted (the naive softmax
 // the article warns about: exp(1000) is +Inf in float32, and Inf/Inf is NaN).
-// A fully masked row (m_i = −∞) gives zeros.
+// A masked cell (−∞) gives exactly 0, whatever the row's max (−∞ in a fully masked row, or NaN).
 Matrix exp_minus_max(const Matrix& scaled, const Matrix& row_max, bool stable);
 
 // Section 5 — row sums: s_i = Σ_j e_ij.   (n_q, n_k) → (n_q, 1)
 Matrix row_sums(const Matrix& exps);
 
 // Section 5 — weights: A_ij = e_ij / s_i; each row sums to 1.   (n_q, n_k) → (n_q, n_k)
-// Policy: a fully masked row (m_i = −∞) has no key to attend to and gets all-zero weights, as in
-// PyTorch ≥ 2.5 and JAX, rather than 0/0 = NaN.
-Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& row_max);
+// A masked cell (scaled_ij = −∞) gets exactly 0, even where s_i is NaN. So a fully masked row,
+// which has no key to attend to, gets all-zero weights (as in PyTorch ≥ 2.5 and JAX) rather than
+// 0/0 = NaN.   exps, scaled (n_q, n_k), row_sum (n_q, 1) → (n_q, n_k)
+Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& scaled);
 
-// Section 6 — weighting V: output_i = Σ_j A_ij v_j.
-//   a: (n_q, n_k), v: (n_k, d_v) → (n_q, d_v)
+// Section 6 — weighting V: output_i = Σ_j A_ij v_j, summed over j in order, over the keys with a
+// weight: a weight of exactly 0 (a masked key) takes nothing from its value row, not 0 · v_j,
+// which would be NaN for a NaN value.   a: (n_q, n_k), v: (n_k, d_v) → (n_q, d_v)
 Matrix weighted_values(const Matrix& a, const Matrix& v);
 
 // Mᵀ — used to run the FAQ's "softmax along columns" as a row softmax of the transpose.

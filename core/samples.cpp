@@ -86,7 +86,7 @@ Result<std::vector<float>> dot_product_samples(std::int64_t dk, std::int64_t cou
     // The samples and one pair (q, k). Within the limits at most 128 KiB: the check keeps the
     // core's rule that nothing is allocated unchecked, should the limits ever grow.
     const std::uint64_t n = static_cast<std::uint64_t>(count), d = static_cast<std::uint64_t>(dk);
-    if (Error e = check_memory("dot_product_samples", "samples", n, 1, float_bytes(n + 2 * d)))
+    if (Error e = check_memory("dot_product_samples", "samples", n, 1, float_bytes(size_sum(n, size_product(2, d)))))
         return Samples::failure(e);
 
     NormalStream normal(static_cast<std::uint64_t>(seed));
@@ -105,7 +105,7 @@ Result<Matrix> normal_matrix(std::int64_t rows, std::int64_t cols, std::int64_t 
     if (Error e = check_range("cols", cols, lim.min_dk, lim.max_dk)) return Result<Matrix>::failure(e);
     if (Error e = check_seed(seed)) return Result<Matrix>::failure(e);
     const std::uint64_t r = static_cast<std::uint64_t>(rows), c = static_cast<std::uint64_t>(cols);
-    if (Error e = check_memory("normal_matrix", "values", r, c, float_bytes(r * c))) return Result<Matrix>::failure(e);
+    if (Error e = check_memory("normal_matrix", "values", r, c, float_bytes(size_product(r, c)))) return Result<Matrix>::failure(e);
 
     Matrix m(r, c);
     NormalStream(static_cast<std::uint64_t>(seed)).fill(m.data.data(), m.size());

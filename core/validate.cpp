@@ -15,6 +15,7 @@ namespace attn {
 namespace {
 
 std::string format_bytes(std::uint64_t bytes) {
+    if (bytes == kSizeOverflow) return "more than 16 EiB";  // 2^64 bytes: the count saturated
     char buf[64];
     const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
     if (mib >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f GiB", mib / 1024.0);
@@ -41,18 +42,26 @@ double count(std::size_t n) { return static_cast<double>(n); }
 
 }  // namespace
 
-Error check_matrix(const char* name, const Matrix& m) {
+Error check_shape(const char* name, const Shape& m) {
     if (m.rows == 0 || m.cols == 0)
         return refuse(ErrorCode::EmptyMatrix, name,
-                      std::string(name) + " must have at least one row and one column (got " + shape_string(m) + ")",
+                      std::string(name) + " must have at least one row and one column (got " +
+                          shape_string(m.rows, m.cols) + ")",
                       {{"rows", count(m.rows)}, {"cols", count(m.cols)}});
-    const std::uint64_t needed = std::uint64_t{m.rows} * m.cols;
-    if (m.data.size() != needed)
+    // Checked: rows × cols wrapped around to the data's length would pass and send every loop past
+    // the end of the data.
+    const std::uint64_t needed = size_product(m.rows, m.cols);
+    if (needed == kSizeOverflow || m.values != needed)
         return refuse(ErrorCode::WrongLength, name,
-                      std::string(name) + " has " + std::to_string(m.data.size()) + " values but " +
-                          shape_string(m) + " needs " + std::to_string(needed),
-                      {{"got", count(m.data.size())}, {"need", static_cast<double>(needed)},
+                      std::string(name) + " has " + std::to_string(m.values) + " values but " +
+                          shape_string(m.rows, m.cols) + " needs " + (needed == kSizeOverflow ? "at least " : "") +
+                          std::to_string(needed),
+                      {{"got", count(m.values)}, {"need", count(m.rows) * count(m.cols)},
                        {"rows", count(m.rows)}, {"cols", count(m.cols)}});
+    return {};
+}
+
+Error check_finite(const char* name, const Matrix& m) {
     // One branch-free pass that the compiler vectorises (this runs on every call, over every
     // input value); the position of the first ±Infinity is looked up only when there is one.
     bool any_inf = false;
@@ -68,22 +77,33 @@ Error check_matrix(const char* name, const Matrix& m) {
         }
 }
 
-Error check_projection(const Matrix& x, const Matrix& w) {
-    if (Error e = check_matrix("x", x)) return e;
-    if (Error e = check_matrix("w", w)) return e;
+Error check_matrix(const char* name, const Matrix& m) {
+    if (Error e = check_shape(name, shape_of(m))) return e;
+    return check_finite(name, m);
+}
+
+Error check_projection_shapes(const Shape& x, const Shape& w) {
+    if (Error e = check_shape("x", x)) return e;
+    if (Error e = check_shape("w", w)) return e;
     if (x.cols != w.rows)
         return refuse(ErrorCode::ProjectionMismatch, "w",
-                      "x is " + shape_string(x) + " but w is " + shape_string(w) +
+                      "x is " + shape_string(x.rows, x.cols) + " but w is " + shape_string(w.rows, w.cols) +
                           "; X·W needs w to have as many rows as x has columns (" + std::to_string(x.cols) + ")",
                       {{"got", count(w.rows)}, {"need", count(x.cols)}, {"xRows", count(x.rows)},
                        {"xCols", count(x.cols)}, {"wRows", count(w.rows)}, {"wCols", count(w.cols)}});
-    return check_memory("project", "output", x.rows, w.cols, float_bytes(std::uint64_t{x.rows} * w.cols));
+    return check_memory("project", "output", x.rows, w.cols, float_bytes(size_product(x.rows, w.cols)));
 }
 
-Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
-    if (Error e = check_matrix("q", q)) return e;
-    if (Error e = check_matrix("k", k)) return e;
-    if (Error e = check_matrix("v", v)) return e;
+Error check_projection(const Matrix& x, const Matrix& w) {
+    if (Error e = check_projection_shapes(shape_of(x), shape_of(w))) return e;
+    if (Error e = check_finite("x", x)) return e;
+    return check_finite("w", w);
+}
+
+Error check_attention_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask) {
+    if (Error e = check_shape("q", q)) return e;
+    if (Error e = check_shape("k", k)) return e;
+    if (Error e = check_shape("v", v)) return e;
     // A mismatch is charged to the later argument, the one checked against the earlier.
     if (q.cols != k.cols)
         return refuse(ErrorCode::DkMismatch, "k",
@@ -95,26 +115,41 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
                       "k has " + std::to_string(k.rows) + " rows (keys) but v has " + std::to_string(v.rows) +
                           "; every key needs exactly one value row",
                       {{"got", count(v.rows)}, {"need", count(k.rows)}});
-    if (!(std::isfinite(options.temperature) && options.temperature > 0.0f))
+    if (!(std::isfinite(temperature) && temperature > 0.0f))
         return refuse(ErrorCode::BadTemperature, "temperature",
-                      "temperature must be a finite number greater than 0 (got " + number(options.temperature) + ")",
-                      {{"value", static_cast<double>(options.temperature)}});
-    if (options.mask.kind == MaskKind::Custom) {
-        const Matrix& mask = options.mask.keep;
-        if (Error e = check_matrix("mask", mask)) return e;
-        if (mask.rows != q.rows || mask.cols != k.rows)
+                      "temperature must be a finite number greater than 0 (got " + number(temperature) + ")",
+                      {{"value", static_cast<double>(temperature)}});
+    if (mask) {
+        if (Error e = check_shape("mask", *mask)) return e;
+        if (mask->rows != q.rows || mask->cols != k.rows)
             return refuse(ErrorCode::MaskShape, "mask",
-                          "mask is " + shape_string(mask) + " but the scores are " + shape_string(q.rows, k.rows) +
-                              " (n_q×n_k)",
-                          {{"rows", count(mask.rows)}, {"cols", count(mask.cols)}, {"needRows", count(q.rows)},
+                          "mask is " + shape_string(mask->rows, mask->cols) + " but the scores are " +
+                              shape_string(q.rows, k.rows) + " (n_q×n_k)",
+                          {{"rows", count(mask->rows)}, {"cols", count(mask->cols)}, {"needRows", count(q.rows)},
                            {"needCols", count(k.rows)}});
-        for (std::size_t i = 0; i < mask.rows; ++i)
-            for (std::size_t j = 0; j < mask.cols; ++j)
-                if (!(mask(i, j) == 0.0f || mask(i, j) == 1.0f))
+    }
+    return {};
+}
+
+Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+    const bool custom = options.mask.kind == MaskKind::Custom;
+    const Shape mask = shape_of(options.mask.keep);
+    if (Error e = check_attention_shapes(shape_of(q), shape_of(k), shape_of(v), options.temperature,
+                                         custom ? &mask : nullptr))
+        return e;
+    if (Error e = check_finite("q", q)) return e;
+    if (Error e = check_finite("k", k)) return e;
+    if (Error e = check_finite("v", v)) return e;
+    if (custom) {
+        const Matrix& keep = options.mask.keep;
+        if (Error e = check_finite("mask", keep)) return e;
+        for (std::size_t i = 0; i < keep.rows; ++i)
+            for (std::size_t j = 0; j < keep.cols; ++j)
+                if (!(keep(i, j) == 0.0f || keep(i, j) == 1.0f))
                     return refuse(ErrorCode::MaskValue, "mask",
-                                  position("mask", i, j) + " is " + number(mask(i, j)) +
+                                  position("mask", i, j) + " is " + number(keep(i, j)) +
                                       "; a mask holds only 0 (masked) and 1 (kept)",
-                                  {{"value", static_cast<double>(mask(i, j))}}, Cell{i, j});
+                                  {{"value", static_cast<double>(keep(i, j))}}, Cell{i, j});
     }
     return {};
 }

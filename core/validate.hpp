@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checked_size.hpp"
 #include "error.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
@@ -22,22 +23,48 @@ namespace attn {
 // copies handed back to JS and the allocator's slack need the other half.
 constexpr std::uint64_t kMemoryLimitBytes = std::uint64_t{1} << 30;  // 1 GiB
 
-// `name` ("q", "mask", …) has at least one row and column, rows·cols values, and no ±Infinity
-// (NaN is allowed and propagates).       empty_matrix, wrong_length, not_finite
+// Shapes are checked before values: everything that needs no value (sizes, how the arguments fit
+// together, the temperature) first, then the values. The bindings run the shape checks on what JS
+// hands them before they copy a single value into wasm memory (wasm/bindings.cpp), so an
+// oversized or mismatched argument costs nothing; the entry points run both, in the same order,
+// so every caller meets the same first error.
+
+// A matrix argument as far as it is known before its values are copied: its claimed rows and
+// cols, and how many values its data holds.
+struct Shape {
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    std::size_t values = 0;
+};
+inline Shape shape_of(const Matrix& m) { return {m.rows, m.cols, m.data.size()}; }
+
+// `name` ("q", "mask", …) has at least one row and column, and rows·cols values.
+//                                         empty_matrix, wrong_length
+Error check_shape(const char* name, const Shape& m);
+
+// No ±Infinity in `name` (NaN is allowed and propagates); its shape already checked.   not_finite
+Error check_finite(const char* name, const Matrix& m);
+
+// check_shape, then check_finite.         empty_matrix, wrong_length, not_finite
 Error check_matrix(const char* name, const Matrix& m);
 
-// X·W: x is n×d, w is d×d_out.            the above, projection_mismatch, too_much_memory
+// X·W, shapes: x is n×d, w is d×d_out.    empty_matrix, wrong_length, projection_mismatch, too_much_memory
+Error check_projection_shapes(const Shape& x, const Shape& w);
+// X·W: the shapes, then the values.       the above, not_finite
 Error check_projection(const Matrix& x, const Matrix& w);
 
-// Q, K, V and the options of softmax(QKᵀ/√d_k)·V: q is n_q×d_k, k is n_k×d_k, v is n_k×d_v, a
-// custom mask is n_q×n_k of 0/1, temperature is finite and > 0.
-//   the matrix checks, dk_mismatch, key_value_mismatch, bad_temperature, mask_shape, mask_value
+// Q, K, V and the options of softmax(QKᵀ/√d_k)·V, shapes: q is n_q×d_k, k is n_k×d_k, v is
+// n_k×d_v, temperature is finite and > 0, a custom mask (`mask` non-null) is n_q×n_k.
+//   empty_matrix, wrong_length, dk_mismatch, key_value_mismatch, bad_temperature, mask_shape
+Error check_attention_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask);
+// The shapes, then the values: no ±Infinity in q, k, v; a custom mask holds only 0 and 1.
+//   the above, not_finite, mask_value
 Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 
 // Refuses a call whose working memory would exceed kMemoryLimitBytes (too_much_memory), before
 // anything is allocated. `operation` is the entry point, `what` the rows×cols matrix whose size
 // drives the need: "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the
-// limit is 1.0 GiB". Counts in 64 bits so that huge sizes cannot wrap around on wasm32.
+// limit is 1.0 GiB". `bytes` is counted with checked_size.hpp, so that no size wraps around.
 Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
                    std::uint64_t bytes);
 
@@ -58,7 +85,7 @@ Result<Enum> parse_option(const char* option, const OptionName<Enum> (&table)[N]
     return Result<Enum>::failure(bad_option(option, names, name));
 }
 
-// Bytes of float32 storage for `count` values.
-inline std::uint64_t float_bytes(std::uint64_t count) { return count * sizeof(float); }
+// Bytes of float32 storage for `count` values (kSizeOverflow when that does not fit in 64 bits).
+inline std::uint64_t float_bytes(std::uint64_t count) { return size_product(count, sizeof(float)); }
 
 }  // namespace attn

@@ -8,11 +8,13 @@
 //
 //   attention_steps      every intermediate of AttentionSteps: 7 n_q×n_k matrices (11 when
 //                        softmax runs along columns, on transposed copies) and the output
-//   attention            the fast path's packed K, one group's scores, the output
-//   attention_streaming  packed K, one block's running rows and one tile of scores, the output
+//   attention            the kernel that will run: up to 64 keys the two-pass kernel's packed K
+//                        and one group's scores; above, the streaming kernel's buffers; the output
+//   attention_streaming  packed K, one block's packed queries and running rows, one tile of
+//                        scores, the output
 //
-// Bytes of float32 storage, counted in 64 bits and saturating at 2⁶⁴ − 1 instead of wrapping
-// around, so that an absurd shape reads as "far too much", never as little.
+// Bytes of float32 storage, counted with checked_size.hpp: saturating at 2⁶⁴ − 1 instead of
+// wrapping around, so that an absurd shape reads as "far too much", never as little.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything: the native core + tests (build/native), the wasm modules + wasm tests
+# Builds everything: the native core + tests (build/native), the same with sanitizers and the
+# fuzz targets (build/sanitize), the wasm modules + wasm tests
 # (build/wasm-cmake → build/wasm/), the development page (build/web/, what `npm start` serves),
 # then what ships (dist/: the offline file and the hosted site). Incremental: a second run only
 # rebuilds what changed. Run scripts/bootstrap.sh first (npm start / npm test do).
@@ -28,6 +29,13 @@ fresh_if_moved build/native
 [ -f build/native/CMakeCache.txt ] || quiet build/native-configure.log \
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
 quiet build/native-build.log cmake --build build/native -j "$JOBS"
+
+step "core and tests with ASan + UBSan, fuzz targets (clang-14, build/sanitize)"
+# RelWithDebInfo: optimised like what ships, with line numbers in the sanitizers' reports.
+[ -f build/sanitize/CMakeCache.txt ] || quiet build/sanitize-configure.log \
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTN_SANITIZE=ON \
+    -DCMAKE_CXX_COMPILER=clang++-14
+quiet build/sanitize-build.log cmake --build build/sanitize -j "$JOBS"
 
 step "wasm modules, SIMD128 and scalar (build/wasm)"
 fresh_if_moved build/wasm-cmake

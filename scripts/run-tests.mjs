@@ -1,6 +1,7 @@
-// Runs every suite — doctest natively, doctest compiled to wasm (SIMD and scalar) under Node
-// through CTest, then node:test over the JS API, the page's pure modules and the browser tests —
-// and ends with one line that counts them all: "total: N passed, N failed".
+// Runs every suite — doctest natively, natively with ASan + UBSan (clang-14), doctest compiled to
+// wasm (SIMD and scalar) under Node through CTest, the libFuzzer corpus and a bounded fuzzing run,
+// then node:test over the JS API, the page's pure modules and the browser tests — and ends with
+// one line that counts them all: "total: N passed, N failed".
 // `npm test` builds first and then runs this.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,7 +39,36 @@ function ctest(name, dir) {
 }
 
 ctest('doctest, native', 'build/native');
+ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize');
 ctest('doctest, wasm (SIMD128 and scalar, under Node)', 'build/wasm-cmake');
+
+// libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): first the committed corpus,
+// each input once (one test each); then FUZZ_SECONDS of fuzzing from it (one test), whose new
+// inputs go to build/fuzz-corpus and any crashing input to build/fuzz-artifacts/.
+const FUZZ_SECONDS = 60;
+function fuzz(target) {
+  const binary = `build/sanitize/${target}`;
+  const corpus = 'tests/fuzz/corpus';
+  console.log(`\n=== fuzzing: ${target} (libFuzzer, ASan + UBSan) ===`);
+  const inputs = fs.readdirSync(corpus).map((f) => path.join(corpus, f));
+  const replay = run(binary, inputs);
+  const executed = (replay.out.match(/^Executed /gm) ?? []).length;
+  const replayFailed = replay.code !== 0 ? 1 : 0;
+  console.log(replayFailed ? replay.out : `corpus: ${executed} of ${inputs.length} inputs replayed, no finding`);
+  fs.mkdirSync('build/fuzz-corpus', { recursive: true });
+  fs.mkdirSync('build/fuzz-artifacts', { recursive: true });
+  const fuzzing = run(binary, [`-max_total_time=${FUZZ_SECONDS}`, '-timeout=20', '-rss_limit_mb=2048', '-max_len=4096',
+    '-print_final_stats=1', '-artifact_prefix=build/fuzz-artifacts/', 'build/fuzz-corpus', corpus]);
+  const stat = (name) => Number(fuzzing.out.match(new RegExp(`stat::${name}:\\s*(\\d+)`))?.[1] ?? 0);
+  const fuzzFailed = fuzzing.code !== 0 ? 1 : 0;
+  if (fuzzFailed) console.log(fuzzing.out.split('\n').filter((l) => !/^#\d+/.test(l)).join('\n'));
+  console.log(`fuzzing: ${stat('number_of_executed_units')} executions in ${FUZZ_SECONDS} s, ` +
+    `${stat('new_units_added')} new inputs, ${fuzzFailed ? 'a FINDING (input in build/fuzz-artifacts/)' : 'no finding'}`);
+  const p = executed - (replayFailed && executed > 0 ? 1 : 0) + (1 - fuzzFailed), f = replayFailed + fuzzFailed;
+  passed += p; failed += f;
+  summary.push(`fuzzing ${target}: ${p} passed, ${f} failed (${stat('number_of_executed_units')} executions)`);
+}
+fuzz('fuzz_attention');
 
 const dirs = ['tests/node', 'tests/web', 'tests/browser'].filter((d) => fs.existsSync(d));
 console.log(`\n=== node:test (${dirs.join(', ')}) ===`);

@@ -1,18 +1,32 @@
 // api.mjs — the public JS API around the Embind core (documented in README.md, "The JS API").
 //
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
-// belongs, a fractional size, an unknown option — against the names and limits of
-// vocabulary.mjs, and hands the option names on to the bindings. Everything about values and
+// belongs, a fractional size, an unknown option, a detached buffer — against the names and limits
+// of vocabulary.mjs, and hands the option names on to the bindings. Everything about values and
 // shapes (lengths, ±Infinity, d_k mismatch, memory) is checked once, in the core. Either way the
 // call throws an Error whose message is one English sentence and whose code, argument, cell and
 // params say the same for a program (README.md lists the codes). A failed call computes nothing
 // and leaves the module usable.
+//
+// Each call runs in three steps:
+//   1. read  — every value the caller passed is read exactly once, into a plain snapshot this
+//              module owns: a getter runs once, a value cannot change between its check and its
+//              use, and the bindings never touch the caller's objects, so nothing the caller wrote
+//              can run (or throw) while wasm memory holds copies;
+//   2. check — the snapshot's JS types and its total size, the mask included;
+//   3. call  — the bindings, which have the core check the shapes before they copy any value.
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
 
-const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
-  ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
+// How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
+function describe(x) {
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}…` : x);
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'function') return 'a function';
+  if (typeof x === 'object' && x !== null) return Array.isArray(x) ? 'an array' : 'an object';
+  return String(x);
+}
 
 // Throws the API's Error: `message` for people; `code`, `argument` (the argument at fault, or
 // undefined), `cell` ({ row, col }, 0-based, or undefined) and `params` (the message's numbers and
@@ -21,14 +35,21 @@ function fail(code, argument, message, params = {}, cell = undefined) {
   throw Object.assign(new Error(message), { code, argument, cell, params });
 }
 
-function checkKeys(fn, args, known) {
+// The arguments object, read once: its own enumerable keys, each value read once. Options given
+// as undefined take their default, as when they are left out.
+function readArgs(fn, args, known) {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     fail('bad_arguments', undefined, `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
       { function: fn, got: describe(args) });
-  for (const key of Object.keys(args))
+  const snapshot = {};
+  for (const key of Object.keys(args)) {
     if (!known.includes(key))
       fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`,
         { function: fn, known: known.join(', ') });
+    const value = args[key];
+    if (value !== undefined) snapshot[key] = value;
+  }
+  return snapshot;
 }
 
 function checkDim(name, field, value) {
@@ -37,31 +58,60 @@ function checkDim(name, field, value) {
       { field, got: describe(value) });
 }
 
-// A matrix argument: { rows, cols, data } with data a typed array or an array of numbers.
-function checkMatrix(name, m) {
+// A typed array's own facts, read through the built-in getters of %TypedArray%.prototype, so that
+// a getter the caller put on the array itself never runs: its kind ('Float32Array', …, or
+// undefined for anything that is not a typed array), buffer, offset and length.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const builtIn = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+const [kindOf, bufferOf, offsetOf, lengthOf] = [Symbol.toStringTag, 'buffer', 'byteOffset', 'length'].map(builtIn);
+
+// A transferred (detached) buffer cannot be viewed again: constructing even an empty view throws.
+function isDetached(buffer) {
+  try { new Uint8Array(buffer, 0, 0); return false; } catch { return true; }
+}
+
+// A matrix argument, read once: { rows, cols, data } with data a typed array or an array of
+// numbers. Returns the snapshot the bindings read: { rows, cols, data: a Float32Array made here }.
+// A Float32Array is not copied: the snapshot is a new view of the same buffer.
+function readMatrix(name, m) {
   if (m === undefined) fail('missing_matrix', name, `${name} is missing; pass { rows, cols, data }`);
   if (typeof m !== 'object' || m === null || Array.isArray(m))
     fail('not_a_matrix', name, `${name} must be an object { rows, cols, data } (got ${describe(m)})`, { got: describe(m) });
-  checkDim(name, 'rows', m.rows);
-  checkDim(name, 'cols', m.cols);
-  const { data } = m;
-  if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
-    if (data instanceof BigInt64Array || data instanceof BigUint64Array)
-      fail('bad_data', name, `${name}.data must hold numbers, not BigInts`, { got: data.constructor.name });
-  } else if (Array.isArray(data)) {
-    // The bindings' bulk copy would turn anything that is not a number into NaN silently.
-    for (let i = 0; i < data.length; i++)
-      if (typeof data[i] !== 'number')
-        fail('not_a_number', name, `${name}.data[${i}] is not a number (got ${describe(data[i])})`,
-          { index: i, got: describe(data[i]) }, { row: Math.floor(i / m.cols), col: i % m.cols });
-  } else {
-    fail('bad_data', name, `${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`,
-      { got: describe(data) });
+  const { rows, cols, data } = m;  // each read once, in this order
+  checkDim(name, 'rows', rows);
+  checkDim(name, 'cols', cols);
+  const kind = ArrayBuffer.isView(data) ? kindOf.call(data) : undefined;
+  if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
+    fail('bad_data', name, `${name}.data must hold numbers, not BigInts`, { got: kind });
+  if (kind !== undefined) {
+    if (isDetached(bufferOf.call(data)))
+      fail('detached_data', name, `${name}.data's buffer has been detached (transferred or freed); ` +
+        'pass a Float32Array that still holds its values');
+    const values = kind === 'Float32Array'
+      ? new Float32Array(bufferOf.call(data), offsetOf.call(data), lengthOf.call(data))
+      : new Float32Array(data);  // converts from the other typed arrays through their internal slots
+    return Object.freeze({ rows, cols, data: values });
   }
-  return data.length;
+  if (Array.isArray(data)) {
+    // The bindings' bulk copy would turn anything that is not a number into NaN silently.
+    const length = data.length;
+    const values = new Float32Array(length);
+    for (let i = 0; i < length; i++) {
+      const x = data[i];
+      if (typeof x !== 'number')
+        fail('not_a_number', name, `${name}.data[${i}] is not a number (got ${describe(x)})`,
+          { index: i, got: describe(x) }, { row: Math.floor(i / cols), col: i % cols });
+      values[i] = x;
+    }
+    return Object.freeze({ rows, cols, data: values });
+  }
+  fail('bad_data', name, `${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`,
+    { got: describe(data) });
 }
 
-function checkInputSize(values) {
+// The values every matrix of one call holds, the mask included, against what fits in the module.
+function checkInputSize(matrices) {
+  const values = matrices.reduce((sum, m) => sum + m.data.length, 0);
   const bytes = values * 4;
   if (bytes > MAX_INPUT_BYTES)
     fail('inputs_too_large', undefined, `the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
@@ -77,23 +127,21 @@ function badOption(fn, option, expected, value) {
 const quoted = (names) => names.map((name) => JSON.stringify(name)).join(', ');
 const oneOf = (names) => quoted(names).replace(/, ([^,]*)$/, ' or $1');
 
-// Options given as undefined take their default, as when they are left out.
-const definedOnly = (args) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
-
-// The options as the bindings read them: names, with a custom mask as mask 'custom' + maskMatrix.
+// The options as the bindings read them: names, with a custom mask as mask 'custom' + maskMatrix
+// (already read by readMatrix). Names are looked up in vocabulary.mjs's arrays, never with `in`,
+// which would find 'toString' or '__proto__' on every object's prototype.
 function encodeOptions(fn, args) {
-  const { scale, temperature, mask, stable, axis } = { ...DEFAULTS, ...definedOnly(args) };
+  const { scale, temperature, mask, stable, axis } = { ...DEFAULTS, ...args };
   if (!SCALES.includes(scale)) badOption(fn, 'scale', oneOf(SCALES), scale);
   if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
   if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
   const out = { scale, temperature, stable, axis, mask };
   if (typeof mask === 'object' && mask !== null) {
-    checkMatrix('mask', mask);
     out.mask = 'custom';
-    out.maskMatrix = mask;
+    out.maskMatrix = readMatrix('mask', mask);
   } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
-  return out;
+  return Object.freeze(out);
 }
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
@@ -114,10 +162,14 @@ function onPath(core, fn, { path = DEFAULTS.path }) {
   return path === 'simd' ? core[`${fn}Simd`] : core[fn];
 }
 
+// Steps 1 and 2 for the functions of Q, K, V: the snapshot of the arguments, the three matrices
+// and the options, checked; returns the arguments of the binding and the snapshot.
 function qkv(fn, args, keys) {
-  checkKeys(fn, args, keys);
-  checkInputSize(checkMatrix('q', args.q) + checkMatrix('k', args.k) + checkMatrix('v', args.v));
-  return [args.q, args.k, args.v, encodeOptions(fn, args)];
+  const snapshot = readArgs(fn, args, keys);
+  const q = readMatrix('q', snapshot.q), k = readMatrix('k', snapshot.k), v = readMatrix('v', snapshot.v);
+  const options = encodeOptions(fn, snapshot);
+  checkInputSize([q, k, v, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
+  return { inputs: [q, k, v, options], snapshot };
 }
 
 /**
@@ -133,26 +185,27 @@ export async function wrapCore(createCore, moduleOptions = {}) {
      * on path 'simd' (default) or 'reference'.
      */
     attentionSteps(args) {
-      const inputs = qkv('attentionSteps', args, STEPS_KEYS);
-      return unwrap(onPath(core, 'attentionSteps', args)(...inputs));
+      const { inputs, snapshot } = qkv('attentionSteps', args, STEPS_KEYS);
+      return unwrap(onPath(core, 'attentionSteps', snapshot)(...inputs));
     },
     /** softmax(QKᵀ/√d_k)·V, output only, through the fast path. */
     attention(args) {
-      return unwrap(core.attention(...qkv('attention', args, ATTENTION_KEYS)));
+      return unwrap(core.attention(...qkv('attention', args, ATTENTION_KEYS).inputs));
     },
     /** The same output through the online softmax: O(n·d) memory, no n×n scores. */
     attentionStreaming(args) {
-      return unwrap(core.attentionStreaming(...qkv('attentionStreaming', args, ATTENTION_KEYS)));
+      return unwrap(core.attentionStreaming(...qkv('attentionStreaming', args, ATTENTION_KEYS).inputs));
     },
     /** X·W, on path 'simd' (default) or 'reference' (equal bit for bit). */
     project(args) {
-      checkKeys('project', args, ['x', 'w', 'path']);
-      checkInputSize(checkMatrix('x', args.x) + checkMatrix('w', args.w));
-      return unwrap(onPath(core, 'project', args)(args.x, args.w));
+      const snapshot = readArgs('project', args, ['x', 'w', 'path']);
+      const x = readMatrix('x', snapshot.x), w = readMatrix('w', snapshot.w);
+      checkInputSize([x, w]);
+      return unwrap(onPath(core, 'project', snapshot)(x, w));
     },
     version: () => core.version(),
     simd: () => core.simd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
-    ...labMethods(core, { checkKeys, badOption, oneOf, unwrap }),
+    ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
   });
 }

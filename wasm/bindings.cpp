@@ -1,15 +1,27 @@
 // bindings.cpp — the Embind layer: JS objects in, JS-owned Float32Array copies out.
 //
-// It only translates. The JS wrapper (api.mjs) has already checked JS types; option names become
-// enums through the core's tables (options.hpp); the core checks everything else and returns
-// errors as values, which come back here as { error: { code, message, … } } for api.mjs to throw
-// as a JS Error. (Throwing from C++ would need -fexceptions; throwing a JS exception through wasm
-// frames would leak their memory.)
+// It only translates. The JS wrapper (api.mjs) has already read every value the caller passed
+// into a plain snapshot and checked its JS types; option names become enums through the core's
+// tables (options.hpp); the core checks everything else and returns errors as values, which come
+// back here as { error: { code, message, … } } for api.mjs to throw as a JS Error. (Throwing from
+// C++ would need -fexceptions.)
+//
+// Every entry point runs in three steps: read the shapes and options (plain numbers and names), let
+// the core check them (check_*_shapes), and only then copy the values into wasm memory and compute.
+// So an oversized or mismatched argument is refused before a single value is copied.
+//
+// Memory on every path: a JS exception thrown into the middle of a call (a caller calling the
+// bindings directly with a detached buffer, say) unwinds the wasm frames without running C++
+// destructors, so locals would leak for the module's lifetime. Whatever a call copies in or computes
+// therefore lives in one CallMemory, which the next call empties first (begin_call) and a call that
+// finishes empties on its way out (end_call).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "attention.hpp"
@@ -21,13 +33,41 @@ using emscripten::val;
 
 namespace {
 
+// Everything one call copies in and computes (see the header comment).
+struct CallMemory {
+    attn::Matrix q, k, v, x, w;
+    attn::AttentionOptions options;  // holds a custom mask's values
+    attn::Result<attn::AttentionSteps> steps;
+    attn::Result<attn::Matrix> matrix;
+};
+CallMemory& call_memory() {
+    static CallMemory memory;
+    return memory;
+}
+// Frees what a call cut short left behind (normally nothing) and hands out the empty storage.
+CallMemory& begin_call() {
+    call_memory() = CallMemory{};
+    return call_memory();
+}
+// Frees what this call copied in and computed, once its results are JS-owned copies.
+val end_call(val out) {
+    call_memory() = CallMemory{};
+    return out;
+}
+// Where a call keeps its result, by type.
+attn::Result<attn::AttentionSteps>& result_slot(CallMemory& m, const attn::AttentionSteps*) { return m.steps; }
+attn::Result<attn::Matrix>& result_slot(CallMemory& m, const attn::Matrix*) { return m.matrix; }
+
+// { rows, cols, data } → its shape, before anything is copied.
+attn::Shape shape_of(const val& m) {
+    return {m["rows"].as<unsigned>(), m["cols"].as<unsigned>(), m["data"]["length"].as<unsigned>()};
+}
+
 // { rows, cols, data } → Matrix. One bulk copy of data (TypedArray.set), no per-element calls.
-attn::Matrix to_matrix(const val& m) {
-    attn::Matrix out;
+void copy_matrix(const val& m, attn::Matrix& out) {
     out.rows = m["rows"].as<unsigned>();
     out.cols = m["cols"].as<unsigned>();
     out.data = emscripten::convertJSArrayToNumberVector<float>(m["data"]);
-    return out;
 }
 
 // Matrix → { rows, cols, data: Float32Array }. The Float32Array constructor copies, so the result
@@ -63,8 +103,9 @@ val error(const attn::Error& e) {
 
 // { scale, temperature, mask, maskMatrix?, stable, axis } with the options' names as api.mjs sends
 // them ("sqrt_dk", "causal", "custom", "row", …), turned into enums through the core's name tables
-// only: a name the table lacks is refused with bad_option, never cast.
-attn::Result<attn::AttentionOptions> to_options(const val& o) {
+// only: a name the table lacks is refused with bad_option, never cast. A custom mask's values are
+// not copied here (read_options leaves options.mask.keep empty).
+attn::Result<attn::AttentionOptions> read_options(const val& o) {
     using Options = attn::Result<attn::AttentionOptions>;
     attn::AttentionOptions out;
     const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
@@ -76,13 +117,22 @@ attn::Result<attn::AttentionOptions> to_options(const val& o) {
     out.scale = scale.value;
     out.temperature = o["temperature"].as<float>();
     out.mask.kind = mask.value;
-    if (out.mask.kind == attn::MaskKind::Custom) out.mask.keep = to_matrix(o["maskMatrix"]);
     out.stable = o["stable"].as<bool>();
     out.axis = axis.value;
     return Options::success(std::move(out));
 }
 
-// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output }.
+// NonFinite → { scores, scaled, rowMax, shifted, exps, rowSum, weights, output }: counts.
+val to_js(const attn::NonFinite& n) {
+    val out = val::object();
+    const std::pair<const char*, std::size_t> counts[] = {
+        {"scores", n.scores}, {"scaled", n.scaled},   {"rowMax", n.row_max},   {"shifted", n.shifted},
+        {"exps", n.exps},     {"rowSum", n.row_sum}, {"weights", n.weights}, {"output", n.output}};
+    for (const auto& [name, count] : counts) out.set(name, static_cast<double>(count));
+    return out;
+}
+
+// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output, nonFinite }.
 val to_js(const attn::AttentionSteps& st) {
     val out = val::object();
     out.set("scores", to_js(st.scores));
@@ -94,6 +144,7 @@ val to_js(const attn::AttentionSteps& st) {
     out.set("rowSum", to_js(st.row_sum));
     out.set("weights", to_js(st.weights));
     out.set("output", to_js(st.output));
+    out.set("nonFinite", to_js(st.non_finite));
     return out;
 }
 
@@ -102,17 +153,34 @@ val to_js(const attn::AttentionSteps& st) {
 template <class T, attn::Result<T> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
                                             const attn::AttentionOptions&)>
 val call_with_options(const val& q, const val& k, const val& v, const val& o) {
-    const auto options = to_options(o);
-    if (!options.ok()) return error(options.error);
-    const auto r = entry(to_matrix(q), to_matrix(k), to_matrix(v), options.value);
-    return r.ok() ? to_js(r.value) : error(r.error);
+    CallMemory& m = begin_call();
+    // 1. shapes and options, 2. checked by the core, 3. values copied, computed, handed back
+    const auto options = read_options(o);
+    if (!options.ok()) return end_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape mask = custom ? shape_of(o["maskMatrix"]) : attn::Shape{};
+    if (attn::Error e = attn::check_attention_shapes(shape_of(q), shape_of(k), shape_of(v), m.options.temperature,
+                                                     custom ? &mask : nullptr))
+        return end_call(error(e));
+    copy_matrix(q, m.q);
+    copy_matrix(k, m.k);
+    copy_matrix(v, m.v);
+    if (custom) copy_matrix(o["maskMatrix"], m.options.mask.keep);
+    auto& r = result_slot(m, static_cast<const T*>(nullptr));
+    r = entry(m.q, m.k, m.v, m.options);
+    return end_call(r.ok() ? to_js(r.value) : error(r.error));
 }
 
-// project (the reference) and project_simd.
+// project (the reference) and project_simd, in the same three steps.
 template <attn::Result<attn::Matrix> (*product)(const attn::Matrix&, const attn::Matrix&)>
 val project(const val& x, const val& w) {
-    const auto r = product(to_matrix(x), to_matrix(w));
-    return r.ok() ? to_js(r.value) : error(r.error);
+    CallMemory& m = begin_call();
+    if (attn::Error e = attn::check_projection_shapes(shape_of(x), shape_of(w))) return end_call(error(e));
+    copy_matrix(x, m.x);
+    copy_matrix(w, m.w);
+    m.matrix = product(m.x, m.w);
+    return end_call(m.matrix.ok() ? to_js(m.matrix.value) : error(m.matrix.error));
 }
 
 // The core's tables of names, for tests/node/vocabulary.test.mjs to hold wasm/vocabulary.mjs to:
@@ -132,6 +200,11 @@ val vocabulary() {
     return out;
 }
 
+// Bytes the allocator has handed out and not taken back: what a leak makes grow, long before the
+// memory itself grows. For the tests (tests/node/soak.test.mjs, hostile-calls.test.mjs); api.mjs
+// does not expose it.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
 
@@ -139,17 +212,23 @@ bool simd() { return attn::simd_enabled(); }
 // cost of n²". api.mjs has checked that every number is a safe integer, so the int64 casts are
 // exact; the core checks the ranges.
 
-// dot_product_samples → { rows: 1, cols: count, data } (api.mjs hands on data alone).
+// dot_product_samples → { rows: 1, cols: count, data } (api.mjs hands on data alone). Like every
+// call that allocates, its result lives in CallMemory until it is a JS-owned copy.
 val dot_product_samples(double dk, double count, double seed) {
-    const auto r = attn::dot_product_samples(static_cast<std::int64_t>(dk), static_cast<std::int64_t>(count),
-                                             static_cast<std::int64_t>(seed));
-    return r.ok() ? to_js(attn::Matrix(1, r.value.size(), r.value)) : error(r.error);
+    CallMemory& m = begin_call();
+    auto r = attn::dot_product_samples(static_cast<std::int64_t>(dk), static_cast<std::int64_t>(count),
+                                       static_cast<std::int64_t>(seed));
+    if (!r.ok()) return end_call(error(r.error));
+    const std::size_t n = r.value.size();
+    m.matrix = attn::Result<attn::Matrix>::success(attn::Matrix(1, n, std::move(r.value)));
+    return end_call(to_js(m.matrix.value));
 }
 
 val normal_matrix(double rows, double cols, double seed) {
-    const auto r = attn::normal_matrix(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols),
-                                       static_cast<std::int64_t>(seed));
-    return r.ok() ? to_js(r.value) : error(r.error);
+    CallMemory& m = begin_call();
+    m.matrix = attn::normal_matrix(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols),
+                                   static_cast<std::int64_t>(seed));
+    return end_call(m.matrix.ok() ? to_js(m.matrix.value) : error(m.matrix.error));
 }
 
 // { bytes, limit }: the working memory of the operation named `operation` on q (nq, d),
@@ -182,4 +261,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("dotProductSamples", &dot_product_samples);
     emscripten::function("normalMatrix", &normal_matrix);
     emscripten::function("workingMemory", &working_memory);
+    emscripten::function("heapInUse", &heap_in_use);
 }

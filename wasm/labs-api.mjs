@@ -8,9 +8,10 @@ import { AXES, DEFAULTS, MAX_DIM, OPERATIONS } from './vocabulary.mjs';
 
 /**
  * The labs' methods over the Embind module `core`, with api.mjs's own helpers (so that every
- * Error is made in one place): { checkKeys, badOption, oneOf, unwrap }.
+ * Error is made in one place): { readArgs, badOption, oneOf, unwrap }. readArgs reads the
+ * arguments object once into a snapshot (api.mjs: each value read once, getters run once).
  */
-export function labMethods(core, { checkKeys, badOption, oneOf, unwrap }) {
+export function labMethods(core, { readArgs, badOption, oneOf, unwrap }) {
   // A number the bindings can take as a 64-bit integer exactly; its range is the core's business.
   function whole(fn, name, value) {
     if (!Number.isSafeInteger(value)) badOption(fn, name, 'a whole number', value);
@@ -30,9 +31,8 @@ export function labMethods(core, { checkKeys, badOption, oneOf, unwrap }) {
      */
     dotProductSamples(args) {
       const fn = 'dotProductSamples';
-      checkKeys(fn, args, ['dk', 'count', 'seed']);
-      return unwrap(core.dotProductSamples(whole(fn, 'dk', args.dk), whole(fn, 'count', args.count),
-        whole(fn, 'seed', args.seed))).data;
+      const { dk, count, seed } = readArgs(fn, args, ['dk', 'count', 'seed']);
+      return unwrap(core.dotProductSamples(whole(fn, 'dk', dk), whole(fn, 'count', count), whole(fn, 'seed', seed))).data;
     },
     /**
      * A { rows, cols, data } of independent N(0, 1) values from the same seeded stream
@@ -40,8 +40,8 @@ export function labMethods(core, { checkKeys, badOption, oneOf, unwrap }) {
      */
     normalMatrix(args) {
       const fn = 'normalMatrix';
-      checkKeys(fn, args, ['rows', 'cols', 'seed']);
-      return unwrap(core.normalMatrix(whole(fn, 'rows', args.rows), whole(fn, 'cols', args.cols), whole(fn, 'seed', args.seed)));
+      const { rows, cols, seed } = readArgs(fn, args, ['rows', 'cols', 'seed']);
+      return unwrap(core.normalMatrix(whole(fn, 'rows', rows), whole(fn, 'cols', cols), whole(fn, 'seed', seed)));
     },
     /**
      * { bytes, limit }: the working memory `operation` ('attention_steps', 'attention',
@@ -51,8 +51,7 @@ export function labMethods(core, { checkKeys, badOption, oneOf, unwrap }) {
      */
     workingMemory(args) {
       const fn = 'workingMemory';
-      checkKeys(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
-      const { operation, nq, nk, d, dv, axis = DEFAULTS.axis } = args;
+      const { operation, nq, nk, d, dv, axis = DEFAULTS.axis } = readArgs(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
       if (!OPERATIONS.includes(operation)) badOption(fn, 'operation', oneOf(OPERATIONS), operation);
       if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
       const { bytes, limit } = unwrap(core.workingMemory(operation, size(fn, 'nq', nq), size(fn, 'nk', nk),

@@ -40,7 +40,7 @@ export const CORE_ERROR_CODES = Object.freeze([
 /** The codes api.mjs throws itself, for what only JS can see (types, unknown keys, sizes). */
 export const API_ERROR_CODES = Object.freeze([
   'bad_arguments', 'unknown_option', 'missing_matrix', 'not_a_matrix', 'bad_dimension', 'bad_data', 'not_a_number',
-  'bad_option', 'inputs_too_large',
+  'detached_data', 'bad_option', 'inputs_too_large',
 ]);
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */

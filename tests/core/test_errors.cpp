@@ -173,3 +173,54 @@ TEST_CASE("projection_mismatch: x columns must match w rows") {
     CHECK(inf.error.argument == "x");
     CHECK(inf.error.message == "x[0][0] is +Infinity; only finite numbers (or NaN) are allowed");
 }
+
+TEST_CASE("wrong_length: a claimed shape whose value count wraps around is refused, never read") {
+    // rows × cols = 2^64 natively (2^32 on wasm32). Counted in 64 bits that wraps around to 0, the
+    // length of the empty data: the check passed and the reference read far outside the buffers.
+    Matrix x;
+    x.rows = std::numeric_limits<std::size_t>::max() / 4 + 1;
+    x.cols = 4;
+    const Matrix w(4, 4, 1.0f);
+    for (const auto& r : {attn::project(x, w), attn::project_simd(x, w)}) {
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error.code == ErrorCode::WrongLength);
+        CHECK(r.error.argument == "x");
+        CHECK(r.error.message.rfind("x has 0 values but " + attn::shape_string(x) + " needs ", 0) == 0);
+    }
+    Matrix q = x;  // as q of the worked example's shapes: the same refusal on every path
+    const auto e = error_of(q, Matrix(2, 4, 1.0f), V2);
+    CHECK(e.code == ErrorCode::WrongLength);
+    CHECK(e.argument == "q");
+}
+
+TEST_CASE("too_much_memory: a memory estimate too large for 64 bits is refused, not wrapped around") {
+    // Shapes only (the memory check reads no data): 7 score matrices of 2^63 × 2^63 floats natively
+    // (2^31 × 2^31 on wasm32) wrapped around to 0 bytes, and passed.
+    Matrix q, k, v;
+    q.rows = k.rows = v.rows = std::numeric_limits<std::size_t>::max() / 2 + 1;
+    q.cols = k.cols = v.cols = 1;
+    for (attn::Axis axis : {attn::Axis::Row, attn::Axis::Column}) {
+        attn::AttentionOptions o;
+        o.axis = axis;
+        const attn::Error e = attn::check_steps_memory(q, k, v, o);
+        CHECK(e.code == ErrorCode::TooMuchMemory);
+    }
+    CHECK(attn::check_memory("project", "output", 1, 1, attn::float_bytes(std::uint64_t{1} << 62)).code ==
+          ErrorCode::TooMuchMemory);
+}
+
+TEST_CASE("shapes before values: a mask of the wrong shape is reported before an Infinity in q") {
+    // The bindings check shapes before copying any value (check_attention_shapes); every entry point
+    // reports the same first error in the same order.
+    Matrix q = I2;
+    q(0, 0) = std::numeric_limits<float>::infinity();
+    attn::AttentionOptions o;
+    o.mask.kind = attn::MaskKind::Custom;
+    o.mask.keep = Matrix(1, 3, 1.0f);
+    CHECK(error_of(q, I2, V2, o).code == ErrorCode::MaskShape);
+    const attn::Shape mask{1, 3, 3};
+    CHECK(attn::check_attention_shapes(attn::shape_of(q), attn::shape_of(I2), attn::shape_of(V2), 1.0f, &mask).code ==
+          ErrorCode::MaskShape);
+    o.mask.keep = Matrix(2, 2, 1.0f);
+    CHECK(error_of(q, I2, V2, o).code == ErrorCode::NotFinite);
+}

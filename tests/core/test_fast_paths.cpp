@@ -16,6 +16,7 @@
 #endif
 
 #include "attention.hpp"
+#include "fast_path.hpp"
 #include "helpers.hpp"
 
 using attn::AttentionOptions;
@@ -222,6 +223,64 @@ TEST_CASE("with a teaching switch the fast paths hand the call to the reference:
         const Matrix want = attn::attention_steps(q, k, v, o).value.output;
         testing::check_close(attn::attention(q, k, v, o).value, want, 0);
         testing::check_close(attn::attention_streaming(q, k, v, o).value, want, 0);
+    }
+}
+
+TEST_CASE("extreme temperatures: the fast paths give the reference's numbers, not NaN") {
+    // The worked example with τ = 3·10³⁸: √2·τ overflows to +∞, every scaled score is 0 and the
+    // weights are uniform (the reference's 5 everywhere). The fast paths used to multiply by
+    // 1/∞ = 0 and compute (−∞ − m)·0 = NaN.
+    const Matrix I2(2, 2, {1, 0, 0, 1}), V10(2, 2, {10, 0, 0, 10});
+    AttentionOptions hot;
+    hot.temperature = 3e38f;
+    AttentionOptions hot_causal = hot;
+    hot_causal.mask.kind = MaskKind::Causal;
+    // A denormal temperature: 1/τ overflows to +∞, and 0·∞ = NaN, where the reference divides
+    // 10⁻⁴⁰ by 10⁻⁴⁰ = 1: softmax([1, 0])·[1, 3] = 1.538.
+    const Matrix q1(1, 1, std::vector<float>{1e-20f}), k1(2, 1, {1e-20f, 0}), v1(2, 1, {1, 3});
+    AttentionOptions cold;
+    cold.temperature = 1e-40f;
+    cold.scale = Scale::None;
+    struct Case {
+        const Matrix &q, &k, &v;
+        AttentionOptions o;
+        Matrix want;
+    };
+    for (const Case& c : {Case{I2, I2, V10, hot, Matrix(2, 2, {5, 5, 5, 5})},
+                          Case{I2, I2, V10, hot_causal, Matrix(2, 2, {10, 0, 5, 5})},
+                          Case{q1, k1, v1, cold, Matrix(1, 1, std::vector<float>{1.5379f})}}) {
+        INFO("temperature " << c.o.temperature << ", mask " << mask_name(c.o.mask.kind));
+        testing::check_close(attn::attention_steps(c.q, c.k, c.v, c.o).value.output, c.want, 1e-4);
+        check_both(c.q, c.k, c.v, c.o);
+    }
+    // Every extreme a float32 temperature can take, on ordinary inputs.
+    const Matrix q = random_matrix(9, 5, 81, -2, 2), k = random_matrix(70, 5, 82, -2, 2), v = random_matrix(70, 3, 83);
+    for (float t : {std::numeric_limits<float>::max(), 1e38f, 3e37f, std::numeric_limits<float>::min(),
+                    std::numeric_limits<float>::denorm_min(), 1e-39f}) {
+        for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
+            AttentionOptions o;
+            o.temperature = t;
+            o.mask.kind = mask;
+            const auto ref = attn::attention_steps(q, k, v, o);
+            REQUIRE(ref.ok());
+            bool finite = true;
+            for (float x : ref.value.output.data) finite &= std::isfinite(x);
+            if (finite) check_both(q, k, v, o);
+        }
+    }
+}
+
+TEST_CASE("a call whose workspace outgrows 16 MiB gives it back; a small one keeps its buffers for the next") {
+    // 100 keys of d = 50,000: 20 MB of packed keys. (Before, the workspace kept every buffer of the
+    // largest call ever made, and the next large call of another path found no room.)
+    const Matrix q = random_matrix(1, 50000, 71, -0.01f, 0.01f), k = random_matrix(100, 50000, 72, -0.01f, 0.01f);
+    const Matrix v = random_matrix(100, 3, 73);
+    for (auto run : {attn::attention, attn::attention_streaming}) {
+        REQUIRE(run(q, k, v, {}).ok());
+        CHECK(attn::fast::thread_workspace().bytes() == 0);
+        REQUIRE(run(random_matrix(9, 16, 74), random_matrix(70, 16, 75), random_matrix(70, 4, 76), {}).ok());
+        CHECK(attn::fast::thread_workspace().bytes() > 0);
+        CHECK(attn::fast::thread_workspace().bytes() <= attn::fast::kWorkspaceKeepBytes);
     }
 }
 

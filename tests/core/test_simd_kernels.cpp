@@ -26,7 +26,28 @@ std::vector<std::size_t> lengths() {
     return out;
 }
 
+// y + a·x rounded in two steps, the product first, whatever the compiler may fuse: what axpy
+// promises (and what wasm, which has no fused multiply–add, computes).
+float mul_then_add(float a, float x, float y) {
+    const volatile float product = a * x;
+    return y + product;
+}
+
 }  // namespace
+
+TEST_CASE("the build rounds a·b + c in two steps (-ffp-contract=off), as wasm does") {
+    // (1 + 2⁻¹²)² = 1 + 2⁻¹¹ + 2⁻²⁴: rounded on its own, the product loses its last term (half an
+    // ulp, to even), so adding −(1 + 2⁻¹¹) leaves 0; fused into one multiply–add it leaves 2⁻²⁴.
+    // A build that fuses makes the SIMD kernels and the reference round differently (axpy and
+    // project_simd's bit-for-bit promises fail), so it is caught here by name. Volatile inputs: no
+    // folding at compile time.
+    const volatile float a = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
+    const float a_value = a, c_value = c;
+    const float result = a_value * a_value + c_value;
+    CHECK_MESSAGE(result == 0.0f, "a·b + c was fused into one rounding: build with -ffp-contract=off "
+                                  "(CMakeLists.txt, ATTN_FP_FLAGS)");
+    CHECK(mul_then_add(a, a, c) == 0.0f);
+}
 
 TEST_CASE("the SIMD build is what it says") {
 #if defined(__wasm_simd128__) || defined(__SSE2__) || defined(__AVX__)
@@ -54,9 +75,9 @@ TEST_CASE("axpy kernel adds alpha·x into y at every length") {
         const Matrix x = random_matrix(1, n, 300 + static_cast<unsigned>(n));
         Matrix y = random_matrix(1, n, 400 + static_cast<unsigned>(n));
         Matrix expected = y;
-        for (std::size_t i = 0; i < n; ++i) expected.data[i] += 0.375f * x.data[i];
+        for (std::size_t i = 0; i < n; ++i) expected.data[i] = mul_then_add(0.375f, x.data[i], expected.data[i]);
         attn::simd::axpy(y.data.data(), 0.375f, x.data.data(), n);
-        check_close(y, expected, 0);  // one multiply and one add per element: exact either way
+        check_close(y, expected, 0);  // one multiply and one add per element: exact, in lanes or in the tail
     }
 }
 

@@ -37,7 +37,7 @@ TEST_CASE("adding a constant to a row of scores changes nothing (why subtracting
         using namespace attn::reference;
         const Matrix m = row_max(s);
         const Matrix e = exp_minus_max(s, m, true);
-        return softmax_weights(e, row_sums(e), m);
+        return softmax_weights(e, row_sums(e), s);
     };
     check_close(softmax(shifted), softmax(scores), 1e-6);
 }
@@ -199,5 +199,5 @@ TEST_CASE("softmax along columns (the FAQ's misconception): columns sum to 1, ro
     const Matrix t = transpose(r.value.scaled);
     const Matrix m = row_max(t);
     const Matrix e = exp_minus_max(t, m, true);
-    check_close(r.value.weights, transpose(softmax_weights(e, row_sums(e), m)), 0);
+    check_close(r.value.weights, transpose(softmax_weights(e, row_sums(e), t)), 0);
 }

@@ -89,3 +89,14 @@ TEST_CASE("absurd shapes saturate instead of wrapping around to a small number")
     CHECK(working_bytes(Operation::AttentionStreaming, {1, huge, huge, 1}) == all);
     CHECK(working_bytes(Operation::AttentionStreaming, {huge, 1, 1, huge}) == all);
 }
+
+TEST_CASE("attention counts the kernel that runs: above 64 keys, the streaming kernel's buffers") {
+    // n_q = 1, n_k = 65, d = 2,030,000 (issue 9): the two-pass formula said 0.6 GB and let the call
+    // through to the streaming kernel; now both entry points count the streaming kernel's packed
+    // keys and the one query group a single row needs.
+    const attn::AttentionShape wide{1, 65, 2030000, 1};
+    CHECK(working_bytes(Operation::Attention, wide) == working_bytes(Operation::AttentionStreaming, wide));
+    CHECK(working_bytes(Operation::Attention, wide) < attn::kMemoryLimitBytes);
+    const attn::AttentionShape few_keys{1, 64, 2030000, 1};  // the two-pass kernel: no running state
+    CHECK(working_bytes(Operation::Attention, few_keys) < working_bytes(Operation::AttentionStreaming, few_keys));
+}

@@ -111,6 +111,11 @@ const CASES = [
     (a) => a.attentionSteps({ q: { rows: 2, cols: 2, data: [1, 0, '0', 1] }, k: I2, v: V10 }),
     { code: 'not_a_number', argument: 'q', cell: { row: 1, col: 0 }, params: { index: 2, got: '"0"' },
       message: 'q.data[2] is not a number (got "0")' }],
+  ['detached_data: a Float32Array whose buffer was transferred away',
+    (a) => { const data = new Float32Array(4); structuredClone(data.buffer, { transfer: [data.buffer] });
+      return a.attentionSteps({ q: I2, k: { rows: 2, cols: 2, data }, v: V10 }); },
+    { code: 'detached_data', argument: 'k',
+      message: "k.data's buffer has been detached (transferred or freed); pass a Float32Array that still holds its values" }],
   ['bad_option: an unknown scale',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, scale: 'sqrt' }),
     { code: 'bad_option', argument: 'scale', params: { got: '"sqrt"' },

@@ -68,6 +68,16 @@ for (const build of ['simd', 'scalar']) {
       check({ q: random(19, 4, 21, -10, 10), k: random(23, 4, 22, -10, 10), v: random(23, 5, 23) }, 'scores ±200');
     });
 
+    it('extreme temperatures give the reference\'s numbers, not NaN: 3e38 and 1e-40', () => {
+      const I2 = { rows: 2, cols: 2, data: [1, 0, 0, 1] }, V = { rows: 2, cols: 2, data: [10, 0, 0, 10] };
+      assert.deepEqual(Array.from(attn.attentionStreaming({ q: I2, k: I2, v: V, temperature: 3e38 }).data), [5, 5, 5, 5]);
+      assert.deepEqual(Array.from(attn.attention({ q: I2, k: I2, v: V, temperature: 3e38, mask: 'causal' }).data), [10, 0, 5, 5]);
+      const tiny = { q: { rows: 1, cols: 1, data: [1e-20] }, k: { rows: 2, cols: 1, data: [1e-20, 0] },
+        v: { rows: 2, cols: 1, data: [1, 3] }, temperature: 1e-40, scale: 'none' };
+      for (const fn of ['attention', 'attentionStreaming']) assert.ok(Math.abs(attn[fn](tiny).data[0] - 1.5379) < 1e-4, fn);
+      check(tiny, 'temperature 1e-40');
+    });
+
     it('bad input throws the same message as attentionSteps', () => {
       const args = { q: random(3, 4, 31), k: random(5, 4, 32), v: random(6, 2, 33) };
       const message = (() => { try { attn.attentionSteps(args); } catch (e) { return e.message; } return ''; })();

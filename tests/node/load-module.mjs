@@ -23,6 +23,22 @@ export async function loadCore(build = 'simd') {
   return createCore({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
 }
 
+/**
+ * The public API of one build and the Embind module under it, to watch the module's memory:
+ * memoryBytes() is the size of the wasm memory, which grows when the allocator runs out and never
+ * shrinks; heapBytes() is what the allocator has handed out and not taken back, which a leak
+ * makes grow call after call.
+ */
+export async function loadAttentionWithCore(build = 'simd') {
+  const { core: corePath, wasm } = builds[build];
+  const { default: createCore } = await import(new URL(corePath, ROOT));
+  const { wrapCore } = await import(new URL('wasm/api.mjs', ROOT));
+  let core;
+  const attn = await wrapCore((options) => createCore(options).then((c) => (core = c)),
+    { wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
+  return { attn, core, memoryBytes: () => core.HEAP8.length, heapBytes: () => core.heapInUse() };
+}
+
 export function readFixture() {
   return JSON.parse(fs.readFileSync(new URL('tests/fixtures/worked-example.json', ROOT), 'utf8'));
 }

@@ -55,3 +55,12 @@ test('an Error without a known code keeps its own message', () => {
   assert.equal(describeEngineError(new Error('Aborted(OOM)'), translator('en')), 'The computing core rejected this input: Aborted(OOM)');
   assert.equal(engineErrorField(new Error('x')), null);
 });
+
+test('an argument named after a prototype property is no matrix: own properties only (issue 9, defect 6)', () => {
+  for (const argument of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const error = Object.assign(new Error('x'), { code: 'unknown_option', argument, params: { function: 'attention', known: 'q, k, v' } });
+    assert.equal(engineErrorField(error), null, argument);
+    assert.equal(describeEngineError(error, translator('en'), { mode: 'x' }),
+      `The computing core rejected this input: attention has no option "${argument}"; the options are q, k, v.`);
+  }
+});

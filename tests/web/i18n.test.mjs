@@ -46,3 +46,11 @@ test('translate fills placeholders and falls back to the key', () => {
   assert.equal(translate('zh-CN', 'nav.position', { step: 3, total: 9 }), '第 3 / 9 步');
   assert.equal(translate('en', 'no.such.key'), 'no.such.key');
 });
+
+test('keys and placeholders are own properties only: prototype names are not words', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    assert.equal(translate('en', name), name, `key ${name}`);
+    assert.equal(translate('toString', 'nav.next'), translate('zh-CN', 'nav.next'), 'an unknown language falls back to zh-CN');
+    assert.equal(translate('en', `a {${name}} b`), `a {${name}} b`, `placeholder {${name}}`);
+  }
+});

@@ -51,3 +51,29 @@ test('ragged and empty pastes are refused', () => {
   assert.equal(error(' \n ').key, 'pasteEmpty');
   assert.equal(error('[[]]').key, 'pasteEmpty');
 });
+
+test('a lone comma between digits is ambiguous: "1,5" asks instead of guessing 1×2', () => {
+  assert.deepEqual(error('1,5'), { key: 'ambiguousComma', text: '1,5', decimal: '1.5', pair: '1, 5' });
+  assert.deepEqual(error(' -10,25 '), { key: 'ambiguousComma', text: '-10,25', decimal: '-10.25', pair: '-10, 25' });
+  assert.equal(error('１，５').key, 'ambiguousComma', 'full-width too');
+  // Anything else says which it is: a space, brackets, a second comma, a second row, 、
+  assert.deepEqual(ok('1, 5'), [[1, 5]]);
+  assert.deepEqual(ok('[1,5]'), [[1, 5]]);
+  assert.deepEqual(ok('1,5,7'), [[1, 5, 7]]);
+  assert.deepEqual(ok('1,5\n2,5'), [[1, 5], [2, 5]]);
+  assert.deepEqual(ok('1、5'), [[1, 5]]);
+  assert.deepEqual(ok('1.5,2'), [[1.5, 2]]);
+});
+
+test('brackets must pair up: "[[1,2],[3" is refused, not read as [1, 2]', () => {
+  for (const text of ['[[1,2],[3', '[[1,2],[3]', '[1,2]]', '[[1,2]] 5', '[[1,2], 3]', '[[[1]]]', ']1,2['])
+    assert.deepEqual(error(text), { key: 'brackets' }, text);
+  assert.deepEqual(ok('[[1,2],[3,4]]'), [[1, 2], [3, 4]]);
+  assert.deepEqual(ok('np.array([[1, 2],\n          [3, 4]])'), [[1, 2], [3, 4]]);
+});
+
+test('a message quotes at most 24 characters of what was typed', () => {
+  assert.deepEqual(parseNumber('x'.repeat(100000)), { ok: false, error: { key: 'notNumber', text: `${'x'.repeat(24)}…` } });
+  assert.deepEqual(parseNumber('9'.repeat(400)), { ok: false, error: { key: 'infinite', text: `${'9'.repeat(24)}…` } });
+  assert.equal(error(`[[${'y'.repeat(30)}]]`).text, `${'y'.repeat(24)}…`);
+});

@@ -59,6 +59,7 @@ test('a hash that does not parse falls back to the default, with a notice', () =
     '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0&k=1,0;0,1&v=1,0;0,1',                  // ragged q
     '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,NaN&k=1,0;0,1&v=1,0;0,1',              // NaN
     '#preset=custom&mode=qkv&n=3&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1',                // n disagrees
+    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1e39',             // +∞ in float32
     '#%E0%A4%A', '#junk', '#=1'];
   for (const hash of bad) {
     const { state, notice } = parseState(hash);

@@ -126,10 +126,14 @@ export async function start({ binaries } = {}) {
     commit({ ...state, step }, { panel: false });
   }
 
-  /** Size fields, the seed and the temperature: validate the text, then commit or show why not. */
+  /**
+   * Size fields, the seed and the temperature: validate the text, then commit or show why not.
+   * Empty text gets the field's own rule, not "this cell is empty": a type=number field hands over
+   * '' for letters it cannot read.
+   */
   function numberField(key, text, check, apply) {
     const parsed = parseNumber(text);
-    const problem = !parsed.ok ? describe(parsed.error) : check(parsed.value);
+    const problem = parsed.ok ? check(parsed.value) : parsed.error.key === 'empty' ? check(NaN) : describe(parsed.error);
     if (problem) { errors.set(key, problem); renderAll({ panel: false }); return; }
     errors.delete(key);
     const next = apply(parsed.value);

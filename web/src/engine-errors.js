@@ -9,6 +9,8 @@ import { formatNumber } from './format.js';
 // refusal of q means the product X·W_Q (an overflow, say): the reader edits X or W_Q, not Q.
 const NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V', mask: 'mask', w: 'W' };
 const PRODUCTS = { q: 'Q = X·W_Q', k: 'K = X·W_K', v: 'V = X·W_V' };
+// Own properties only: an argument named 'constructor' (an unknown option's key) is not a matrix.
+const own = (table, key) => (typeof key === 'string' && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
 
 /** Sizes in the units the core's messages use. */
 function bytes(value) {
@@ -23,7 +25,7 @@ function bytes(value) {
  */
 export function engineErrorField(error) {
   const name = error.matrix ?? error.argument;
-  return name in NAMES || name === 'temperature' ? name : null;
+  return own(NAMES, name) !== undefined || name === 'temperature' ? name : null;
 }
 
 /**
@@ -32,7 +34,7 @@ export function engineErrorField(error) {
  */
 export function describeEngineError(error, t, { mode = 'qkv', digits = 4 } = {}) {
   const argument = error.matrix ?? error.argument;
-  const name = mode === 'x' && argument in PRODUCTS ? PRODUCTS[argument] : NAMES[argument] ?? argument ?? '';
+  const name = (mode === 'x' ? own(PRODUCTS, argument) : undefined) ?? own(NAMES, argument) ?? argument ?? '';
   const params = { ...error.params, name };
   if (typeof params.value === 'number') params.value = formatNumber(params.value, digits);
   if (typeof params.bytes === 'number') params.bytes = bytes(params.bytes);

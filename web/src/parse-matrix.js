@@ -2,7 +2,8 @@
 // Pure: no DOM. Errors are { key, ...params } so the views can say them in the current language.
 //
 // Accepted: NumPy-style `[[1, 0], [0, 1]]` (also wrapped in `np.array(...)`), CSV rows,
-// whitespace-separated rows, rows separated by `;`. Full-width digits and punctuation (as typed
+// whitespace-separated rows, rows separated by `;`. Refused with a reason: brackets that do not
+// pair up, and a lone `1,5` (a decimal comma, or two numbers?). Full-width digits and punctuation (as typed
 // with a Chinese IME) and the minus sign U+2212 are read as their ASCII counterparts.
 
 const FULL_WIDTH_START = 0xff01; // '！' … '～' map onto '!' … '~'
@@ -30,6 +31,10 @@ const FLOAT32_MAX = 3.4028234663852886e38; // the core computes in float32: anyt
 const NOT_A_NUMBER = /^[+-]?nan$/i;
 const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 
+// How a message quotes what was typed: at most 24 characters, so that 100,000 of them make a
+// message of one line.
+const quote = (s) => (s.length > 24 ? `${s.slice(0, 24)}…` : s);
+
 /**
  * Reads one cell. Returns { ok: true, value } or { ok: false, error: { key, text } } with key
  * 'empty' | 'nan' | 'infinite' | 'tooLarge' | 'notNumber'. NaN and ±Infinity are refused because the core
@@ -38,24 +43,45 @@ const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 export function parseNumber(text) {
   const s = normalizeText(text).trim();
   if (s === '') return { ok: false, error: { key: 'empty' } };
-  if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: s } };
-  if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: s } };
-  if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: s } };
+  if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: quote(s) } };
+  if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
+  if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: quote(s) } };
   const value = Number(s);
-  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: s } };
-  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: s } };
+  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
+  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: quote(s) } };
   return { ok: true, value };
 }
 
-/** Splits normalised text into rows of cell strings. */
+// NumPy's wrapper, `np.array( … )`, around the rows.
+const unwrapArray = (s) => s.replace(/^\s*(np\.|numpy\.)?(array|matrix)\s*\(/i, '').replace(/\)\s*;?\s*$/, '');
+
+/**
+ * True when the brackets of `body` pair up as a matrix's do: at most two levels, every "[" closed
+ * by its "]", and every number inside the innermost ones — so "[[1,2],[3" is not read as [1, 2].
+ */
+function bracketsPairUp(body) {
+  let depth = 0;
+  for (const ch of body) {
+    if (ch === '[' && ++depth > 2) return false;
+    if (ch === ']' && --depth < 0) return false;
+  }
+  return depth === 0 && /^[\s,[\]]*$/.test(body.replace(/\[[^[\]]*\]/g, '[]'));
+}
+
+/** Splits normalised text into rows of cell strings, or null when its brackets do not pair up. */
 function splitRows(s) {
-  const body = s.replace(/^\s*(np\.|numpy\.)?(array|matrix)\s*\(/i, '').replace(/\)\s*;?\s*$/, '');
-  if (body.includes('[')) {
+  const body = unwrapArray(s);
+  if (/[[\]]/.test(body)) {
+    if (!bracketsPairUp(body)) return null;
     const inner = [...body.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]);
     return inner.map(splitCells);
   }
   return body.split(/[\n;]+/).map((line) => line.trim()).filter((line) => line !== '').map(splitCells);
 }
+
+// "1,5": one number with a decimal comma (1.5, as written across much of Europe) or two numbers?
+// With no space, bracket, second comma or second row to tell, the page asks instead of guessing.
+const AMBIGUOUS_COMMA = /^[+-]?\d+,\d+$/;
 
 function splitCells(line) {
   return line.split(/[\s,]+/).filter((cell) => cell !== '');
@@ -63,10 +89,17 @@ function splitCells(line) {
 
 /**
  * Reads a whole matrix. Returns { ok: true, rows: number[][] } or { ok: false, error } where
- * error.key is 'pasteEmpty' | 'ragged' (with row, got, want) | a cell key (with row, col, 1-based).
+ * error.key is 'pasteEmpty' | 'brackets' | 'ambiguousComma' (with text, decimal, pair) |
+ * 'ragged' (with row, got, want) | a cell key (with row, col, 1-based).
  */
 export function parseMatrix(text) {
-  const rows = splitRows(normalizeText(text));
+  const normal = normalizeText(text);
+  const lone = normal.trim();
+  if (AMBIGUOUS_COMMA.test(lone) && !String(text).includes('\u3001')) { // 、 says "two numbers"
+    return { ok: false, error: { key: 'ambiguousComma', text: lone, decimal: lone.replace(',', '.'), pair: lone.replace(',', ', ') } };
+  }
+  const rows = splitRows(normal);
+  if (rows === null) return { ok: false, error: { key: 'brackets' } };
   if (rows.length === 0 || rows.every((r) => r.length === 0)) return { ok: false, error: { key: 'pasteEmpty' } };
   const want = rows[0].length;
   for (let r = 0; r < rows.length; r++) {

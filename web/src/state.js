@@ -6,6 +6,7 @@
 
 import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, presetTokens, seededRandom, randomMatrix } from './presets.js';
 import { STEPS } from './steps.js';
+import { parseNumber } from './parse-matrix.js';
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
@@ -31,10 +32,12 @@ const positive = {
   parse: (s) => (NUMBER.test(s) && Number(s) > 0 && Number.isFinite(Number(s)) ? Number(s) : undefined),
   format: String,
 };
+// A matrix's cells obey the rule of the cells on the page (parseNumber): a link cannot carry a
+// value a reader could not type, such as 1e39, which is +∞ in float32.
 const matrix = {
   parse(s) {
     const rows = s.split(';').map((row) => row.split(','));
-    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell)))) return undefined;
+    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell) || !parseNumber(cell).ok))) return undefined;
     return rows.map((row) => row.map(Number));
   },
   format: (rows) => rows.map((row) => row.join(',')).join(';'),
@@ -92,6 +95,15 @@ function resolvePreset(state) {
   if (state.preset !== 'random') Object.assign(state, { mode: presetMode(state.preset) }, presetSizes(state.preset));
   state.mats = presetMatrices(state.preset, { mode: state.mode, sizes: state, seed: state.seed });
   return state;
+}
+
+/**
+ * True while the page shows the article's own numbers (§7): its example with every option at its
+ * default. The article's remarks on them ("the other weight still gets 0.33") hold only then.
+ */
+export function showsArticleNumbers(state) {
+  return state.preset === 'article' && state.scale === DEFAULTS.scale && state.temperature === DEFAULTS.temperature &&
+    state.mask === DEFAULTS.mask && state.softmax === (DEFAULTS.stable ? 'stable' : 'naive') && state.axis === DEFAULTS.axis;
 }
 
 /** True when every matrix the mode needs is present with the shape the sizes say. */

@@ -161,6 +161,12 @@ export default {
   'notice.temperature': 'Temperature τ = {value}: the scaled scores are also divided by τ.',
   'notice.lastGood': 'Some input is invalid; the last correct result is still shown below.',
 
+  // reliability (issue 9)
+  'notice.nonFinite': 'From step {step} on, some numbers are ∞ or NaN although every input is finite: a number outgrew float32 (about ±3.4×10³⁸) and became ∞, and ∞ − ∞ or ∞/∞ gives NaN. Try a larger temperature τ or smaller inputs.',
+  'core.detached_data': 'The data of {name} is no longer there: its buffer was transferred away (detached).',
+  'err.ambiguousComma': '"{text}" could be one number with a decimal comma or two numbers: write {decimal} for one number, or {pair} for two.',
+  'err.brackets': 'The brackets do not pair up: write a matrix as [[1, 2], [3, 4]], each "[" closed by its "]".',
+
   'err.empty': 'This cell is empty; enter a number.',
   'err.notNumber': '"{text}" is not a number.',
   'err.nan': 'NaN (not a number) is not accepted.',

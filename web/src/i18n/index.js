@@ -4,10 +4,16 @@ import en from './en.js';
 
 export const DICTIONARIES = { 'zh-CN': zh, en };
 
+// Own properties only: `in` and plain indexing would find 'constructor' or 'toString' on every
+// object's prototype. (Object.prototype.hasOwnProperty rather than Object.hasOwn, which Safari
+// before 15.4 lacks.)
+const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+const own = (object, key) => (object != null && hasOwn(object, key) ? object[key] : undefined);
+
 /** Looks up a key in the language's dictionary and fills in {params}; a missing key shows itself. */
 export function translate(lang, key, params = {}) {
-  const text = DICTIONARIES[lang]?.[key] ?? DICTIONARIES['zh-CN'][key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const text = own(own(DICTIONARIES, lang), key) ?? own(DICTIONARIES['zh-CN'], key) ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (hasOwn(params, name) ? String(params[name]) : whole));
 }
 
 /** A translator bound to one language: t('nav.next'). */

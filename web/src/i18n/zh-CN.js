@@ -162,6 +162,12 @@ export default {
   'notice.temperature': '温度 τ = {value}:缩放后的分数再除以 τ。',
   'notice.lastGood': '输入有误,下面仍显示上一次的正确结果。',
 
+  // reliability (issue 9)
+  'notice.nonFinite': '从第 {step} 步起出现了 ∞ 或 NaN,而所有输入都是有限数:有数超出了 float32 的范围(约 ±3.4×10³⁸),变成了 ∞,之后 ∞ − ∞ 或 ∞/∞ 得到 NaN。请试试更大的温度 τ,或更小的输入。',
+  'core.detached_data': '{name} 的数据已不存在:它的缓冲区被转移走了(已分离)。',
+  'err.ambiguousComma': '"{text}" 既可能是用逗号作小数点的一个数,也可能是两个数:一个数请写成 {decimal},两个数请写成 {pair}。',
+  'err.brackets': '方括号没有配对:矩阵请写成 [[1, 2], [3, 4]],每个 "[" 都要有对应的 "]"。',
+
   'err.empty': '这一格是空的,请填一个数。',
   'err.notNumber': '"{text}"不是数字。',
   'err.nan': '不接受 NaN(非数)。',

@@ -4,6 +4,8 @@
 import { h, sym } from './dom.js';
 import { renderMatrix } from './matrix.js';
 import { STEPS } from '../steps.js';
+import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
+import { showsArticleNumbers } from '../state.js';
 
 const SCALE_TEXT = { sqrt_dk: '/√dₖ', dk: '/dₖ', none: '' };
 
@@ -86,7 +88,12 @@ function stepContent(stepId, { state, model, t, tokens }) {
 function notices(stepId, { state, model, t }) {
   const out = [];
   // The article's own remarks on its worked example (§7), while the numbers are still its own.
-  if (state.preset === 'article' && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
+  if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
+  // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
+  // own overflow, which its notice below explains, is where they start.
+  const from = nonFiniteFrom(model);
+  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && STEPS.indexOf(from) >= STEPS.indexOf('exp')))
+    out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(from) + 1 })]);
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
   if (state.softmax === 'naive' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) {
