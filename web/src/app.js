@@ -112,11 +112,17 @@ export async function start({ binaries } = {}) {
    */
   function compute(next) {
     const article = ['exp', 'sum'].includes(STEPS[next.step - 1]);
+    // A step to another step (same inputs, same options) needs no new numbers.
+    const same = model && next.mats === state.mats && OPTION_KEYS.every((key) => next[key] === state[key])
+      && model.path === path && (!article || model.article || next.softmax !== 'stable');
+    if (same) return model;
     const result = computeModel(engine, next, { path, article });
     difference = path === 'reference' ? largestDifference(computeModel(engine, next, { path: 'simd' }), result) : null;
     return result;
   }
 
+  // Everything besides the matrices that the numbers depend on.
+  const OPTION_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'scale', 'temperature', 'mask', 'softmax', 'axis'];
   const theme = () => (dark.matches ? 'dark' : 'light');
   const tokens = () => presetTokens(state.words, state.lang);
 

@@ -48,13 +48,17 @@ function table(spec, view) {
   for (let i = 0; i < matrix.rows; i++) {
     const tds = [];
     for (let j = 0; j < matrix.cols; j++) {
+      // Plain DOM calls: a step at n = 16 builds over a thousand of these.
       const masked = spec.masked?.(i, j) ?? false;
-      const td = h('td', {
-        class: `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`,
-        dataset: spec.pick ? { i, j, pick: spec.pick } : { i, j },
-        tabindex: spec.pick ? (i === 0 && j === 0 ? '0' : '-1') : null,
-        title: masked ? view.t('mat.masked') : null,
-      });
+      const td = document.createElement('td');
+      td.className = `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`;
+      td.setAttribute('data-i', i);
+      td.setAttribute('data-j', j);
+      if (spec.pick) {
+        td.setAttribute('data-pick', spec.pick);
+        td.tabIndex = i === 0 && j === 0 ? 0 : -1;
+      }
+      if (masked) td.title = view.t('mat.masked');
       if (masked) maskedCells.push([td, i * matrix.cols + j]);
       else { cells.push(td); cellIndex.push(i * matrix.cols + j); }
       tds.push(td);

@@ -103,11 +103,15 @@ export function renderNav(root, ctx) {
   });
 }
 
-/** Draws the live thumbnails from the model (after every computation). */
+const drawn = new WeakMap(); // canvas → { data, theme, image } it shows
+
+/** Draws the live thumbnails from the model (after every computation that changed them). */
 export function updateMap(root, { model, theme }) {
   for (const canvas of root.querySelectorAll('canvas.thumb')) {
     const m = model[canvas.dataset.name];
     if (!m) continue;
+    const last = drawn.get(canvas);
+    if (last?.data === m.data && last.theme === theme) continue;
     if (canvas.width !== m.cols || canvas.height !== m.rows) {
       canvas.width = m.cols;
       canvas.height = m.rows;
@@ -117,8 +121,9 @@ export function updateMap(root, { model, theme }) {
     }
     const context = canvas.getContext('2d');
     if (!context) continue;
-    const image = context.createImageData(m.cols, m.rows);
+    const image = last?.image.width === m.cols && last.image.height === m.rows ? last.image : context.createImageData(m.cols, m.rows);
     paintImage(image, m.data, scaleFor(m.data, KIND_OF[canvas.dataset.name]), theme);
     context.putImageData(image, 0, 0);
+    drawn.set(canvas, { data: m.data, theme, image });
   }
 }
