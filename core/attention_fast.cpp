@@ -33,6 +33,7 @@
 #include "packing.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
+#include "working_memory.hpp"
 
 namespace attn {
 
@@ -58,9 +59,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNC;
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
-    const std::uint64_t working = std::uint64_t{key_panels} * kNK * d + std::uint64_t{kMR} * (d + key_panels * kNK) +
-                                  std::uint64_t{n_q} * d_v;
-    if (Error e = check_memory("attention", "scores", n_q, n_k, float_bytes(working)))
+    if (Error e = check_memory("attention", "scores", n_q, n_k, working_bytes(Operation::Attention, {n_q, n_k, d, d_v})))
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in

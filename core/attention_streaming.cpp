@@ -28,6 +28,7 @@
 #include "packing.hpp"
 #include "reference.hpp"
 #include "validate.hpp"
+#include "working_memory.hpp"
 
 namespace attn {
 
@@ -155,9 +156,8 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
         // matrices, so check_memory in attention_steps may refuse very large shapes).
         return fast::reference_output(q, k, v, options);
     }
-    const std::uint64_t working = fast::streaming_working_floats(k.rows, d, d_v) + std::uint64_t{n_q} * d_v;
-    if (Error e = check_memory("attention_streaming", "output", n_q, d_v, float_bytes(working)))
-        return Result<Matrix>::failure(e);
+    const std::uint64_t working = working_bytes(Operation::AttentionStreaming, {n_q, k.rows, d, d_v});
+    if (Error e = check_memory("attention_streaming", "output", n_q, d_v, working)) return Result<Matrix>::failure(e);
     Matrix out(n_q, d_v);
     fast::streaming_attention(q, k, v, options, divisor, fast::thread_workspace(), out);
     return Result<Matrix>::success(std::move(out));

@@ -30,6 +30,7 @@ enum class ErrorCode {
     MaskValue,           // a mask cell other than 0 and 1
     BadTemperature,      // a temperature that is not a finite number > 0
     BadOption,           // an option name the core has no enum for (scale, axis, mask)
+    OutOfRange,          // a whole number outside its range (the lab sampler's d_k, count, seed)
     TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
                          // error_code_table_complete() below counts the codes up to it)
 };
@@ -51,6 +52,7 @@ inline constexpr ErrorCodeName kErrorCodeNames[] = {
     {ErrorCode::MaskValue, "mask_value"},
     {ErrorCode::BadTemperature, "bad_temperature"},
     {ErrorCode::BadOption, "bad_option"},
+    {ErrorCode::OutOfRange, "out_of_range"},
     {ErrorCode::TooMuchMemory, "too_much_memory"},
 };
 constexpr bool error_code_table_complete() {

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "working_memory.hpp"
+
 namespace attn {
 namespace {
 
@@ -138,13 +140,9 @@ Error bad_option(const char* option, const std::vector<const char*>& names, cons
 }
 
 Error check_steps_memory(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
-    // AttentionSteps holds six n_q×n_k matrices (scores, kept, scaled, shifted, exps, weights);
-    // one more lives while the scores are scaled and masked, and the column softmax works on
-    // transposed copies (four more).
-    const std::uint64_t n_q = q.rows, n_k = k.rows;
-    const std::uint64_t score_matrices = options.axis == Axis::Column ? 11 : 7;
+    // The n_q×n_k intermediates and the output (working_memory.hpp: the formula the cost lab shows).
     return check_memory("attention_steps", "scores", q.rows, k.rows,
-                        float_bytes(score_matrices * n_q * n_k + n_q * v.cols));
+                        working_bytes(Operation::AttentionSteps, {q.rows, k.rows, q.cols, v.cols}, options.axis));
 }
 
 }  // namespace attn

@@ -2,7 +2,7 @@
 # Installs everything the playground needs on a fresh Debian bookworm machine, and skips what is
 # already there. Called by `npm start` and `npm test` (and so by .ci/run); safe to run again.
 #   - apt packages: compilers, Emscripten, doctest; Chromium and Firefox ESR + a CJK font for the
-#     browser tests
+#     browser tests; Python 3 with NumPy (Debian's /usr/bin/python3) to run the NumPy export in the tests
 #   - xsimd 13.2 headers from Debian trixie, unpacked into build/deps (never installed system-wide:
 #     bookworm's xsimd 8.1 has no wasm backend)
 #   - npm packages of package.json
@@ -22,7 +22,7 @@ if [ "$node_major" -lt 18 ]; then
 fi
 
 # --- apt packages -------------------------------------------------------------------------------
-APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3)
+APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3 python3-numpy)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -41,8 +41,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- xsimd 13 from trixie (header-only) into build/deps/xsimd -----------------------------------
-if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ]; then
-  say "fetching xsimd headers (Debian trixie libxsimd-dev) into build/deps/xsimd"
+# Pinned: this exact package, checked by its sha256, so that every machine builds against the same
+# headers (docs/toolchain.md says why trixie's). A new Debian revision of it means updating both
+# lines below after checking the new headers build and pass the tests.
+XSIMD_VERSION=13.2.0-1
+declare -A XSIMD_SHA256=([amd64]=60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f)
+XSIMD_STAMP="$DEPS/xsimd/VERSION"
+if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ] || [ "$(cat "$XSIMD_STAMP" 2>/dev/null)" != "$XSIMD_VERSION" ]; then
+  arch=$(dpkg --print-architecture)
+  want=${XSIMD_SHA256[$arch]:-}
+  if [ -z "$want" ]; then
+    say "no pinned sha256 of libxsimd-dev $XSIMD_VERSION for $arch; add it to scripts/bootstrap.sh"
+    exit 1
+  fi
+  say "fetching xsimd $XSIMD_VERSION headers (Debian trixie libxsimd-dev) into build/deps/xsimd"
   D="$DEPS/xsimd-apt"; rm -rf "$D"; mkdir -p "$D/lists/partial"
   uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   [ -n "$uri" ] || uri=$(awk '/^deb / && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
@@ -51,12 +63,19 @@ if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ]; then
      -oDir::Cache="$D/cache" -oDebug::NoLocking=1)
   mkdir -p "$D/cache/archives/partial"
   apt-get "${o[@]}" update -qq
-  (cd "$D" && apt-get "${o[@]}" download libxsimd-dev)
-  rm -rf "$D/root"; dpkg -x "$D"/libxsimd-dev_*.deb "$D/root"
+  (cd "$D" && apt-get "${o[@]}" download "libxsimd-dev=$XSIMD_VERSION")
+  deb=("$D"/libxsimd-dev_*.deb)
+  got=$(sha256sum "${deb[0]}" | cut -d' ' -f1)
+  if [ "$got" != "$want" ]; then
+    say "libxsimd-dev $XSIMD_VERSION has sha256 $got, expected $want: refusing it"
+    exit 1
+  fi
+  rm -rf "$D/root"; dpkg -x "${deb[0]}" "$D/root"
   mkdir -p "$DEPS/xsimd"; rm -rf "$DEPS/xsimd/include"
   cp -r "$D/root/usr/include" "$DEPS/xsimd/include"
   rm -rf "$D"
   grep -q wasm "$DEPS/xsimd/include/xsimd/config/xsimd_arch.hpp" || { say "xsimd without wasm backend"; exit 1; }
+  echo "$XSIMD_VERSION" > "$XSIMD_STAMP"
 fi
 
 # --- npm ----------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 /** The most each output may weigh, in bytes. */
 export const BUDGETS = {
@@ -64,7 +65,9 @@ const bundle = await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
   loader: { '.wasm': 'base64' },
-  plugins: [inlineFonts],
+  // The cost lab's Web Worker travels inside as text and starts from a Blob URL, which the CSP's
+  // `worker-src blob:` allows (web/src/labs/cost-worker-source.js); the page posts it the .wasm bytes.
+  plugins: [inlineFonts, costWorkerPlugin({ minify: true })],
   // The Emscripten glue reads import.meta.url only to find its .wasm, which this bundle carries.
   define: { 'import.meta.url': '""' },
 });

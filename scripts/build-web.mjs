@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 const out = at('build', 'web');
 const wasmFiles = ['attention_core.wasm', 'attention_core_scalar.wasm'].map((f) => at('build', 'wasm', f));
@@ -34,6 +35,8 @@ await esbuild.build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  // The cost lab's Web Worker, as text the page starts from a Blob URL (web/src/labs/cost-worker-source.js).
+  plugins: [costWorkerPlugin()],
 });
 for (const file of wasmFiles) fs.copyFileSync(file, path.join(out, path.basename(file)));
 fs.copyFileSync(at('web', 'embed.js'), path.join(out, 'embed.js'));

@@ -9,6 +9,7 @@
 // and leaves the module usable.
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
+import { labMethods } from './labs-api.mjs';
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : typeof x === 'object' && x !== null
   ? (Array.isArray(x) ? 'an array' : 'an object') : String(x));
@@ -151,5 +152,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     },
     version: () => core.version(),
     simd: () => core.simd(),
+    // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
+    ...labMethods(core, { checkKeys, badOption, oneOf, unwrap }),
   });
 }

@@ -8,11 +8,14 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
 #include "attention.hpp"
+#include "samples.hpp"
 #include "validate.hpp"
+#include "working_memory.hpp"
 
 using emscripten::val;
 
@@ -132,6 +135,38 @@ val vocabulary() {
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
 
+// --- The labs (issue 11): the sampler of "why divide by √d_k" and the memory figures of "the
+// cost of n²". api.mjs has checked that every number is a safe integer, so the int64 casts are
+// exact; the core checks the ranges.
+
+// dot_product_samples → { rows: 1, cols: count, data } (api.mjs hands on data alone).
+val dot_product_samples(double dk, double count, double seed) {
+    const auto r = attn::dot_product_samples(static_cast<std::int64_t>(dk), static_cast<std::int64_t>(count),
+                                             static_cast<std::int64_t>(seed));
+    return r.ok() ? to_js(attn::Matrix(1, r.value.size(), r.value)) : error(r.error);
+}
+
+val normal_matrix(double rows, double cols, double seed) {
+    const auto r = attn::normal_matrix(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols),
+                                       static_cast<std::int64_t>(seed));
+    return r.ok() ? to_js(r.value) : error(r.error);
+}
+
+// { bytes, limit }: the working memory of the operation named `operation` on q (nq, d),
+// k (nk, d), v (nk, dv), as its memory check counts it (core/working_memory.hpp).
+val working_memory(const std::string& operation, double nq, double nk, double d, double dv, const std::string& axis) {
+    const auto op = attn::parse_option("operation", attn::kOperationNames, operation);
+    if (!op.ok()) return error(op.error);
+    const auto ax = attn::parse_option("axis", attn::kAxisNames, axis);
+    if (!ax.ok()) return error(ax.error);
+    const attn::AttentionShape shape{static_cast<std::uint64_t>(nq), static_cast<std::uint64_t>(nk),
+                                     static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(dv)};
+    val out = val::object();
+    out.set("bytes", static_cast<double>(attn::working_bytes(op.value, shape, ax.value)));
+    out.set("limit", static_cast<double>(attn::kMemoryLimitBytes));
+    return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -144,4 +179,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
+    emscripten::function("dotProductSamples", &dot_product_samples);
+    emscripten::function("normalMatrix", &normal_matrix);
+    emscripten::function("workingMemory", &working_memory);
 }

@@ -34,7 +34,7 @@ export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 /** The codes of the core's refusals (core/error.hpp's table), the same in both builds. */
 export const CORE_ERROR_CODES = Object.freeze([
   'empty_matrix', 'wrong_length', 'not_finite', 'dk_mismatch', 'key_value_mismatch', 'projection_mismatch',
-  'mask_shape', 'mask_value', 'bad_temperature', 'bad_option', 'too_much_memory',
+  'mask_shape', 'mask_value', 'bad_temperature', 'bad_option', 'out_of_range', 'too_much_memory',
 ]);
 
 /** The codes api.mjs throws itself, for what only JS can see (types, unknown keys, sizes). */
@@ -45,3 +45,23 @@ export const API_ERROR_CODES = Object.freeze([
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */
 export const ERROR_CODES = Object.freeze([...new Set([...CORE_ERROR_CODES, ...API_ERROR_CODES])]);
+
+// ---- The labs (issue 11) ----------------------------------------------------------------------
+
+/**
+ * What dotProductSamples and normalMatrix accept, inclusive: core/samples.hpp's kSampleLimits,
+ * repeated here for the page's controls (tests/node/labs.test.mjs holds the two equal). normalMatrix
+ * takes rows within `count` and cols within `dk`.
+ */
+export const SAMPLE_LIMITS = Object.freeze({
+  dk: Object.freeze({ min: 1, max: 1024 }),
+  count: Object.freeze({ min: 1, max: 32768 }),
+  seed: Object.freeze({ min: 0, max: 2 ** 32 - 1 }),
+});
+
+/**
+ * The entry points workingMemory answers for, by the name their too_much_memory error carries in
+ * params.operation (core/working_memory.hpp): attentionSteps (either path), attention,
+ * attentionStreaming.
+ */
+export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);

@@ -27,6 +27,9 @@ before(async () => {
 ${frame('opaque', 'embed=1&step=8&preset=article', 'allow-scripts')}
 <p>And the scores, with the step navigation.</p>
 ${frame('same-origin', 'embed=1&step=3&preset=article&nav=1&lang=en', 'allow-scripts allow-same-origin')}
+<p>Unsandboxed, with the input panel.</p>
+<iframe id="plain" data-attention-playground src="${site.url}index.html#embed=1&step=9&preset=article&panel=1"
+  title="Attention Playground" style="width: 100%; height: 200px; border: 0"></iframe>
 <iframe id="stranger" srcdoc="<p>an ad</p>" style="width: 100%; height: 50px; border: 0"></iframe>
 <script src="${site.url}embed.js"></script>
 <script>
@@ -125,6 +128,13 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
       .map((sel) => getComputedStyle(document.querySelector(sel)).display !== 'none'));
     assert.deepEqual(await shown(opaque), [false, false, false, false, true]);
     assert.deepEqual(await shown(sameOrigin), [false, true, false, false, true]);
+    // Unsandboxed, panel=1: the input panel too, and an edit in it recomputes inside the frame.
+    const { frame: plain } = await fitsContent(page, 'plain');
+    assert.deepEqual(await shown(plain), [false, false, true, false, true]);
+    await plain.click('#mask');
+    await page.until(() => window.received.some((m) => m.type === 'attention-playground:state' && /mask=causal/.test(m.hash)));
+    assert.deepEqual((await matrixIn(plain, 'output'))[0], ['10.00', '0'], 'causal: the first word sees only itself (one format across the matrix, beside 3.302)');
+    await fitsContent(page, 'plain');
     const link = await opaque.evaluate(() => {
       const a = document.getElementById('embed-open-link');
       return { href: a.href, target: a.target, text: a.textContent };

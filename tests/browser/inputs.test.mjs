@@ -148,3 +148,22 @@ test('sizes above 16 show heatmaps without numbers', async () => {
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test("a refusal of the core reads in the reader's language, at the right place", async () => {
+  // "它 是 猫" from X: 3e38 is a valid float32, but X·W_Q doubles it past the largest one.
+  const page = await b.open('#preset=cat&step=3');
+  const good = await matrixText(page, 'scores');
+  await page.fill('#in-x-0-0', '3e38');
+  const message = await page.textContent('#err-engine');
+  assert.match(message, /^计算核心拒绝了这个输入:第 1 行第 2 列:Q = X·W_Q 在这里是 ∞/);
+  assert.doesNotMatch(message, /Infinity|finite/, 'no English sentence for a Chinese reader');
+  assert.deepEqual(await matrixText(page, 'scores'), good, 'the last good result stays');
+  await page.fill('#in-x-0-0', '1');
+  assert.equal(await page.textContent('#err-engine'), '', 'a good value clears it');
+  const english = await b.open('#preset=cat&step=3&lang=en');
+  await english.fill('#in-x-0-0', '3e38');
+  assert.match(await english.textContent('#err-engine'), /^The computing core rejected this input: Row 1, column 2: Q = X·W_Q is ∞ here/);
+  assert.deepEqual([...page.problems, ...english.problems], []);
+  await page.context().close();
+  await english.context().close();
+});

@@ -74,6 +74,11 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
     await setField(page, '#temperature', '0.5');
     assert.deepEqual((await matrixIn(page, 'weights'))[0], softmax([Math.SQRT2, 0]).map(sig4), 'temperature 0.5');
     await setField(page, '#temperature', '1');
+    await page.click('#softmax-naive');
+    assert.deepEqual((await matrixIn(page, 'weights'))[0], [sig4(A11), sig4(A12)], 'naive softmax: the same weights at these small scores');
+    await page.click('#softmax-stable');
+    await page.hover('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
+    assert.match(await page.evaluate(() => document.getElementById('cell-explain').textContent), /0\.3302/, 'one number expanded');
     await page.click('#axis-column');
     assert.match(await page.evaluate(() => document.getElementById('stage-body').textContent), /按列/);
     await page.click('#axis-row');
@@ -89,6 +94,9 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
     await page.click('.step-link[data-step="9"]');
     const w = softmax([2 / Math.SQRT2, 0]);
     assert.deepEqual((await matrixIn(page, 'output'))[0], [sig4(w[0] * 1 + w[1] * 3), sig4(w[0] * 2 + w[1] * 4)], 'pasted V');
+    await setField(page, '#preset', 'random');
+    await setField(page, '#size-seed', '7');
+    assert.match(await page.evaluate(() => location.hash), /seed=7/, 'the seeded random preset');
     await setField(page, '#preset', 'cat');
     assert.equal((await matrixIn(page, 'output')).length, 3, '"它 是 猫": three words');
     await page.click('#mode-qkv');
@@ -100,6 +108,7 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
     const output = await matrixIn(page, 'output');
     await page.click('#copy-link');
     await page.until(() => document.getElementById('copy-status').textContent !== '');
+    assert.match(await page.evaluate(() => document.getElementById('copy-status').textContent), /^Link copied/, 'the clipboard took it');
     const link = await page.evaluate(() => location.href);
     assert.ok(link.startsWith(FILE + '#'), 'the link is the file with the state in its hash');
     if (driver.name === 'chromium') {

@@ -60,6 +60,10 @@ const CASES = [
     { code: 'too_much_memory', params: { operation: 'attention_steps', what: 'scores', rows: 12000, cols: 12000,
       bytes: (7 * 12000 * 12000 + 12000) * 4, limit: 2 ** 30 },
     message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB' }],
+  ['out_of_range: d_k beyond the lab sampler\'s 1 … 1024',
+    (a) => a.dotProductSamples({ dk: 2048, count: 10, seed: 1 }),
+    { code: 'out_of_range', argument: 'dk', params: { got: 2048, min: 1, max: 1024 },
+      message: 'dk must be a whole number from 1 to 1024 (got 2048)' }],
   // --- refused by api.mjs (JS types the core cannot see) ---
   ['bad_arguments: no argument at all',
     (a) => a.attentionSteps(),

@@ -4,43 +4,12 @@
 // temperatures; NaN cells as the reference's; bad input refused with the reference's message.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention } from './load-module.mjs';
+import { loadAttention, assertEachCell, random, customMask } from './load-module.mjs';
 
 // |a − b| ≤ 1e-5 + 1e-4·|b| (float32, another summation order, a polynomial exp); NaN only
-// against NaN.
+// against NaN, ±∞ only against itself.
 function assertSame(actual, expected, what) {
-  assert.equal(actual.rows, expected.rows, `${what}: rows`);
-  assert.equal(actual.cols, expected.cols, `${what}: cols`);
-  assert.ok(actual.data instanceof Float32Array, `${what}: a Float32Array`);
-  let bad = 0, first = '';
-  for (let t = 0; t < expected.data.length; t++) {
-    const a = actual.data[t], b = expected.data[t];
-    const ok = Number.isNaN(b) ? Number.isNaN(a) : Math.abs(a - b) <= 1e-5 + 1e-4 * Math.abs(b);
-    if (!ok && bad++ === 0) first = `[${Math.floor(t / expected.cols)}][${t % expected.cols}] = ${a}, expected ${b}`;
-  }
-  assert.equal(bad, 0, `${what}: ${bad} cells differ, first ${first}`);
-}
-
-// Deterministic inputs in [lo, hi) (xorshift32).
-function random(rows, cols, seed, lo = -1, hi = 1) {
-  let x = (seed * 2654435761 + 1) >>> 0;
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    data[i] = lo + (hi - lo) * ((x >>> 8) / 2 ** 24);
-  }
-  return { rows, cols, data };
-}
-
-// About a quarter masked; row 1 fully masked (its output must be zeros); column 0 masked.
-function customMask(nQ, nK, seed) {
-  const m = random(nQ, nK, seed, 0, 1);
-  for (let i = 0; i < nQ; i++)
-    for (let j = 0; j < nK; j++) {
-      const t = i * nK + j;
-      m.data[t] = m.data[t] < 0.25 || j === 0 || i === 1 ? 0 : 1;
-    }
-  return m;
+  assertEachCell(assert, actual, expected, what, (a, b) => Math.abs(a - b) <= 1e-5 + 1e-4 * Math.abs(b));
 }
 
 // [n_q, n_k, d_k, d_v]: around the block sizes (8-row groups, 4-key panels, 256-key tiles),

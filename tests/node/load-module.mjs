@@ -44,3 +44,39 @@ export function assertClose(assert, actual, expected, tol, what) {
     assert.ok(ok, `${what}[${Math.floor(t / want.cols)}][${t % want.cols}] = ${x}, expected ${y}`);
   });
 }
+
+/**
+ * Asserts every cell of `actual` against `expected` ({ rows, cols, data }): NaN only against NaN,
+ * ±∞ only against itself, finite values when near(a, b). Reports how many cells differ and the
+ * first one.
+ */
+export function assertEachCell(assert, actual, expected, what, near) {
+  assert.equal(actual.rows, expected.rows, `${what}: rows`);
+  assert.equal(actual.cols, expected.cols, `${what}: cols`);
+  assert.ok(actual.data instanceof Float32Array, `${what}: a Float32Array`);
+  let bad = 0, first = '';
+  for (let t = 0; t < expected.data.length; t++) {
+    const a = actual.data[t], b = expected.data[t];
+    const ok = Number.isNaN(b) ? Number.isNaN(a) : !Number.isFinite(b) ? a === b : near(a, b);
+    if (!ok && bad++ === 0) first = `[${Math.floor(t / expected.cols)}][${t % expected.cols}] = ${a}, expected ${b}`;
+  }
+  assert.equal(bad, 0, `${what}: ${bad} cells differ, first ${first}`);
+}
+
+/** Deterministic inputs in [lo, hi) (xorshift32): the same numbers on every run and platform. */
+export function random(rows, cols, seed, lo = -1, hi = 1) {
+  let x = (seed * 2654435761 + 1) >>> 0;
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < data.length; i++) {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    data[i] = lo + (hi - lo) * ((x >>> 8) / 2 ** 24);
+  }
+  return { rows, cols, data };
+}
+
+/** A 0/1 mask with about a quarter masked, row 1 fully masked (its output must be zeros) and column 0 masked. */
+export function customMask(nQ, nK, seed) {
+  const m = random(nQ, nK, seed, 0, 1);
+  for (let t = 0; t < m.data.length; t++) m.data[t] = m.data[t] < 0.25 || t % nK === 0 || Math.floor(t / nK) === 1 ? 0 : 1;
+  return m;
+}

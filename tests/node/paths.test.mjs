@@ -4,7 +4,7 @@
 // option, NaN in the same cells, and an unknown path refused.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention, matrix, assertClose } from './load-module.mjs';
+import { loadAttention, matrix, assertClose, assertEachCell, random, customMask } from './load-module.mjs';
 import { SCALES, AXES, MASKS, PATHS } from '../../wasm/vocabulary.mjs';
 
 const I2 = matrix([[1, 0], [0, 1]]);
@@ -16,36 +16,9 @@ const FIELDS = ['scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum
 // the measured differences are in tests/core/test_steps_simd.cpp, which uses the same 2e-5).
 // NaN only against NaN, ±∞ only against itself.
 function assertSameField(actual, expected, what, tol = 2e-5) {
-  assert.equal(actual.rows, expected.rows, `${what}: rows`);
-  assert.equal(actual.cols, expected.cols, `${what}: cols`);
-  assert.ok(actual.data instanceof Float32Array, `${what}: a Float32Array`);
   let scale = 1;
   for (const x of expected.data) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
-  let bad = 0, first = '';
-  for (let t = 0; t < expected.data.length; t++) {
-    const a = actual.data[t], b = expected.data[t];
-    const ok = Number.isNaN(b) ? Number.isNaN(a) : !Number.isFinite(b) ? a === b : Math.abs(a - b) <= tol * scale;
-    if (!ok && bad++ === 0) first = `[${Math.floor(t / expected.cols)}][${t % expected.cols}] = ${a}, expected ${b}`;
-  }
-  assert.equal(bad, 0, `${what}: ${bad} cells differ, first ${first}`);
-}
-
-// Deterministic inputs in [lo, hi) (xorshift32).
-function random(rows, cols, seed, lo = -1, hi = 1) {
-  let x = (seed * 2654435761 + 1) >>> 0;
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    data[i] = lo + (hi - lo) * ((x >>> 8) / 2 ** 24);
-  }
-  return { rows, cols, data };
-}
-
-// About a quarter masked; row 1 and column 0 fully masked.
-function customMask(nQ, nK, seed) {
-  const m = random(nQ, nK, seed, 0, 1);
-  for (let t = 0; t < m.data.length; t++) m.data[t] = m.data[t] < 0.25 || t % nK === 0 || Math.floor(t / nK) === 1 ? 0 : 1;
-  return m;
+  assertEachCell(assert, actual, expected, what, (a, b) => Math.abs(a - b) <= tol * scale);
 }
 
 // Lengths to 17, around 32 and around 64, rotated so that n_q, n_k, d_k and d_v each take every

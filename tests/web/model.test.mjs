@@ -4,7 +4,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import createAttention from '../../wasm/attention.mjs';
-import { computeModel, stepOptions, fieldOfEngineError, totals, largestDifference, COMPARED } from '../../web/src/model.js';
+import { computeModel, stepOptions, totals, largestDifference, COMPARED } from '../../web/src/model.js';
 import { defaultState, choosePreset, setCell, switchMode, setOption } from '../../web/src/state.js';
 import { toRows } from '../../web/src/matrix.js';
 
@@ -54,11 +54,14 @@ test('an edited cell changes the result as computed independently', () => {
   close(toRows(m.weights)[0], [Math.exp(x) / (Math.exp(x) + 1), 1 / (Math.exp(x) + 1)]);
 });
 
-test('errors of the core name the argument, and the page knows which field that is', () => {
-  assert.equal(fieldOfEngineError('q has 10 values but 3×4 needs 12'), 'q');
-  assert.equal(fieldOfEngineError('something else'), null);
-  const bad = setCell(defaultState(), 'q', 0, 0, Infinity);
-  assert.throws(() => computeModel(engine, bad), (e) => e instanceof Error && /q/.test(e.message));
+test('a refusal of the core names its argument and cell; a refused projection names its W', () => {
+  const bad = setCell(defaultState(), 'q', 0, 1, Infinity);
+  assert.throws(() => computeModel(engine, bad), (e) =>
+    e.code === 'not_finite' && e.argument === 'q' && e.cell.row === 0 && e.cell.col === 1);
+  // "它 是 猫" from X: W_K one row short makes X·W_K impossible.
+  const cat = choosePreset(defaultState(), 'cat');
+  const short = { ...cat, preset: 'custom', mats: { ...cat.mats, wk: cat.mats.wk.slice(0, 3) } };
+  assert.throws(() => computeModel(engine, short), (e) => e.code === 'projection_mismatch' && e.argument === 'w' && e.matrix === 'wk');
   assert.ok(computeModel(engine, defaultState()), 'the core is still usable after');
 });
 

@@ -4,7 +4,8 @@
 // main-inline.js (the offline file and the hosted site, the .wasm bytes inside the bundle).
 
 import { parseState, serializeState, withoutEmbed, STEPS, LANGS, SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from './state.js';
-import { computeModel, largestDifference, fieldOfEngineError } from './model.js';
+import { computeModel, largestDifference } from './model.js';
+import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
 import { parseNumber, parseMatrix } from './parse-matrix.js';
 import { translator } from './i18n/index.js';
@@ -85,8 +86,10 @@ export async function start({ binaries } = {}) {
     try {
       model = compute(next);
     } catch (error) {
-      const field = fieldOfEngineError(error.message);
-      errors.set(field ? `engine:${field}` : 'engine', t('err.engine', { message: error.message }));
+      // Worded from the Error's code and numbers, in the reader's language, at the field it is about.
+      const field = engineErrorField(error);
+      const cell = error.cell && field !== 'temperature' ? `:${error.cell.row}:${error.cell.col}` : '';
+      errors.set(field ? `engine:${field}${cell}` : 'engine', describeEngineError(error, translator(next.lang), next));
       if (model) renderAll({ panel: false }); // nothing to show yet on the very first computation
       return false;
     }

@@ -11,6 +11,9 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
+// The .wasm file of each build, next to the bundle on the development page.
+const WASM_FILES = { simd: 'attention_core.wasm', scalar: 'attention_core_scalar.wasm' };
+
 /**
  * Loads the core once. Options:
  *   binaries — { simd, scalar }: functions returning the .wasm bytes (the self-contained builds
@@ -34,6 +37,14 @@ export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
     simd: () => core.simd(),
     project: (args) => call(() => core.project(args)),
     attentionSteps: (args) => call(() => core.attentionSteps(args)),
+    // The labs (issue 11): the output-only paths the cost lab times, §4's sampler, the memory figures.
+    attention: (args) => call(() => core.attention(args)),
+    attentionStreaming: (args) => call(() => core.attentionStreaming(args)),
+    dotProductSamples: (args) => call(() => core.dotProductSamples(args)),
+    normalMatrix: (args) => call(() => core.normalMatrix(args)),
+    workingMemory: (args) => call(() => core.workingMemory(args)),
+    /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
+    wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile(WASM_FILES[build]))).arrayBuffer()),
   };
 
   // An abort inside wasm (RuntimeError) leaves the instance unusable: recreate it for the next

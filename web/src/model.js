@@ -31,9 +31,9 @@ export function computeModel(engine, state, { path = DEFAULTS.path, article = fa
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
   let q, k, v;
   if (state.mode === 'x') {
-    q = engine.project({ x: m.x, w: m.wq, path });
-    k = engine.project({ x: m.x, w: m.wk, path });
-    v = engine.project({ x: m.x, w: m.wv, path });
+    q = project(engine, m.x, m.wq, 'wq', path);
+    k = project(engine, m.x, m.wk, 'wk', path);
+    v = project(engine, m.x, m.wv, 'wv', path);
   } else {
     ({ q, k, v } = m);
   }
@@ -86,8 +86,12 @@ export function largestDifference(a, b) {
   return best;
 }
 
-/** Which input matrix an engine error is about ("q has 10 values…" → 'q'), to show it there. */
-export function fieldOfEngineError(message) {
-  const match = /^(x|w|wq|wk|wv|q|k|v|mask|temperature)\b/i.exec(String(message));
-  return match ? match[1].toLowerCase() : null;
+/** X·W for one projection; a refusal names the page's matrix (error.matrix = 'wq'…), since the API says only 'w' or 'x'. */
+function project(engine, x, w, name, path) {
+  try {
+    return engine.project({ x, w, path });
+  } catch (error) {
+    if (error.argument === 'w') error.matrix = name;
+    throw error;
+  }
 }

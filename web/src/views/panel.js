@@ -108,7 +108,8 @@ export function renderPanel(root, ctx) {
 
 /**
  * Shows each error next to its field. errors: Map from a field key to its message, where the key
- * is 'cell:<name>:<i>:<j>', 'paste:<name>', 'size:<key>', 'temperature' or 'engine[:<name>]'.
+ * is 'cell:<name>:<i>:<j>', 'paste:<name>', 'size:<key>', 'temperature' or
+ * 'engine[:<name>[:<i>:<j>]]'.
  */
 export function showErrors(root, errors) {
   for (const el of root.querySelectorAll('[aria-invalid="true"]')) el.removeAttribute('aria-invalid');
@@ -120,7 +121,8 @@ export function showErrors(root, errors) {
       paste: [`paste-${name}`, `err-paste-${name}`],
       size: [`size-${name}`, `err-size-${name}`],
       temperature: ['temperature', 'err-temperature'],
-      engine: [name ? `editor-${name}` : null, name ? `err-${name}` : 'err-engine'],
+      // a refusal of the core: at its matrix (and its cell, when the reader typed that value)
+      engine: [name ? (i !== undefined ? `in-${name}-${i}-${j}` : `editor-${name}`) : null, name ? `err-${name}` : 'err-engine'],
     }[kind] ?? [null, 'err-engine'];
     const [inputId, slotId] = spots;
     if (inputId) root.querySelector(`#${inputId}`)?.setAttribute('aria-invalid', 'true');

@@ -1,0 +1,42 @@
+// working_memory.hpp — how many bytes each attention entry point works in, for a given shape.
+//
+// One formula per entry point, used twice: by the entry point's memory check (check_memory in
+// validate.hpp refuses a call whose working memory exceeds kMemoryLimitBytes, with these bytes in
+// its too_much_memory error), and by the cost lab, which shows the same bytes beside its timings
+// (article §8: the scores are n_q·n_k floats, O(n²); the streaming path never holds them, O(n·d)).
+// So the lab's "needs 2.3 GiB, refused" is the number the refusal itself carries.
+//
+//   attention_steps      every intermediate of AttentionSteps: 7 n_q×n_k matrices (11 when
+//                        softmax runs along columns, on transposed copies) and the output
+//   attention            the fast path's packed K, one group's scores, the output
+//   attention_streaming  packed K, one block's running rows and one tile of scores, the output
+//
+// Bytes of float32 storage, counted in 64 bits and saturating at 2⁶⁴ − 1 instead of wrapping
+// around, so that an absurd shape reads as "far too much", never as little.
+#pragma once
+
+#include <cstdint>
+
+#include "options.hpp"
+
+namespace attn {
+
+// The entry points, by the name their too_much_memory error carries in params.operation.
+enum class Operation { AttentionSteps, Attention, AttentionStreaming };
+inline constexpr OptionName<Operation> kOperationNames[] = {
+    {"attention_steps", Operation::AttentionSteps},
+    {"attention", Operation::Attention},
+    {"attention_streaming", Operation::AttentionStreaming}};
+
+// q: (n_q, d), k: (n_k, d), v: (n_k, d_v).
+struct AttentionShape {
+    std::uint64_t n_q = 0, n_k = 0, d = 0, d_v = 0;
+};
+
+// The working memory of `operation` on `shape`, in bytes; `axis` matters to attention_steps only.
+// For attention and attention_streaming this is their own kernel's need: inputs with NaN or huge
+// magnitudes, and the teaching switches (stable = false, axis = column), go to the reference
+// instead, which needs what attention_steps needs.
+std::uint64_t working_bytes(Operation operation, const AttentionShape& shape, Axis axis = Axis::Row);
+
+}  // namespace attn

@@ -1,0 +1,63 @@
+// labs-api.mjs — the JS side of the labs' entry points (issue 11), added to the public API by
+// api.mjs: dotProductSamples and normalMatrix (article §4's sampler, core/samples.hpp) and
+// workingMemory (the bytes each entry point works in, core/working_memory.hpp). As in api.mjs,
+// this layer checks only what C++ cannot see — JS types and unknown keys; the ranges
+// (SAMPLE_LIMITS in vocabulary.mjs) are checked once, in the core, which refuses with out_of_range.
+
+import { AXES, DEFAULTS, MAX_DIM, OPERATIONS } from './vocabulary.mjs';
+
+/**
+ * The labs' methods over the Embind module `core`, with api.mjs's own helpers (so that every
+ * Error is made in one place): { checkKeys, badOption, oneOf, unwrap }.
+ */
+export function labMethods(core, { checkKeys, badOption, oneOf, unwrap }) {
+  // A number the bindings can take as a 64-bit integer exactly; its range is the core's business.
+  function whole(fn, name, value) {
+    if (!Number.isSafeInteger(value)) badOption(fn, name, 'a whole number', value);
+    return value;
+  }
+  // A size of workingMemory's shape: the bindings read sizes up to MAX_DIM, as for a matrix.
+  function size(fn, name, value) {
+    if (!Number.isInteger(value) || value < 1 || value > MAX_DIM) badOption(fn, name, `a whole number from 1 to ${MAX_DIM}`, value);
+    return value;
+  }
+
+  return {
+    /**
+     * `count` dot products q·k (unscaled) of pairs q, k ∈ ℝ^dk with independent N(0, 1)
+     * components, seeded: the same seed gives the same Float32Array in every build (to float32
+     * rounding; bit for bit at dk = 1). Article §4: their mean is 0 and their variance dk.
+     */
+    dotProductSamples(args) {
+      const fn = 'dotProductSamples';
+      checkKeys(fn, args, ['dk', 'count', 'seed']);
+      return unwrap(core.dotProductSamples(whole(fn, 'dk', args.dk), whole(fn, 'count', args.count),
+        whole(fn, 'seed', args.seed))).data;
+    },
+    /**
+     * A { rows, cols, data } of independent N(0, 1) values from the same seeded stream
+     * (dotProductSamples' pair p is rows 2p and 2p + 1 of normalMatrix({ rows: 2·count, cols: dk, seed })).
+     */
+    normalMatrix(args) {
+      const fn = 'normalMatrix';
+      checkKeys(fn, args, ['rows', 'cols', 'seed']);
+      return unwrap(core.normalMatrix(whole(fn, 'rows', args.rows), whole(fn, 'cols', args.cols), whole(fn, 'seed', args.seed)));
+    },
+    /**
+     * { bytes, limit }: the working memory `operation` ('attention_steps', 'attention',
+     * 'attention_streaming') needs for q (nq×d), k (nk×d), v (nk×dv) — the bytes its
+     * too_much_memory error names when bytes > limit. `axis` ('row' default, or 'column') matters
+     * to attention_steps only.
+     */
+    workingMemory(args) {
+      const fn = 'workingMemory';
+      checkKeys(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
+      const { operation, nq, nk, d, dv, axis = DEFAULTS.axis } = args;
+      if (!OPERATIONS.includes(operation)) badOption(fn, 'operation', oneOf(OPERATIONS), operation);
+      if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
+      const { bytes, limit } = unwrap(core.workingMemory(operation, size(fn, 'nq', nq), size(fn, 'nk', nk),
+        size(fn, 'd', d), size(fn, 'dv', dv), axis));
+      return { bytes, limit };
+    },
+  };
+}

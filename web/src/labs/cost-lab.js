@@ -1,0 +1,216 @@
+// The lab "the cost of n²" (article §8), the part that measures: which sizes and paths it times,
+// how one measurement is taken, the log–log slope, GFLOP/s and the memory figures. Pure: no DOM,
+// no Worker — cost-run.js runs this same generator in a Web Worker (cost-worker.js) or, where no
+// Worker can start, in slices on the page's own thread.
+//
+// §8: QKᵀ and AV each do n²·d multiply-adds, so the time grows as n² (a slope of 2 on log–log
+// axes), and the scores are an n×n matrix: n²·4 bytes. The streaming path computes the same
+// output without ever holding it, in O(n·d) memory, so it still runs where the n² matrix would
+// not fit. The memory figures are the core's own (workingMemory: the bytes its memory checks use).
+
+import { seededRandom } from '../presets.js';
+
+/**
+ * What a run measures. d = 64 (a typical head size). Sizes double from 64 to 4096, then 8192,
+ * where the step-by-step path's seven n² matrices (1.9 GiB) exceed the core's 1 GiB and it is
+ * refused, while the other two still run. The plain reference path stops timing at 2048 (at 4096
+ * it takes seconds and copies 6 n×n matrices — 400 MB — into JS per call); beyond its limit it is
+ * still called once, to show the core's refusal with the bytes it would need.
+ * minMs: after a warm-up call, each size is repeated until this much time is measured (and at
+ * least three times; see measure). warmUpMs: how long each path runs before anything is measured.
+ */
+export const COST_PLAN = Object.freeze({
+  d: 64,
+  sizes: Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 8192]),
+  paths: Object.freeze(['reference', 'simd', 'streaming']),
+  maxN: Object.freeze({ reference: 2048 }),
+  minMs: 100,
+  warmUpMs: 150,
+  seed: 1,
+});
+
+/** The sizes of the memory figures: the plan's, and on to where even the streaming path's output is large. */
+export const MEMORY_SIZES = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]);
+
+/**
+ * Each path: the call it times and the entry point whose working memory it needs (the name of
+ * the core's too_much_memory error and of workingMemory's operation).
+ */
+export const COST_PATHS = Object.freeze({
+  reference: { operation: 'attention_steps', run: (engine, qkv) => engine.attentionSteps({ ...qkv, path: 'reference' }) },
+  simd: { operation: 'attention', run: (engine, qkv) => engine.attention(qkv) },
+  streaming: { operation: 'attention_streaming', run: (engine, qkv) => engine.attentionStreaming(qkv) },
+});
+
+/**
+ * Floating-point operations of one attention call, as bench/report.mjs counts them: QKᵀ and AV,
+ * n²·d multiply-adds each, 2 operations per multiply-add (the softmax's n² exps are not counted).
+ */
+export const attentionFlops = (n, d) => 4 * n * n * d;
+
+/** The score matrix alone, n×n float32: n²·4 bytes. */
+export const scoreMatrixBytes = (n) => n * n * 4;
+
+/** Inputs for one size: q, k, v of n×d values in [−1, 1), the same for every path and every run. */
+export function costInputs(n, d, seed) {
+  const next = seededRandom(seed * 1000003 + n);
+  const matrix = () => ({ rows: n, cols: d, data: Float32Array.from({ length: n * d }, () => next() * 2 - 1) });
+  return { q: matrix(), k: matrix(), v: matrix() };
+}
+
+/**
+ * The least-squares slope of log t against log n: 2 when t ∝ n². Points { n, ms }; null with
+ * fewer than two distinct n.
+ */
+export function fitSlope(points) {
+  const xs = points.map((p) => Math.log(p.n)), ys = points.map((p) => Math.log(p.ms));
+  const mx = xs.reduce((a, x) => a + x, 0) / xs.length, my = ys.reduce((a, y) => a + y, 0) / ys.length;
+  let sxy = 0, sxx = 0;
+  xs.forEach((x, i) => { sxy += (x - mx) * (ys[i] - my); sxx += (x - mx) ** 2; });
+  return sxx > 0 ? sxy / sxx : null;
+}
+
+/**
+ * The slope of each path over its larger timed sizes — the upper half, at least two — where the
+ * n² work dominates the fixed cost of a call (copying the inputs in, the output out).
+ * Returns { [path]: slope | null }.
+ */
+export function slopes(measures, paths = COST_PLAN.paths) {
+  const out = {};
+  for (const path of paths) {
+    const points = measures.filter((m) => m.path === path && m.type === 'measure').sort((a, b) => a.n - b.n);
+    out[path] = fitSlope(points.slice(Math.min(Math.floor(points.length / 2), Math.max(0, points.length - 2))));
+  }
+  return out;
+}
+
+/**
+ * The memory figures for each size: the score matrix's n²·4 bytes and each path's working memory
+ * from the core, with whether it fits the core's limit.
+ * → [{ n, scoreBytes, limit, paths: { reference | simd | streaming: { operation, bytes, fits } } }]
+ */
+export function memoryTable(engine, { sizes = MEMORY_SIZES, d = COST_PLAN.d, paths = COST_PLAN.paths } = {}) {
+  return sizes.map((n) => {
+    let limit;
+    const byPath = {};
+    for (const path of paths) {
+      const { operation } = COST_PATHS[path];
+      const need = engine.workingMemory({ operation, nq: n, nk: n, d, dv: d });
+      limit = need.limit;
+      byPath[path] = { operation, bytes: need.bytes, fits: need.bytes <= need.limit };
+    }
+    return { n, scoreBytes: scoreMatrixBytes(n), limit, paths: byPath };
+  });
+}
+
+const TICK = Object.freeze({ type: 'tick' });
+// A measurement is the median of at least three timed batches after a warm-up (one slow batch on
+// a busy machine does not move it). A batch repeats the call until it lasts BATCH_MS: Firefox's
+// clock ticks in whole milliseconds outside cross-origin isolation, and n = 64 takes 0.06 ms.
+// A call of half a second or more is measured once, warm-up included.
+const MIN_REPS = 3;
+const BATCH_MS = 10;
+const LONG_CALL_MS = 500;
+const WARM_UP_N = 128;  // a size whose calls take well under a slice on every path
+
+/**
+ * One size on one path, as a generator: it yields TICK after every call (so that a caller on the
+ * page's thread can let the page answer in between) and returns the event that reports it:
+ *   { type: 'measure', path, n, ms (per call: the median of `samples` batches of `batch` calls), samples,
+ *     batch, gflops, bytes (its working memory) }
+ *   { type: 'refused', path, n, bytes, limit, error: { code, message } }  — the core's refusal
+ *   { type: 'skipped', path, n, reason: 'capped' | 'slice' }
+ * predictMs: the expected time of one call (from the previous size); a call predicted longer than
+ * sliceMs is skipped — on the page's thread it would freeze the page.
+ */
+export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, sliceMs, now }) {
+  const { operation, run } = COST_PATHS[path];
+  const { bytes, limit } = engine.workingMemory({ operation, nq: n, nk: n, d, dv: d });
+  if (bytes > limit) {
+    // Refused before the core allocates anything: cheap, and it shows the memory it would need.
+    try {
+      run(engine, qkv);
+    } catch (error) {
+      if (error.code !== 'too_much_memory') throw error;
+      const { bytes: need, limit: max } = error.params;
+      return { type: 'refused', path, n, bytes: need, limit: max, error: { code: error.code, message: error.message } };
+    }
+    throw new Error(`${path} at n = ${n} needs ${bytes} bytes, over the limit, but was not refused`);
+  }
+  if (maxN !== undefined && n > maxN) return { type: 'skipped', path, n, reason: 'capped' };
+  if (predictMs > sliceMs) return { type: 'skipped', path, n, reason: 'slice' };
+
+  const timed = (calls) => {
+    const t0 = now();
+    for (let c = 0; c < calls; c++) run(engine, qkv);
+    return now() - t0;
+  };
+  const warmUp = timed(1);  // not kept: the first call also grows and touches fresh memory
+  yield TICK;
+  if (warmUp >= LONG_CALL_MS) return result(warmUp, 1, 1);  // measured once: repeating it would cost seconds
+  // Calls per timed batch: doubled until a batch lasts BATCH_MS; that batch is the first sample.
+  let batch = 1;
+  let ms = timed(batch);
+  yield TICK;
+  while (ms < BATCH_MS) {
+    batch *= 2;
+    ms = timed(batch);
+    yield TICK;
+  }
+  const perCall = [ms / batch];
+  let total = ms;
+  while (perCall.length < MIN_REPS || total < minMs) {
+    ms = timed(batch);
+    perCall.push(ms / batch);
+    total += ms;
+    yield TICK;
+  }
+  perCall.sort((a, b) => a - b);
+  return result(perCall[Math.floor(perCall.length / 2)], perCall.length, batch);
+
+  function result(ms, samples, calls) {
+    return { type: 'measure', path, n, ms, samples, batch: calls, gflops: attentionFlops(n, d) / (ms * 1e6), bytes };
+  }
+}
+
+/**
+ * A whole run, as a generator of events (TICKs between calls, for the caller to yield on):
+ *   { type: 'plan', build ('simd' | 'scalar': which module ran), total, plan }, then per size and path a measure / refused / skipped
+ *   event and { type: 'progress', done, total, n, path }, and at the end
+ *   { type: 'done', build, results, slopes }.
+ * sliceMs: on the page's thread, the longest call it may make (Infinity in a Worker).
+ */
+export function* runCost(engine, { plan = COST_PLAN, sliceMs = Infinity, now = () => performance.now() } = {}) {
+  const { d, sizes, paths, maxN = {}, minMs, warmUpMs = 0, seed } = plan;
+  const total = sizes.length * paths.length;
+  const build = engine.simd() ? 'simd' : 'scalar';
+  yield { type: 'plan', build, total, plan };
+  // Warm-up: the browser first runs wasm through a quick baseline compiler and optimises the hot
+  // functions only after a while (V8's tiering), which made the first, small sizes several times
+  // too slow and the slope far below 2. So every path runs at a small size for warmUpMs first.
+  const small = costInputs(WARM_UP_N, d, seed);
+  for (const path of paths) {
+    const t0 = now();
+    do {
+      COST_PATHS[path].run(engine, small);
+      yield TICK;
+    } while (now() - t0 < warmUpMs);
+  }
+  const results = [];
+  const last = {};  // path → its last measure, to predict the next size
+  let done = 0;
+  for (const n of sizes) {
+    const qkv = costInputs(n, d, seed);
+    yield TICK;
+    for (const path of paths) {
+      const prev = last[path];
+      const predictMs = prev ? prev.ms * (n / prev.n) ** 2 : 0;
+      const result = yield* measure(engine, { path, n, d, qkv, minMs, maxN: maxN[path], predictMs, sliceMs, now });
+      if (result.type === 'measure') last[path] = result;
+      results.push(result);
+      yield result;
+      yield { type: 'progress', done: ++done, total, n, path };
+    }
+  }
+  yield { type: 'done', build, results, slopes: slopes(results, paths) };
+}

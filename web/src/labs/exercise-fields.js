@@ -1,0 +1,79 @@
+// The exercise's part of the URL hash, as data: a teacher's link fixes the series (its seed,
+// length, the kinds of cell it asks for, the rounding) and the example (the series' own — the
+// article's worked example, then seeded random ones — or the page's current Q, K, V), and which
+// question is open. Pure.
+//
+// EXERCISE_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial }),
+// so the views phase can spread it into FIELDS once the page has its `view` field (each entry
+// then written only when view=exercise); until then parseExerciseHash and exerciseHash read and
+// write these fields alone.
+//
+//   ex=3          the open question, 1 … exlen
+//   exlen=10      questions in the series (the worked example's five, then random examples)
+//   exseed=1      the random examples and their cells
+//   exdigits=2    decimals the answer is rounded to (and checked against: ± half a unit of the last)
+//   exkinds=score,scaled,weight,output   the kinds of cell asked for, in this order
+//   exfrom=series | page   the series' own examples, or the page's current Q, K, V for every question
+
+export const CELL_KINDS = Object.freeze(['score', 'scaled', 'weight', 'output']);
+export const EXAMPLE_SOURCES = Object.freeze(['series', 'page']);
+export const MAX_SERIES_LENGTH = 50;
+
+// Field types with the parse/format pair of state.js: parse(text) → value, or undefined.
+const integer = (min, max) => ({
+  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
+  format: String,
+});
+const oneOf = (values) => ({ parse: (s) => values.find((v) => String(v) === s), format: String });
+// A non-empty list of distinct cell kinds, written comma-separated in the order asked.
+const kindList = {
+  parse(s) {
+    const kinds = s.split(',');
+    return kinds.length > 0 && kinds.every((k) => CELL_KINDS.includes(k)) && new Set(kinds).size === kinds.length ? kinds : undefined;
+  },
+  format: (kinds) => kinds.join(','),
+};
+
+/** The exercise's fields: key (in the state and the hash), type and default. */
+export const EXERCISE_FIELDS = Object.freeze([
+  { key: 'ex', type: integer(1, MAX_SERIES_LENGTH), initial: 1 },
+  { key: 'exlen', type: integer(1, MAX_SERIES_LENGTH), initial: 10 },
+  { key: 'exseed', type: integer(0, 2 ** 31 - 1), initial: 1 },
+  { key: 'exdigits', type: integer(0, 4), initial: 2 },
+  { key: 'exkinds', type: kindList, initial: CELL_KINDS },
+  { key: 'exfrom', type: oneOf(EXAMPLE_SOURCES), initial: 'series' },
+]);
+
+/** The fields' defaults: { ex: 1, exlen: 10, … }. */
+export function defaultExerciseFields() {
+  return Object.fromEntries(EXERCISE_FIELDS.map((f) => [f.key, Array.isArray(f.initial) ? [...f.initial] : f.initial]));
+}
+
+/**
+ * Reads the exercise's fields from a hash (other fields are ignored: they are the page's). Returns
+ * { fields, notice }: notice 'badHash' (and the defaults) when a field does not parse or the open
+ * question is beyond the series — never a half-read state, as state.js.
+ */
+export function parseExerciseHash(hash) {
+  const fields = defaultExerciseFields();
+  const fallback = { fields: defaultExerciseFields(), notice: 'badHash' };
+  const text = String(hash ?? '').replace(/^#/, '');
+  for (const part of text ? text.split('&') : []) {
+    const at = part.indexOf('=');
+    if (at <= 0) return fallback;
+    const field = EXERCISE_FIELDS.find((f) => f.key === part.slice(0, at));
+    if (!field) continue;
+    let raw;
+    try { raw = decodeURIComponent(part.slice(at + 1)); } catch { return fallback; }
+    const value = field.type.parse(raw);
+    if (value === undefined) return fallback;
+    fields[field.key] = value;
+  }
+  if (fields.ex > fields.exlen) return fallback;
+  return { fields, notice: null };
+}
+
+/** Writes the exercise's fields: `ex=1&exlen=10&exseed=1&exdigits=2&exkinds=score,scaled,weight,output&exfrom=series`. */
+export function exerciseHash(fields) {
+  return EXERCISE_FIELDS.map((f) => `${f.key}=${encodeURIComponent(f.type.format(fields[f.key])).replace(/%2C/g, ',')}`).join('&');
+}

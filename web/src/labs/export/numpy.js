@@ -1,0 +1,95 @@
+// Export as a NumPy script in the article's style (§7: `softmax`, `attention`, the matrices, two
+// prints): run with Python 3 and NumPy, it prints the same weights A and output AV as the page.
+// Pure: returns the file's text.
+//
+// What makes it print the page's numbers, not merely similar ones:
+//  - float32 throughout, as the core: the inputs are written as the shortest decimals of their
+//    float32 values, the arrays are np.float32 and the divisor is a float32 (np.sqrt(np.float32(d_k))),
+//    so the naive softmax overflows exactly where the page's does (e^x > float32's 3.4e38 at x ≈ 88.7);
+//  - the page's options: ÷√d_k, ÷d_k or none, the temperature, a causal or custom mask (−∞ before
+//    the softmax), the stable or naive softmax, along rows or columns, and the page's policy for a
+//    fully masked row (all-zero weights, not NaN) — each written only when the page uses it, so the
+//    default export reads like the article's code;
+//  - the numbers printed to the page's significant digits.
+// The remaining differences are float32 rounding (NumPy sums in another order): within a unit of
+// the last digit shown, checked in tests/web/export.test.mjs by running the file with /usr/bin/python3.
+
+import { translate } from '../../i18n/index.js';
+import { stepOptions } from '../../model.js';
+import { toRows } from '../../matrix.js';
+import { float32Text } from './numbers.js';
+
+const pyNumber = (x) => (Number.isNaN(x) ? 'np.nan' : float32Text(x));
+const pyMatrix = (m) => `np.array([${toRows(m).map((row) => `[${row.map(pyNumber).join(', ')}]`).join(', ')}], dtype=np.float32)`;
+const pyBool = (m) => `np.array([${toRows(m).map((row) => `[${row.map((x) => (x ? 'True' : 'False')).join(', ')}]`).join(', ')}])`;
+
+// True when some line along the softmax's axis is masked throughout (its weights must be 0).
+function hasFullyMaskedLine(kept, axis) {
+  const rows = toRows(kept);
+  const lines = axis === 'row' ? rows : rows[0].map((_, j) => rows.map((row) => row[j]));
+  return lines.some((line) => line.every((x) => x === 0));
+}
+
+/**
+ * The .py file for the page's current example. `model` is computeModel's result (model.js);
+ * `state` the page's state: mode, scale, temperature, mask, softmax, axis, digits, lang.
+ * `file` is the name the text says to run.
+ */
+export function numpyScript(model, state, { file = 'attention.py' } = {}) {
+  const t = (key, params) => translate(state.lang, key, params);
+  const { scale, temperature, mask, stable, axis } = stepOptions(state);
+  const masked = mask !== 'none';
+  const guard = masked && hasFullyMaskedLine(model.kept, axis);
+  const lines = [];
+  const add = (...more) => lines.push(...more);
+
+  add(`# ${t('export.py.title')}`, `# ${t('export.py.run', { file })}`, 'import numpy as np', '');
+  if (!stable) add(`np.seterr(over="ignore", invalid="ignore")   # ${t('export.py.errors')}`, '');
+
+  // softmax: the article's three lines, or the naive form, or with the fully-masked-row policy
+  add('def softmax(x, axis=-1):');
+  if (guard) {
+    add('    m = x.max(axis=axis, keepdims=True)',
+      `    full = np.isneginf(m)   # ${t('export.py.fullyMasked')}`,
+      stable ? `    e = np.exp(x - np.where(full, 0, m))   # ${t('export.py.stable')}` : `    e = np.exp(x)   # ${t('export.py.naive')}`,
+      '    s = e.sum(axis=axis, keepdims=True)',
+      '    return np.where(full, 0, e / np.where(full, 1, s))');
+  } else if (stable) {
+    add(`    x = x - x.max(axis=axis, keepdims=True)   # ${t('export.py.stable')}`, '    e = np.exp(x)', '    return e / e.sum(axis=axis, keepdims=True)');
+  } else {
+    add(`    e = np.exp(x)   # ${t('export.py.naive')}`, '    return e / e.sum(axis=axis, keepdims=True)');
+  }
+  add('');
+
+  // attention: scores, the divisor, the mask, softmax along the page's axis, A·V
+  const divisor = { sqrt_dk: 'np.sqrt(np.float32(d_k))', dk: 'np.float32(d_k)', none: '' }[scale];
+  const withTemperature = temperature !== 1;
+  const divide = withTemperature ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))` : divisor ? ` / ${divisor}` : '';
+  const params = ['Q', 'K', 'V', ...(masked ? ['mask'] : []), ...(withTemperature ? ['temperature'] : [])];
+  add(`def attention(${params.join(', ')}):`);
+  if (divisor) add('    d_k = Q.shape[-1]');
+  add(`    scores = Q @ K.T${divide}   # ${t('export.py.scores')}`);
+  if (masked) add(`    scores = np.where(mask, scores, -np.inf)   # ${t('export.py.mask')}`);
+  add(axis === 'row' ? `    A = softmax(scores, axis=-1)   # ${t('export.py.rows')}` : `    A = softmax(scores, axis=0)   # ${t('export.py.columns')}`,
+    `    return A @ V, A   # ${t('export.py.weighted')}`, '');
+
+  // the matrices
+  if (state.mode === 'x') {
+    add(`X = ${pyMatrix(model.x)}`, `W_Q = ${pyMatrix(model.wq)}`, `W_K = ${pyMatrix(model.wk)}`, `W_V = ${pyMatrix(model.wv)}`,
+      `Q, K, V = X @ W_Q, X @ W_K, X @ W_V   # ${t('export.py.projections')}`);
+  } else {
+    add(`Q = ${pyMatrix(model.q)}`, `K = ${pyMatrix(model.k)}`, `V = ${pyMatrix(model.v)}`);
+  }
+  if (mask === 'causal') add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
+  else if (masked) add(`mask = ${pyBool(model.kept)}`);
+  if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
+  add(`out, A = attention(${params.join(', ')})`, '');
+
+  // the prints, to the page's significant digits
+  add(`def show(name, M, digits=${state.digits}):   # ${t('export.py.show', { digits: state.digits })}`,
+    '    print(name)',
+    '    for row in M:',
+    '        print("  " + "  ".join(np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="-") for x in row))',
+    '', 'show("A", A)', 'show("AV", out)', '');
+  return lines.join('\n');
+}
