@@ -9,6 +9,7 @@ import { TABLE_LIMIT } from '../state.js';
 import { matrixFormat } from '../format.js';
 import { gradientCss, offColor, KIND_OF } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
+import { PART_OF_STEP } from '../../formulas/formulas.js';
 import { stageControls } from './controls.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
@@ -90,11 +91,10 @@ function notices(stepId, { state, model, t }) {
   return out;
 }
 
-/** Clones the formula pre-rendered for this step and these options (templates in index.html). */
-function formula(kind, stepId, { scale, softmax, axis }) {
-  const template = document.querySelector(
-    `template[data-formula="${kind}"][data-step="${stepId}"][data-variants~="${scale}/${softmax}/${axis}"]`);
-  return template ? template.content.cloneNode(true) : null;
+/** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
+function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
+  const step = stepId ? `[data-step="${stepId}"]` : '';
+  return document.querySelector(`template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`);
 }
 
 /**
@@ -141,8 +141,9 @@ function legend(stepId, specs, { t, theme }) {
     sides ? h('li', {}, h('span', { class: 'swatch side-swatch', 'aria-hidden': 'true' }, 'Σ'), t('legend.side')) : null);
 }
 
-// What is on screen in each stage root: a key of everything that shapes the DOM, and the
-// rendered matrices, so that an edit which changes only values updates cells in place.
+// What is on screen in each stage root: its parts, which stay from step to step (a step replaces
+// only what differs: the title, the switches, the detail formula, the matrices — the main formula
+// stays and its mark moves), and keys of what shaped each part.
 const mounted = new WeakMap();
 
 function noticeNodes(stepId, ctx) {
@@ -150,6 +151,35 @@ function noticeNodes(stepId, ctx) {
     ctx.stale ? h('p', { class: 'notice warn' }, ctx.t('notice.lastGood')) : null,
     ...notices(stepId, ctx).map(([kind, text]) => h('p', { class: `notice ${kind}` }, text)),
   ].filter(Boolean);
+}
+
+/** The parts of a stage, built once per root. */
+function skeleton(root) {
+  const parts = {
+    title: h('h2', { id: 'step-title', tabindex: '-1' }),
+    controls: h('div', { class: 'controls-slot' }),
+    main: h('div', { class: 'formula main' }),
+    detail: h('div', { class: 'formula detail' }),
+    text: h('p', { class: 'explain' }),
+    notices: h('div', { class: 'notices' }),
+    matrices: h('div', { class: 'matrices' }),
+    extras: h('div', { class: 'extras' }),
+    legend: h('div', { class: 'legend-slot' }),
+    keys: {},
+  };
+  // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
+  parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
+  root.replaceChildren(h('div', { class: 'stage-head' }, parts.title, parts.controls), parts.formulas, parts.text,
+    parts.notices, parts.matrices, parts.extras, parts.legend);
+  return parts;
+}
+
+/** Replaces `slot`'s content with make() when `key` differs from the last one; true if it did. */
+function refresh(parts, slot, key, make) {
+  if (parts.keys[slot] === key) return false;
+  parts.keys[slot] = key;
+  parts[slot].replaceChildren(...[make()].flat().filter(Boolean));
+  return true;
 }
 
 /**
@@ -163,51 +193,55 @@ export function renderStage(root, ctx) {
   const view = { digits: state.digits, theme: ctx.theme, t };
   const content = stepContent(stepId, ctx);
   const specs = content.flat().filter((x) => typeof x === 'object');
-  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, state.scale, state.temperature !== 1,
-    state.mask, state.softmax, state.axis, ctx.tokens, specs.map((s) => [s.id, s.matrix.rows, s.matrix.cols])]);
+  let parts = mounted.get(root);
+  if (!parts) { parts = skeleton(root); mounted.set(root, parts); }
+  // Where the matrices are, for the motion to the next step: read before anything is changed, so
+  // that reading it does not make the browser lay the page out an extra time.
+  const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
+  const options = [state.scale, state.temperature !== 1, state.mask, state.softmax, state.axis];
 
-  const current = mounted.get(root);
-  if (current?.key === key) {
-    specs.forEach((spec, index) => current.matrices[index].update(spec, view));
-    const said = noticeNodes(stepId, ctx);
-    if (said.map((p) => p.outerHTML).join() !== [...current.notices.children].map((p) => p.outerHTML).join()) current.notices.replaceChildren(...said);
-    place(current.extras, extras(stepId, ctx, current.mix));
+  refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
+    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ', t(`step.${stepId}.title`)]);
+  refresh(parts, 'text', JSON.stringify([stepId, state.lang]), () => t(`step.${stepId}.text`));
+  refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () => stageControls(stepId, ctx));
+  parts.formulas.setAttribute('aria-label', t('stage.formula'));
+  // The same template serves several variants: a formula is replaced only when its template changes.
+  const main = formulaTemplate('main', null, state);
+  const detail = formulaTemplate('detail', stepId, state);
+  if (parts.mainTemplate !== main) { parts.mainTemplate = main; parts.main.replaceChildren(main ? main.content.cloneNode(true) : ''); }
+  if (parts.detailTemplate !== detail) { parts.detailTemplate = detail; parts.detail.replaceChildren(detail ? detail.content.cloneNode(true) : ''); }
+  parts.formulas.dataset.part = PART_OF_STEP[stepId];
+
+  const said = noticeNodes(stepId, ctx);
+  if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join()) parts.notices.replaceChildren(...said);
+
+  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, ...options, ctx.tokens,
+    specs.map((x) => [x.id, x.matrix.rows, x.matrix.cols])]);
+  if (parts.keys.matrices === key) {
+    specs.forEach((spec, index) => parts.rendered[index].update(spec, view));
+    place(parts.extras, extras(stepId, ctx, parts.mix));
     return;
   }
-
-  const before = current && current.step !== stepId ? capture(root) : new Map();
-  const matrices = [];
+  const rendered = [];
   // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
   // dangling "=" at the end of a line.
   const rows = content.map((items) => h('div', { class: 'matrix-row' }, items.map((item, index) => {
     if (typeof item === 'string') return null;
-    const rendered = renderMatrix(item, view);
-    matrices.push(rendered);
+    const matrix = renderMatrix(item, view);
+    rendered.push(matrix);
     const op = items[index - 1];
     return typeof op === 'string'
-      ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), rendered.el)
-      : rendered.el;
+      ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
+      : matrix.el;
   })));
-  const noticesEl = h('div', { class: 'notices' }, noticeNodes(stepId, ctx));
-  const mix = mixView();
-  const extrasEl = h('div', { class: 'extras' }, extras(stepId, ctx, mix));
   root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
-  root.replaceChildren(
-    h('div', { class: 'stage-head' },
-      h('h2', { id: 'step-title', tabindex: '-1' },
-        h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ',
-        t(`step.${stepId}.title`)),
-      stageControls(stepId, ctx)),
-    // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
-    h('div', { class: 'formulas', tabindex: '0', role: 'group', 'aria-label': t('stage.formula') },
-      h('div', { class: 'formula' }, formula('main', stepId, state)),
-      h('div', { class: 'formula detail' }, formula('detail', stepId, state))),
-    h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
-    noticesEl,
-    h('div', { class: `matrices step-${stepId}` }, rows),
-    extrasEl,
-    legend(stepId, specs, ctx),
-  );
-  mounted.set(root, { key, step: stepId, matrices, notices: noticesEl, extras: extrasEl, mix });
+  parts.matrices.className = `matrices step-${stepId}`;
+  parts.matrices.replaceChildren(...rows);
+  parts.keys.matrices = key;
+  parts.rendered = rendered;
+  parts.step = stepId;
+  parts.mix = mixView();
+  place(parts.extras, extras(stepId, ctx, parts.mix));
+  parts.legend.replaceChildren(legend(stepId, specs, ctx));
   animateStep(root, before, MADE_FROM);
 }
