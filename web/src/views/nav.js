@@ -89,8 +89,7 @@ export function renderNav(root, ctx) {
   if (prevFocused && view.prev.disabled) view.next.focus();
   for (const button of view.list.querySelectorAll('.map-node')) {
     const current = Number(button.dataset.step) === state.step;
-    if (current) button.setAttribute('aria-current', 'step'); else button.removeAttribute('aria-current');
-    button.closest('li').classList.toggle('done', Number(button.dataset.step) < state.step);
+    if (current) button.setAttribute('aria-current', 'step'); else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
   }
   // On a narrow screen the strip scrolls so the current step is in view (never the page itself);
   // measured at the next frame, when the page is laid out anyway.
