@@ -17,8 +17,9 @@ const KATEX_DIST = at('node_modules', 'katex', 'dist');
 const katexStylesheet = () => fs.readFileSync(path.join(KATEX_DIST, 'katex.min.css'), 'utf8');
 
 /**
- * Every step × scaling/softmax/axis formula as a <template> the stage clones (KaTeX HTML +
- * MathML). One template per distinct rendering; data-variants lists every "scale/softmax/axis" it
+ * The formulas as <template>s the stage clones (KaTeX HTML + MathML): the main formula once per
+ * distinct rendering (it is the same on every step, which the page marks by class), each step's
+ * detail formula per distinct rendering. data-variants lists every "scale/softmax/axis" a template
  * serves, so a formula the options do not change is written once.
  */
 export function formulaTemplates() {
@@ -29,17 +30,16 @@ export function formulaTemplates() {
     trust: (context) => context.command === '\\htmlClass',
   });
   const templates = [];
-  for (const step of STEPS) {
-    for (const [kind, tex] of [['main', mainFormula], ['detail', detailFormula]]) {
-      const byHtml = new Map();
-      for (const v of VARIANTS) {
-        const html = render(tex(step, v.scale, v.softmax, v.axis));
-        byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
-      }
-      for (const [html, keys] of byHtml)
-        templates.push(`<template data-formula="${kind}" data-step="${step}" data-variants="${keys.join(' ')}">${html}</template>`);
+  const group = (attributes, texOf) => {
+    const byHtml = new Map();
+    for (const v of VARIANTS) {
+      const html = render(texOf(v));
+      byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
     }
-  }
+    for (const [html, keys] of byHtml) templates.push(`<template ${attributes} data-variants="${keys.join(' ')}">${html}</template>`);
+  };
+  group('data-formula="main"', (v) => mainFormula(v.scale));
+  for (const step of STEPS) group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis));
   return templates.join('\n');
 }
 

@@ -21,8 +21,8 @@ export async function openBrowser() {
     url: server.url,
     browser,
     /** A fresh page (own context) at `hash`, waiting until the page has computed its first result. */
-    async open(hash = '', { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions } = {}) {
-      const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion: 'reduce' });
+    async open(hash = '', { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions, reducedMotion = 'reduce' } = {}) {
+      const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion });
       // Content-Security-Policy violations become console errors, which every test checks for.
       await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
         console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`)));
@@ -43,9 +43,9 @@ export async function openBrowser() {
   };
 }
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { fullPage = true } = {}) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 /** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */

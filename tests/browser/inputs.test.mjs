@@ -97,10 +97,16 @@ test('pasting NumPy text with full-width digits and U+2212 replaces the matrix a
   await page.fill('#paste-q', '[[１, −２, 0], [３, ４, 0.5], [0, 0, 1]]');
   await page.click('#apply-q');
   assert.equal(await page.textContent('#err-paste-q'), '');
-  assert.deepEqual(await matrixText(page, 'q'), [['1', '-2', '0'], ['3', '4', '0.5000'], ['0', '0', '1']]);
+  // One format across the matrix: 0.5 makes it a matrix of 4 significant digits, whole numbers included.
+  assert.deepEqual(await matrixText(page, 'q'), [['1.000', '-2.000', '0'], ['3.000', '4.000', '0.5000'], ['0', '0', '1.000']]);
   assert.equal(await page.inputValue('#size-n'), '3');
   assert.equal(await page.inputValue('#size-dk'), '3');
   assert.equal((await matrixText(page, 'k')).length, 3, 'K follows the new n');
+  // K and V grew with it: their new cells hold random numbers, and the panel says so and marks them.
+  assert.match(await page.textContent('#filled-note'), /K、V/);
+  assert.equal(await page.locator('#editor-k input.filled').count(), 5, 'K: 2×2 → 3×3, five new cells');
+  assert.equal(await page.locator('#editor-k input.filled#in-k-0-0').count(), 0, 'the old cells are not marked');
+  assert.equal(await page.locator('#editor-q input.filled').count(), 0, 'the pasted matrix is all the reader\'s');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -120,6 +126,23 @@ test('switching input mode keeps the result; the seeded random preset is reprodu
   assert.deepEqual([...page.problems, ...again.problems], []);
   await page.context().close();
   await again.context().close();
+});
+
+test('typing ".5" after "10" in a cell of a preset gives 10.5 (the caret stays where it was)', async () => {
+  const page = await b.open('#step=9');
+  await page.click('#in-v-0-0');
+  await page.keyboard.press('End');
+  await page.keyboard.type('.5'); // key by key: the first key makes the example custom and re-renders the panel
+  assert.equal(await page.inputValue('#in-v-0-0'), '10.5');
+  assert.equal(await page.inputValue('#preset'), 'custom');
+  // A = [[0.6698, 0.3302], …]: output (1, 1) = 0.6698 · 10.5 + 0.3302 · 0
+  const a = Math.exp(Math.SQRT1_2) / (Math.exp(Math.SQRT1_2) + 1);
+  assert.equal((await matrixText(page, 'output'))[0][0], (a * 10.5).toPrecision(4));
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('75');
+  assert.equal(await page.inputValue('#in-v-0-0'), '10.75');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 });
 
 test('sizes above 16 show heatmaps without numbers', async () => {

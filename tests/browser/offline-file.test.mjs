@@ -66,7 +66,7 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
     const { page } = await openFile(driver, '#step=8', { permissions: ['clipboard-read', 'clipboard-write'] });
     // the article's switches
     await page.click('#mask');
-    assert.deepEqual((await matrixIn(page, 'weights'))[0], ['1', '0'], 'causal mask: the first word sees only itself');
+    assert.deepEqual((await matrixIn(page, 'weights'))[0], ['1.000', '0'], 'causal mask: the first word sees only itself');
     await page.click('#mask');
     await page.click('#scale-dk');
     assert.deepEqual((await matrixIn(page, 'weights'))[0], softmax([1 / 2, 0]).map(sig4), '÷ d_k');

@@ -13,6 +13,9 @@ after(async () => { await b?.close(); });
 /** softmax of one row, and 4-significant-digit text as the page writes it by default. */
 const softmax = (row) => { const m = Math.max(...row); const e = row.map((x) => Math.exp(x - m)); const s = e.reduce((a, c) => a + c); return e.map((x) => x / s); };
 const sig4 = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(4));
+/** The lines of the popover's expansion as text, without spaces, typographic minus as '-'. */
+const expansionLines = (page) => page.$$eval('#cell-explain ol.expansion > li .line', (lines) =>
+  lines.map((line) => line.textContent.replace(/\s+/g, '').replace(/\u2212/g, '-')));
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 
 test('opening the page shows the worked example at step 1, in Chinese', async () => {
@@ -77,27 +80,68 @@ test('editing Q[0][0] to 2 recomputes A[0][0] through the core', async () => {
   await page.context().close();
 });
 
-test('hovering score (0,1) highlights q_1 and k_2 and expands that one number', async () => {
+test('hovering score (0,1) highlights q_1 and k_2 and expands that one number next to it', async () => {
   const page = await b.open('#step=3');
-  await page.hover('figure[data-name="scores"] td.pick[data-i="0"][data-j="1"]');
-  const panel = page.locator('#cell-explain');
-  assert.equal(await panel.locator('ol.expansion').getAttribute('data-i'), '0');
-  assert.equal(await panel.locator('ol.expansion').getAttribute('data-j'), '1');
-  const text = (await panel.textContent()).replace(/\u2212/g, '-');
-  assert.match(text, /q1 ⊙ k2 = \[1×0, 0×1\] = \[0, 0\]/, 'term by term');
-  assert.match(text, /S12 = 0 \+ 0 = 0/, 'the sum');
-  assert.match(text, /0 ÷ √2/, '÷ √d_k');
-  assert.match(text, /exp\(0 - 0\.7071\) = 0\.4931/, 'exp(x − max)');
-  assert.match(text, /0\.4931 ÷ 1\.493 = A12 = 0\.3302/, '÷ row sum = A_12');
+  const td = 'figure[data-name="scores"] td.pick[data-i="0"][data-j="1"]';
+  await page.hover(td);
+  const popover = page.locator('#cell-explain');
+  assert.ok(await popover.isVisible());
+  assert.equal(await popover.locator('ol.expansion').getAttribute('data-i'), '0');
+  assert.equal(await popover.locator('ol.expansion').getAttribute('data-j'), '1');
+  const lines = await expansionLines(page);
+  assert.equal(lines[0], 'S12=q1·k2=1·0+0·1=0', 'term by term, then the sum');
+  assert.equal(lines[1], 'x12=S12dk=02=0', '÷ √d_k (a fraction: √ has no text)');
+  assert.equal(lines[2], "e12=exp(x12-maxj′x1j′)=exp(0-0.7071)=exp(-0.7071)=0.4931", 'exp(x − max), the shifted score from the core');
+  assert.equal(lines[3], 'A12=e12Σ1=0.49311.493=0.3302', '÷ row sum = A_12, as its cell on the weights step');
   assert.equal(await page.locator('figure[data-name="q"] tr.hl-row').getAttribute('data-i'), '0');
   assert.equal(await page.locator('figure[data-name="k"] tr.hl-row').getAttribute('data-i'), '1');
   await screenshot(page, 'explain-0-1-zh-light');
-  // Keyboard: focus a weight cell and move right.
+  // Keyboard: focus a weight cell and move right; Enter keeps it open, Escape closes it.
   await page.goto(`${b.url}#step=8`);
   await page.focus('figure[data-name="weights"] td.pick[data-i="0"][data-j="0"]');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '1');
   assert.equal(await stepInUrl(page), 8, 'arrows inside a matrix do not change the step');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'explain-close', 'Enter moves into the popover');
+  await page.keyboard.press('Escape');
+  assert.ok(await page.locator('#cell-explain').isHidden());
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.j), '1', 'Escape returns to the cell');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('the popover appears next to each cell and agrees with its value, to the shown digits', async () => {
+  for (const hash of ['#step=8', '#preset=cat&step=8', '#preset=cat&step=9', '#preset=random&mode=x&n=6&d=5&dk=5&dv=3&seed=4&step=8']) {
+    const page = await b.open(hash);
+    for (const td of await page.locator('td.pick').all()) {
+      await td.hover();
+      const cell = await td.boundingBox();
+      const box = await page.locator('#cell-explain').boundingBox();
+      const value = (await td.textContent()).replace(/\u2212/g, '-');
+      const lines = await expansionLines(page);
+      assert.equal(lines.at(-1).split('=').at(-1), value, `${hash} (${await td.getAttribute('data-i')}, ${await td.getAttribute('data-j')})`);
+      // Beside the matrix, level with the cell: its edge within a few pixels of the table, and the
+      // cell's row inside its height.
+      const table = await td.evaluate((el) => { const r = el.closest('.table-scroll').getBoundingClientRect(); return { left: r.left, right: r.right }; });
+      const gap = Math.min(Math.abs(box.x - table.right), Math.abs(table.left - (box.x + box.width)));
+      assert.ok(gap <= 20, `${hash}: the popover is ${gap}px from the table`);
+      assert.ok(box.y <= cell.y + cell.height && box.y + box.height >= cell.y, `${hash}: the popover is level with the cell`);
+    }
+    noProblems(page);
+    await page.context().close();
+  }
+});
+
+test('a masked cell expands as the mask acting: score −∞, weight exactly 0', async () => {
+  const page = await b.open('#step=8&mask=causal');
+  await page.hover('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
+  const lines = await expansionLines(page);
+  assert.equal(lines[0], 'S12=q1·k2=1·0+0·1=0', 'the score itself is computed as ever');
+  assert.equal(lines[1], 'x12=-∞', 'the mask sets it to −∞ (no division shown)');
+  assert.equal(lines[2], 'e12=exp(-∞)=0');
+  assert.equal(lines[3], 'A12=e12Σ1=01.000=0');
+  assert.match(await page.textContent('#cell-explain'), /因果掩码/);
   noProblems(page);
   await page.context().close();
 });
@@ -106,7 +150,7 @@ test('the causal mask zeroes A[0][1] (future positions masked)', async () => {
   const page = await b.open('#step=8');
   await page.check('#mask');
   const weights = await matrixText(page, 'weights');
-  assert.deepEqual(weights[0], ['1', '0']);
+  assert.deepEqual(weights[0], ['1.000', '0'], 'one format across the matrix: 1.000 beside 0.3302');
   assert.equal(await page.locator('figure[data-name="weights"] td.masked').count(), 1);
   await page.click('.step-link[data-step="4"]');
   assert.equal((await matrixText(page, 'scaled'))[0][1], '-∞');
@@ -229,6 +273,10 @@ test('hovering a heatmap cell (n > 16) expands that number too', async () => {
   await canvas.hover({ position: { x: box.width * (2.5 / 20), y: box.height * (0.5 / 20) } });
   assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-i'), '0');
   assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '2');
+  // The heatmap marks the cell, and has axes and a colour bar with numbers.
+  assert.ok(await page.locator('figure[data-name="scores"] .hm-mark').isVisible());
+  assert.deepEqual(await page.locator('figure[data-name="scores"] .hm-cols span').allTextContents(), ['1', '4', '8', '12', '16', '20']);
+  assert.match(await page.textContent('figure[data-name="scores"] .colorbar'), /^\u2212\d.*0.*\d/);
   noProblems(page);
   await page.context().close();
 });
@@ -236,14 +284,13 @@ test('hovering a heatmap cell (n > 16) expands that number too', async () => {
 test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of V marked', async () => {
   const page = await b.open('#step=9');
   await page.hover('figure[data-name="output"] td.pick[data-i="0"][data-j="0"]');
-  const text = (await page.textContent('#cell-explain')).replace(/\u2212/g, '-');
-  assert.match(text, /0\.6698×10 \+ 0\.3302×0/);
-  assert.match(text, /= 6\.698/);
+  assert.deepEqual(await expansionLines(page), ['(AV)11=∑A1jvj1=0.6698·10+0.3302·0=6.698']);
   assert.equal(await page.locator('figure[data-name="weights"] tr.hl-row').getAttribute('data-i'), '0');
   assert.equal(await page.locator('figure[data-name="v"] td.hl-col').count(), 2);
-  // Back on a step without outputs, the panel no longer explains one.
+  // Back on a step without outputs, the popover is gone.
+  await page.mouse.move(1, 1);
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await page.locator('#cell-explain ol.expansion').count(), 0);
+  assert.ok(await page.locator('#cell-explain').isHidden());
   noProblems(page);
   await page.context().close();
 });
@@ -251,10 +298,10 @@ test('an output cell expands as Σ_j A_ij v_jc, with row i of A and column c of 
 test('changing numbers moves nothing on the page (no layout jump)', async () => {
   const page = await b.open('#step=9');
   await page.fill('#in-v-0-0', '9'); // the first edit makes the example custom, and the article's remark goes
-  // Open the panel by focus, and park the mouse in the margin: typing scrolls the page, and a
-  // pointer left over the matrices would hover (and expand) whatever cell slides under it.
+  // Pin the popover with a click, and park the mouse in the margin: typing scrolls the page, and
+  // a pointer left over the matrices would hover (and expand) whatever cell slides under it.
+  await page.click('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   await page.mouse.move(1, 1);
-  await page.focus('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   const boxes = () => page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) => els.map((e) => {
     const r = e.getBoundingClientRect();  // page coordinates: typing may scroll the input into view
     return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');

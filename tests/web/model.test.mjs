@@ -4,7 +4,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import createAttention from '../../wasm/attention.mjs';
-import { computeModel, stepOptions } from '../../web/src/model.js';
+import { computeModel, stepOptions, totals, largestDifference, COMPARED } from '../../web/src/model.js';
 import { defaultState, choosePreset, setCell, switchMode, setOption } from '../../web/src/state.js';
 import { toRows } from '../../web/src/matrix.js';
 
@@ -64,3 +64,45 @@ test('a refusal of the core names its argument and cell; a refused projection na
   assert.throws(() => computeModel(engine, short), (e) => e.code === 'projection_mismatch' && e.argument === 'w' && e.matrix === 'wk');
   assert.ok(computeModel(engine, defaultState()), 'the core is still usable after');
 });
+
+test("the article's own hand computation (§7): exp without the max gives 2.028 and the sum 3.028, and the same weights", () => {
+  const state = defaultState();
+  const m = computeModel(engine, state, { article: true });
+  const x = Math.SQRT1_2;
+  close(toRows(m.article.exps), [[Math.exp(x), 1], [1, Math.exp(x)]], 1e-5);
+  close(toRows(m.article.rowSum), [[Math.exp(x) + 1], [Math.exp(x) + 1]], 1e-5);
+  close(toRows(m.exps), [[1, Math.exp(-x)], [Math.exp(-x), 1]], 1e-6);
+  close(toRows(m.article.weights), toRows(m.weights), 1e-6);
+  assert.equal(computeModel(engine, state).article, undefined, 'only when asked for');
+  assert.equal(computeModel(engine, setOption(state, 'softmax', 'naive'), { article: true }).article, undefined,
+    'the naive softmax is already the article\'s way');
+});
+
+test('the weights\' totals come from the model: each row of A sums to 1, each column of a column softmax', () => {
+  const cat = computeModel(engine, choosePreset(defaultState(), 'cat'));
+  for (const total of cat.weightTotals.rows) assert.ok(Math.abs(total - 1) < 1e-6);
+  const column = computeModel(engine, setOption(choosePreset(defaultState(), 'cat'), 'axis', 'column'));
+  for (const total of column.weightTotals.cols) assert.ok(Math.abs(total - 1) < 1e-6);
+  assert.deepEqual(Array.from(totals({ rows: 2, cols: 3, data: Float32Array.of(1, 2, 3, 4, 5, 6) }).cols), [5, 7, 9]);
+});
+
+test('the reference path computes the same numbers; the largest difference says where paths differ', () => {
+  const state = resizeRandom(setOption(defaultState(), 'seed', 5));
+  const random = computeModel(engine, state);
+  const reference = computeModel(engine, state, { path: 'reference' });
+  assert.equal(random.path, 'simd', 'the SIMD loops by default');
+  assert.equal(reference.path, 'reference');
+  const difference = largestDifference(random, reference);
+  assert.ok(difference.value < 1e-4, `float32 rounding only (${difference.value})`);
+  assert.ok(difference.value === 0 || COMPARED.includes(difference.name));
+  // A difference planted in one cell is found there.
+  const planted = { ...random, weights: { ...random.weights, data: random.weights.data.slice() } };
+  planted.weights.data[5] += 0.5;
+  assert.deepEqual(largestDifference(random, planted), { value: 0.5, name: 'weights', i: Math.floor(5 / planted.weights.cols), j: 5 % planted.weights.cols });
+  assert.equal(largestDifference(random, random).value, 0);
+});
+
+/** The random preset at a size where the SIMD loops run full vectors and a tail: n = 11, d = d_k = d_v = 13. */
+function resizeRandom(state) {
+  return choosePreset({ ...state, n: 11, d: 13, dk: 13, dv: 13, mode: 'x' }, 'random');
+}

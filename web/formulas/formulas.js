@@ -1,12 +1,14 @@
 // KaTeX sources of the formulas, rendered to HTML at build time by scripts/lib/page-parts.mjs
-// (no KaTeX in the page, no CDN). For every step and every variant (scaling × softmax × axis)
-// there are two:
-//   main   — the whole pipeline, with the part of the current step wrapped in \htmlClass{hl}{…};
-//   detail — the current step on its own, in the article's notation.
+// (no KaTeX in the page, no CDN):
+//   main   — the whole pipeline, one per scaling, every step's part wrapped in
+//            \htmlClass{part-<id>}{…}: the page marks the current step's part (PART_OF_STEP) with
+//            a class, so the formula stays on screen from step to step and only its mark moves;
+//   detail — the current step on its own, in the article's notation, one per step and variant
+//            (scaling × softmax × axis).
 
 import { SCALES, SOFTMAXES, AXES } from '../../wasm/vocabulary.mjs';
 
-const hl = (on, tex) => (on ? `\\htmlClass{hl}{${tex}}` : tex);
+const part = (id, tex) => `\\htmlClass{part-${id}}{${tex}}`;
 
 const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
 
@@ -14,17 +16,21 @@ const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
 export const VARIANTS = SCALES.flatMap((scale) => SOFTMAXES.flatMap((softmax) => AXES.map((axis) => ({ scale, softmax, axis }))));
 export const variantKey = ({ scale, softmax, axis }) => `${scale}/${softmax}/${axis}`;
 
-/** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, one part highlighted. */
-export function mainFormula(step, scale) {
-  const X = hl(step === 'x', 'X');
+/** Which part of the main formula each step of steps.js is; the softmax's four steps share one. */
+export const PART_OF_STEP = Object.freeze({
+  x: 'x', project: 'project', scores: 'scores', scale: 'scale', max: 'softmax', exp: 'softmax', sum: 'softmax', weights: 'softmax', output: 'output',
+});
+
+/** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, each step's part marked. */
+export function mainFormula(scale) {
+  const X = part('x', 'X');
   const projections = [['Q', 'W_Q'], ['K', 'W_K'], ['V', 'W_V']]
-    .map(([out, w]) => hl(step === 'project', `${out} = ${X}${w}`)).join(',\\; ');
-  const scores = hl(step === 'scores', 'QK^{\\top}');
+    .map(([out, w]) => part('project', `${out} = ${X}${w}`)).join(',\\; ');
+  const scores = part('scores', 'QK^{\\top}');
   const denominator = DENOMINATOR[scale];
-  const argument = denominator ? `\\frac{${scores}}{${hl(step === 'scale', denominator)}}` : hl(step === 'scale', scores);
-  const softmaxSteps = ['max', 'exp', 'sum', 'weights'].includes(step);
-  const softmax = hl(softmaxSteps, `\\operatorname{softmax}\\!\\left(${argument}\\right)`);
-  return `${projections} \\;\\Rightarrow\\; \\operatorname{Attention}(Q, K, V) = ${softmax}\\,${hl(step === 'output', 'V')}`;
+  const argument = denominator ? `\\frac{${scores}}{${part('scale', denominator)}}` : part('scale', scores);
+  const softmax = part('softmax', `\\operatorname{softmax}\\!\\left(${argument}\\right)`);
+  return `${projections} \\;\\Rightarrow\\; \\operatorname{Attention}(Q, K, V) = ${softmax}\\,${part('output', 'V')}`;
 }
 
 /** The scaled score x_ij as the current scaling writes it. */

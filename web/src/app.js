@@ -3,8 +3,8 @@
 // Two entry points start it: main.js (the development page, .wasm files next to the bundle) and
 // main-inline.js (the offline file and the hosted site, the .wasm bytes inside the bundle).
 
-import { parseState, serializeState, withoutEmbed, STEPS, LANGS, SIZE_LIMIT, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from './state.js';
-import { computeModel } from './model.js';
+import { parseState, serializeState, withoutEmbed, STEPS, LANGS, SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from './state.js';
+import { computeModel, largestDifference } from './model.js';
 import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
 import { parseNumber, parseMatrix } from './parse-matrix.js';
@@ -16,9 +16,12 @@ import { connectToHost } from './embed/frame.js';
 import { embedSnippet } from './embed/snippet.js';
 import { registerServiceWorker, buildId, offersOfflineFile } from './offline.js';
 import { renderChrome } from './views/chrome.js';
-import { renderNav } from './views/nav.js';
+import { renderNav, updateMap } from './views/nav.js';
 import { renderStage } from './views/stage.js';
-import { renderExplain, highlightCell } from './views/explain.js';
+import { renderExplain, highlight } from './views/explain.js';
+import { placePopover, SHEET_BELOW } from './views/popover.js';
+import { renderEngineInfo } from './views/engine-info.js';
+import { showStageErrors } from './views/controls.js';
 import { renderPanel, showErrors } from './views/panel.js';
 import { renderEmbedDialog } from './views/embed-dialog.js';
 import { moveInGrid } from './views/grid-keys.js';
@@ -36,7 +39,16 @@ export async function start({ binaries } = {}) {
   let { state, notice } = parseState(location.hash);
   if (!location.hash && LANGS.includes(readPreference('lang'))) state.lang = readPreference('lang');
   let model = null;          // the last good result: stays on screen while an input is invalid
-  let cell = null;           // the score/weight cell being explained, { i, j }
+  // What the reader is looking at, beyond the state in the URL (views/explain.js, mixing.js):
+  let cell = null;           // the cell expanded in the popover, { i, j, kind: 'score'|'output' }
+  let pinned = false;        // the popover stays (a click, Enter, a tap) rather than following the pointer
+  let expanded = false;      // the popover shows every term of its sum
+  let returning = false;     // focus is going back to the popover's cell as it closes
+  let row = null;            // the word (row) chosen everywhere, or null
+  let path = 'simd';         // which code computes: the SIMD loops (default) or the reference ("参考实现")
+  let difference = null;     // with the reference path: its largest difference from the SIMD path
+  let filled = null;         // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
+  let pendingFilled = null;  // …as found by growing(), taken over by the commit that follows
   const errors = new Map();  // field key → message (see showErrors)
   let engine;
   let t = translator(state.lang);
@@ -72,7 +84,7 @@ export async function start({ binaries } = {}) {
   function commit(next, { panel = true, edit = false, fromUrl = false } = {}) {
     for (const key of errors.keys()) if (key.startsWith('engine')) errors.delete(key);
     try {
-      model = computeModel(engine, next);
+      model = compute(next);
     } catch (error) {
       // Worded from the Error's code and numbers, in the reader's language, at the field it is about.
       const field = engineErrorField(error);
@@ -81,19 +93,47 @@ export async function start({ binaries } = {}) {
       if (model) renderAll({ panel: false }); // nothing to show yet on the very first computation
       return false;
     }
+    const reshaped = SIZE_NAMES.some((key) => next[key] !== state[key]) || next.mode !== state.mode || next.preset !== state.preset;
+    if (pendingFilled || reshaped) filled = pendingFilled;
+    pendingFilled = null;
     const langChanged = next.lang !== state.lang;
     const noticeGone = notice && !fromUrl;
     if (noticeGone) notice = null;
     state = next;
     t = translator(state.lang);
     if (cell && (cell.i >= state.n || cell.j >= (cell.kind === 'output' ? state.dv : state.n))) cell = null;
+    if (row !== null && row >= state.n) row = null;
     writeUrl({ soon: edit });
     renderAll({ panel: panel || langChanged, frame: !edit || langChanged || noticeGone });
     return true;
   }
 
+  /**
+   * Every intermediate of `next` on the chosen path; on the exp and sum steps also the article's
+   * own exp without the max (§7). With the reference path, the SIMD path is computed too, for
+   * the difference the page shows.
+   */
+  function compute(next) {
+    const article = ['exp', 'sum'].includes(STEPS[next.step - 1]);
+    // A step to another step (same inputs, same options) needs no new numbers.
+    const same = model && next.mats === state.mats && OPTION_KEYS.every((key) => next[key] === state[key])
+      && model.path === path && (!article || model.article || next.softmax !== 'stable');
+    if (same) return model;
+    const result = computeModel(engine, next, { path, article });
+    difference = path === 'reference' ? largestDifference(computeModel(engine, next, { path: 'simd' }), result) : null;
+    return result;
+  }
+
+  // Everything besides the matrices that the numbers depend on.
+  const OPTION_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'scale', 'temperature', 'mask', 'softmax', 'axis'];
+  const theme = () => (dark.matches ? 'dark' : 'light');
+  const tokens = () => presetTokens(state.words, state.lang);
+
   /** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
   function renderAll({ panel = true, frame = true } = {}) {
+    // The stage first: a new step measures where its matrices were (for the motion) while the
+    // page is still laid out as it was.
+    keepingFocus(() => renderStage($('stage-body'), { state, model, t, on, theme: theme(), tokens: tokens(), stale: errors.size > 0, row, onRow: chooseRow }));
     if (frame) {
       renderChrome(document, {
         state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}`,
@@ -102,28 +142,107 @@ export async function start({ binaries } = {}) {
       $('notice').textContent = notice ? t(`notice.${notice}`) : '';
       if (!state.embed || state.nav) renderNav($('nav'), { state, t, go });
     }
-    renderStage($('stage-body'), { state, model, t, theme: dark.matches ? 'dark' : 'light',
-      tokens: presetTokens(state.words, state.lang), stale: errors.size > 0 });
-    if (cell && !$('stage-body').querySelector(`[data-pick="${cell.kind}"]`)) cell = null; // not on this step
-    renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
-    $('cell-explain').hidden = !$('stage-body').querySelector('.pick'); // steps 1–2 have no score to expand
-    highlightCell($('stage-body'), cell);
-    if (panel && (!state.embed || state.panel)) keepingFocus(() => renderPanel($('panel'), { state, t, on }));
+    if (!state.embed || state.nav) updateMap($('nav'), { model, theme: theme() });
+    if (engine) renderEngineInfo($('engine-info'), { state, t, build: engine.build, path, difference, onPath: choosePath });
+    if (cell && !anchorOf(cell)) closeExplain(); // not on this step
+    else if (cell) showExplain({ place: false });
+    highlight($('stage-body'), { cell, row });
+    if (panel && (!state.embed || state.panel)) keepingFocus(() => renderPanel($('panel'), { state, t, on, filled }));
     showErrors($('panel'), errors);
+    showStageErrors($('stage-body'), errors);
   }
 
-  /** Re-renders without losing the reader's place: focus and open <details> come back. */
+  /**
+   * Re-renders without losing the reader's place: focus and open <details> come back, and in a
+   * text field being typed into, the text as typed and the caret (typing "10." must not become
+   * "10" with the caret at the start: the next "5" would give "510").
+   */
   function keepingFocus(render) {
-    const focused = document.activeElement?.id;
+    const active = document.activeElement;
+    const focused = active?.id;
+    const typing = active?.matches?.('input[type="text"], textarea') ? { value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
     const open = [...document.querySelectorAll('details[open]')].map((d) => d.id);
     render();
     for (const id of open) { const d = $(id); if (d) d.open = true; }
-    if (focused) $(focused)?.focus();
+    if (!focused || document.activeElement === active) return;
+    const again = $(focused);
+    if (!again) return;
+    again.focus({ preventScroll: true });
+    if (typing && again.matches('input[type="text"], textarea') && again.value !== typing.value) {
+      again.value = typing.value;
+      again.setSelectionRange(typing.start, typing.end);
+    } else if (typing && again.setSelectionRange) again.setSelectionRange(typing.start, typing.end);
+  }
+
+  // ---- The one number, next to its cell (views/explain.js, views/popover.js) ----------------
+
+  /** The element a cell is drawn in on this step: { td } or { canvas, i, j }, or null. */
+  function anchorOf({ i, j, kind }) {
+    const stage = $('stage-body');
+    const td = stage.querySelector(`td.pick[data-pick="${kind}"][data-i="${i}"][data-j="${j}"]`);
+    if (td) return { td };
+    const canvas = stage.querySelector(`canvas.heatmap.pick[data-pick="${kind}"]`);
+    return canvas ? { canvas, i, j } : null;
+  }
+
+  /** Fills the popover for `cell`; `place` moves it next to the cell (not when only numbers changed). */
+  function showExplain({ place = true } = {}) {
+    const popover = $('cell-explain');
+    renderExplain(popover, {
+      state, model, t, cell, tokens: tokens(), expanded,
+      onExpand: () => { expanded = true; pinned = true; showExplain(); popover.querySelector('.popover-close')?.focus(); },
+      onClose: () => closeExplain({ refocus: true }),
+    });
+    popover.classList.toggle('pinned', pinned);
+    const anchor = anchorOf(cell);
+    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]')) td.removeAttribute('aria-describedby');
+    anchor.td?.setAttribute('aria-describedby', 'cell-explain');
+    if (place || popover.hidden) placePopover(popover, anchor);
+  }
+
+  /** Expands `next` ({ i, j, kind }); `pin` keeps it open until closed. */
+  function explain(next, { pin = false } = {}) {
+    const same = cell && next && cell.i === next.i && cell.j === next.j && cell.kind === next.kind;
+    if (same && pinned === (pin || pinned)) return;
+    if (!same) expanded = false;
+    cell = next;
+    pinned = pin || (same && pinned);
+    showExplain();
+    highlight($('stage-body'), { cell, row });
+  }
+
+  function closeExplain({ refocus = false } = {}) {
+    const was = cell && anchorOf(cell);
+    cell = null;
+    pinned = false;
+    expanded = false;
+    $('cell-explain').hidden = true;
+    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]')) td.removeAttribute('aria-describedby');
+    highlight($('stage-body'), { cell, row });
+    if (!refocus || !was?.td) return;
+    returning = true; // back on its cell, the popover stays closed until the reader moves on
+    was.td.focus();
+    returning = false;
+  }
+
+  /** Chooses the word whose row is marked everywhere (and mixed on the AV step). */
+  function chooseRow(i) {
+    row = i;
+    renderAll({ panel: false, frame: false });
+  }
+
+  function choosePath(next) {
+    path = next;
+    commit(state, { panel: false });
   }
 
   function go(step) {
     if (step < 1 || step > STEPS.length || step === state.step) return;
-    commit({ ...state, step }, { panel: false });
+    closeExplain();
+    if (commit({ ...state, step }, { panel: false })) {
+      // Said once to screen readers (the map and the title change silently).
+      $('step-announce').textContent = `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${STEPS[step - 1]}.title`)}`;
+    }
   }
 
   /**
@@ -143,13 +262,30 @@ export async function start({ binaries } = {}) {
 
   const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
+  /**
+   * A paste or a size change may grow matrices other than the one changed, and state.js fills
+   * their new cells with seeded random numbers: remember their old shapes, so the panel can say
+   * so and mark those cells (until the shapes change again). Returns `next` unchanged.
+   */
+  function growing(next, pasted = null) {
+    if (next.error || next.preset === 'random') return next;
+    const grown = {};
+    for (const [name, rows] of Object.entries(next.mats)) {
+      const old = state.mode === next.mode ? state.mats[name] : null;
+      if (!old || name === pasted) continue;
+      if (rows.length > old.length || rows[0].length > old[0].length) grown[name] = [old.length, old[0].length];
+    }
+    pendingFilled = Object.keys(grown).length ? grown : null;
+    return next;
+  }
+
   // Everything the panel can ask for.
   const on = {
     preset: (preset) => { errors.clear(); commit(choosePreset(state, preset)); },
     mode: (mode) => { errors.clear(); commit(switchMode(state, mode, { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) })); },
     option: (key, value) => commit(setOption(state, key, value)),
     size: (key, text) => numberField(`size:${key}`, text,
-      (v) => (isInt(v, 1, SIZE_LIMIT) ? null : t('err.size', { max: SIZE_LIMIT })), (v) => resize(state, { [key]: v })),
+      (v) => (isInt(v, 1, SIZE_LIMIT) ? null : t('err.size', { max: SIZE_LIMIT })), (v) => growing(resize(state, { [key]: v }))),
     seed: (text) => numberField('size:seed', text,
       (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : t('err.seed')), (v) => choosePreset(setOption(state, 'seed', v), 'random')),
     temperature: (text) => numberField('temperature', text,
@@ -164,17 +300,21 @@ export async function start({ binaries } = {}) {
     paste(name, text) {
       const key = `paste:${name}`;
       const parsed = parseMatrix(text);
-      const next = parsed.ok ? setMatrix(state, name, parsed.rows) : { error: parsed.error };
+      const next = parsed.ok ? growing(setMatrix(state, name, parsed.rows), name) : { error: parsed.error };
       if (next.error) { errors.set(key, describe(next.error)); renderAll({ panel: false }); return; }
       for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
       commit(next);
     },
   };
 
-  // The stage: hovering, focusing or clicking a score/weight cell expands it (on a heatmap too).
+  // The stage: hovering or focusing a score, weight or output cell expands it in a popover next
+  // to it (on a heatmap too); a click, Enter or a tap keeps it open, Escape closes it. A click on a
+  // row's word chooses that word everywhere.
+  const stage = $('stage-body');
+  const cellOf = (td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), kind: td.dataset.pick });
   function cellAt(event) {
     const td = event.target.closest?.('td.pick');
-    if (td) return { i: Number(td.dataset.i), j: Number(td.dataset.j), kind: td.dataset.pick };
+    if (td) return cellOf(td);
     const canvas = event.target.closest?.('canvas.heatmap.pick');
     if (!canvas || event.offsetX === undefined) return null;
     const box = canvas.getBoundingClientRect();
@@ -182,15 +322,45 @@ export async function start({ binaries } = {}) {
     const j = Math.floor((event.offsetX / box.width) * Number(canvas.dataset.cols));
     return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols) ? { i, j, kind: canvas.dataset.pick } : null;
   }
-  function pick(event) {
+  const follow = (event) => { if (!pinned) { const next = cellAt(event); if (next) explain(next); } };
+  stage.addEventListener('mouseover', follow);
+  stage.addEventListener('mousemove', (event) => { if (event.target.closest?.('canvas.heatmap.pick')) follow(event); });
+  stage.addEventListener('mouseout', (event) => {
+    if (pinned || !cell || event.relatedTarget?.closest?.('td.pick, canvas.heatmap.pick')) return;
+    if (document.activeElement?.matches?.('td.pick')) return; // a cell focused from the keyboard keeps its popover
+    closeExplain();
+  });
+  stage.addEventListener('focusin', (event) => {
+    const td = event.target.closest?.('td.pick');
+    if (td && !returning) explain(cellOf(td), { pin: pinned });
+  });
+  stage.addEventListener('focusout', (event) => {
+    if (pinned || !cell || !event.target.closest?.('td.pick') || event.relatedTarget?.closest?.('td.pick, #cell-explain')) return;
+    closeExplain();
+  });
+  stage.addEventListener('click', (event) => {
+    const word = event.target.closest?.('.row-pick');
+    if (word) { chooseRow(Number(word.dataset.row)); return; }
     const next = cellAt(event);
-    if (!next || (cell && cell.i === next.i && cell.j === next.j && cell.kind === next.kind)) return;
-    cell = next;
-    renderExplain($('cell-explain'), { state, model, t, cell, tokens: presetTokens(state.words, state.lang) });
-    highlightCell($('stage-body'), cell);
-  }
-  for (const type of ['mouseover', 'mousemove', 'focusin', 'click']) $('stage-body').addEventListener(type, pick);
-  $('stage-body').addEventListener('keydown', moveInGrid);
+    if (next) explain(next, { pin: true });
+  });
+  stage.addEventListener('keydown', (event) => {
+    moveInGrid(event);
+    const td = event.target.closest?.('td.pick');
+    if (!td || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    explain(cellOf(td), { pin: true });
+    $('cell-explain').querySelector('button')?.focus();
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !cell) return;
+    const inside = $('cell-explain').contains(document.activeElement) || document.activeElement?.matches?.('td.pick');
+    closeExplain({ refocus: inside });
+  });
+  document.addEventListener('click', (event) => {
+    if (pinned && event.target.isConnected && !event.target.closest?.('#cell-explain, td.pick, canvas.heatmap.pick')) closeExplain();
+  });
+  window.addEventListener('resize', () => { if (cell) showExplain(); });
 
   // ←/→ change the step, except while typing or moving inside a matrix, and in an embed fixed to
   // its step (no nav=1).

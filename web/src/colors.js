@@ -53,3 +53,83 @@ export function cellColors(value, scale, themeName = 'light') {
   const fg = contrast(bg, BLACK) >= contrast(bg, WHITE) ? BLACK : WHITE;
   return { bg: css(bg), fg: css(fg), rgb: bg, fgRgb: fg };
 }
+
+// ---- Canvases (heatmaps, the map's thumbnails): one lookup table per map and theme ------------
+// 256 levels are more than the eye can tell apart, and a table lookup per value keeps a 64×64
+// heatmap far below a millisecond.
+const LEVELS = 256;
+const ramps = new Map();
+
+/** The colours of one map as flat RGB bytes: seq from 0 to max; div from −max through 0 to +max. */
+function rampOf(kind, themeName) {
+  const key = `${kind}/${themeName}`;
+  if (!ramps.has(key)) {
+    const bytes = new Uint8ClampedArray(LEVELS * 3);
+    for (let level = 0; level < LEVELS; level++) {
+      const t = level / (LEVELS - 1);
+      const value = kind === 'seq' ? t : 2 * t - 1;
+      bytes.set(cellBackground(value, { kind, max: 1 }, themeName), level * 3);
+    }
+    ramps.set(key, bytes);
+  }
+  return ramps.get(key);
+}
+
+/** The level (0…255) of `value` on a ramp of `scale`; finite values only. */
+function levelOf(value, scale) {
+  const t = Math.min(1, Math.abs(value) / scale.max);
+  return scale.kind === 'seq' ? Math.round(t * (LEVELS - 1)) : Math.round((((value < 0 ? -t : t) + 1) / 2) * (LEVELS - 1));
+}
+
+const styles = new Map();
+
+/**
+ * A table cell's colours as CSS strings { bg, fg }, from the same 256-level ramp as the canvases,
+ * with the text colour chosen for that very background (≥ 4.5:1). Made once per map and theme:
+ * an edit repaints hundreds of cells, and this is a lookup each.
+ */
+export function cellStyle(value, scale, themeName = 'light') {
+  const key = `${scale.kind}/${themeName}`;
+  if (!styles.has(key)) {
+    const ramp = rampOf(scale.kind, themeName);
+    const pair = (bg) => ({ bg: css(bg), fg: css(contrast(bg, BLACK) >= contrast(bg, WHITE) ? BLACK : WHITE) });
+    const levels = Array.from({ length: LEVELS }, (_, level) => pair(Array.from(ramp.subarray(level * 3, level * 3 + 3))));
+    styles.set(key, { levels, off: pair((THEMES[themeName] ?? THEMES.light).nonFinite) });
+  }
+  const table = styles.get(key);
+  return Number.isFinite(value) ? table.levels[levelOf(value, scale)] : table.off;
+}
+
+/** Writes `data` into an RGBA ImageData of the same number of values, coloured on `scale`. */
+export function paintImage(image, data, scale, themeName = 'light') {
+  const ramp = rampOf(scale.kind, themeName);
+  const off = (THEMES[themeName] ?? THEMES.light).nonFinite;
+  const out = image.data;
+  for (let k = 0; k < data.length; k++) {
+    const value = data[k];
+    let r, g, b;
+    if (Number.isFinite(value)) {
+      const level = levelOf(value, scale);
+      r = ramp[level * 3]; g = ramp[level * 3 + 1]; b = ramp[level * 3 + 2];
+    } else [r, g, b] = off;
+    out[4 * k] = r; out[4 * k + 1] = g; out[4 * k + 2] = b; out[4 * k + 3] = 255;
+  }
+}
+
+/** The map as a CSS gradient (left = 0 or −max, right = max), for colour bars and the legend. */
+export function gradientCss(kind, themeName = 'light') {
+  const stops = kind === 'seq' ? [0, 0.25, 0.5, 0.75, 1] : [-1, -0.5, 0, 0.5, 1];
+  return `linear-gradient(90deg, ${stops.map((v) => css(cellBackground(v, { kind, max: 1 }, themeName))).join(', ')})`;
+}
+
+/** The colour of values that are masked or not finite, as CSS. */
+export const offColor = (themeName = 'light') => css((THEMES[themeName] ?? THEMES.light).nonFinite);
+
+/**
+ * The map each intermediate is drawn with: signed values diverge around 0; exponentials, their
+ * sums and the weights are never negative and run from 0 to their maximum.
+ */
+export const KIND_OF = Object.freeze({
+  x: 'div', wq: 'div', wk: 'div', wv: 'div', q: 'div', k: 'div', v: 'div',
+  scores: 'div', scaled: 'div', shifted: 'div', exps: 'seq', expsArticle: 'seq', rowMax: 'div', rowSum: 'seq', weights: 'seq', output: 'div',
+});

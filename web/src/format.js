@@ -21,6 +21,23 @@ export function formatNumber(value, digits = 4) {
   return (value < 0 ? MINUS : '') + text;
 }
 
+/**
+ * One writing for every number of a matrix, so that a matrix never mixes "2", "0.5000" and
+ * "1.000": when all its finite values are whole numbers they are written as integers (the
+ * article's 1, 0 and 10); otherwise every non-zero value gets `digits` significant digits
+ * (1 → "1.000" beside 0.4931). Exact zeros are "0" either way. Returns value → text.
+ */
+export function matrixFormat(data, digits = 4) {
+  for (const value of data) if (Number.isFinite(value) && !Number.isInteger(value)) return (v) => significant(v, digits);
+  return (v) => formatNumber(v, digits);
+}
+
+/** `digits` significant digits, whole numbers included: 1 → "1.000", 10 → "10.00" (digits 4). */
+function significant(value, digits) {
+  if (Number.isInteger(value) && value !== 0 && Math.abs(value) < 10 ** digits) return (value < 0 ? MINUS : '') + Math.abs(value).toPrecision(digits);
+  return formatNumber(value, digits);
+}
+
 /** A value as it should appear in an editable input: exactly what is stored, ASCII minus. */
 export function formatInput(value) {
   return String(value);

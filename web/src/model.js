@@ -2,6 +2,7 @@
 // engine is passed in, so tests can run this in Node with the same wasm module.
 
 import { fromRows } from './matrix.js';
+import { DEFAULTS } from '../../wasm/vocabulary.mjs';
 
 /** The options of attentionSteps that the state's controls choose. */
 export function stepOptions(state) {
@@ -18,30 +19,77 @@ export function stepOptions(state) {
  * Computes everything the page shows, all at once:
  *   inputs  — X, W_Q, W_K, W_V (mode 'x') or nothing extra (mode 'qkv');
  *   q, k, v — projections, or the inputs themselves;
- *   scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output — from attentionSteps
- *   (on the API's default path, the SIMD loops).
+ *   scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output — from attentionSteps;
+ *   weightTotals — { rows, cols }: the sums of A along each row and each column (float64);
+ *   path    — which code computed them: 'simd' (the API's default, the SIMD loops) or 'reference';
+ *   article — with `article: true` and the stable softmax, the article's own hand computation
+ *             (§7: exp of the scaled scores without the max): { exps, rowSum, weights }.
  * Throws the API's Error when the input is rejected: an English message, and code, argument,
  * cell and params to word it in the page's language (README.md, "The JS API").
  */
-export function computeModel(engine, state) {
+export function computeModel(engine, state, { path = DEFAULTS.path, article = false } = {}) {
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
   let q, k, v;
   if (state.mode === 'x') {
-    q = project(engine, m.x, m.wq, 'wq');
-    k = project(engine, m.x, m.wk, 'wk');
-    v = project(engine, m.x, m.wv, 'wv');
+    q = project(engine, m.x, m.wq, 'wq', path);
+    k = project(engine, m.x, m.wk, 'wk', path);
+    v = project(engine, m.x, m.wv, 'wv', path);
   } else {
     ({ q, k, v } = m);
   }
-  const steps = engine.attentionSteps({ q, k, v, ...stepOptions(state) });
+  const options = { ...stepOptions(state), path };
+  const steps = engine.attentionSteps({ q, k, v, ...options });
   const inputs = state.mode === 'x' ? { x: m.x, wq: m.wq, wk: m.wk, wv: m.wv } : {};
-  return { ...inputs, q, k, v, ...steps };
+  const model = { ...inputs, q, k, v, ...steps, path, weightTotals: totals(steps.weights) };
+  if (article && state.softmax === 'stable') {
+    const naive = engine.attentionSteps({ q, k, v, ...options, stable: false });
+    model.article = { exps: naive.exps, rowSum: naive.rowSum, weights: naive.weights };
+  }
+  return model;
+}
+
+/** The sums of a matrix along each row and along each column, in float64. */
+export function totals(m) {
+  const rows = new Float64Array(m.rows);
+  const cols = new Float64Array(m.cols);
+  for (let i = 0; i < m.rows; i++) {
+    for (let j = 0; j < m.cols; j++) {
+      const value = m.data[i * m.cols + j];
+      rows[i] += value;
+      cols[j] += value;
+    }
+  }
+  return { rows, cols };
+}
+
+/** The intermediates both paths compute, in the article's order. */
+export const COMPARED = ['q', 'k', 'v', 'scores', 'scaled', 'shifted', 'exps', 'rowSum', 'weights', 'output'];
+
+/**
+ * The largest difference between two models of the same state (the SIMD path and the reference):
+ * { value, name, i, j }, value 0 when every number is the same. Equal infinities and NaN in the
+ * same cell count as no difference.
+ */
+export function largestDifference(a, b) {
+  let best = { value: 0, name: null, i: 0, j: 0 };
+  for (const name of COMPARED) {
+    const x = a[name];
+    const y = b[name];
+    for (let k = 0; k < x.data.length; k++) {
+      const p = x.data[k];
+      const q = y.data[k];
+      if (Object.is(p, q) || (Number.isNaN(p) && Number.isNaN(q))) continue;
+      const diff = Number.isFinite(p) && Number.isFinite(q) ? Math.abs(p - q) : Infinity;
+      if (diff > best.value) best = { value: diff, name, i: Math.floor(k / x.cols), j: k % x.cols };
+    }
+  }
+  return best;
 }
 
 /** X·W for one projection; a refusal names the page's matrix (error.matrix = 'wq'…), since the API says only 'w' or 'x'. */
-function project(engine, x, w, name) {
+function project(engine, x, w, name, path) {
   try {
-    return engine.project({ x, w });
+    return engine.project({ x, w, path });
   } catch (error) {
     if (error.argument === 'w') error.matrix = name;
     throw error;

@@ -62,11 +62,25 @@ export function seededRandom(seed) {
 }
 
 /**
- * Random values in [−2, 2] with one decimal: large enough that weights differ visibly
- * (near-zero scores would give near-uniform weights and teach nothing), short enough to read.
+ * Random values in [−limit, limit], rounded to `decimals`. The default, [−2, 2] with one decimal,
+ * is large enough that weights differ visibly (near-zero scores would give near-uniform weights
+ * and teach nothing), short enough to read.
  */
-export function randomMatrix(next, rows, cols) {
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 4 - 2) * 10) / 10));
+export function randomMatrix(next, rows, cols, { limit = 2, decimals = 1 } = {}) {
+  const unit = 10 ** decimals;
+  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * limit * unit) / unit));
+}
+
+/**
+ * The range of the random preset's values, chosen so that its weights are informative at every
+ * size. X, Q, K, V: uniform in [−2, 2] (variance 4/3). W_Q, W_K, W_V: uniform in ±√(3/d)
+ * (variance 1/d, as Xavier/Glorot initialisation), so each entry of Q = XW_Q again has variance
+ * d · 4/3 · 1/d = 4/3 — without it, Q's entries would grow with d and at d = 64 the weights would
+ * be one-hot. Either way a scaled score q·k/√d_k has variance (4/3)², a standard deviation ≈ 1.3:
+ * weights that differ without "winner takes all".
+ */
+export function randomRange(name, sizes) {
+  return name.startsWith('w') ? { limit: Math.sqrt(3 / sizes.d), decimals: 2 } : { limit: 2, decimals: 1 };
 }
 
 /** The input matrices of a preset for the given mode; random needs sizes and seed. */
@@ -74,7 +88,7 @@ export function presetMatrices(preset, { mode, sizes, seed } = {}) {
   if (preset === 'random') {
     const next = seededRandom(seed);
     const shapes = MODE_MATRICES[mode];
-    return Object.fromEntries(Object.entries(shapes).map(([name, [r, c]]) => [name, randomMatrix(next, sizes[r], sizes[c])]));
+    return Object.fromEntries(Object.entries(shapes).map(([name, [r, c]]) => [name, randomMatrix(next, sizes[r], sizes[c], randomRange(name, sizes))]));
   }
   const fixed = FIXED[preset];
   if (!fixed) throw new Error(`unknown preset ${preset}`);

@@ -6,7 +6,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') el.className = value;
-    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'dataset') { for (const [name, v] of Object.entries(value)) if (v !== null && v !== undefined) el.dataset[name] = v; }
     else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key in el && typeof value !== 'string') el[key] = value;
@@ -22,14 +22,4 @@ function append(el, children) {
     if (Array.isArray(child)) append(el, child);
     else el.append(child instanceof Node ? child : String(child));
   }
-}
-
-/** A symbol with an optional subscript, e.g. sym('W', 'Q') → W<sub>Q</sub>, in math italics. */
-export function sym(base, sub) {
-  return h('span', { class: 'sym' }, h('var', {}, base), sub ? h('sub', {}, sub) : null);
-}
-
-/** "name ∈ ℝ^{rows×cols}" — the shape label every matrix carries. */
-export function shapeLabel(name, rows, cols) {
-  return h('span', { class: 'shape' }, name, ' ∈ ℝ', h('sup', {}, `${rows}×${cols}`));
 }

@@ -1,106 +1,175 @@
-// The explanation panel: one score or weight (i, j) expanded with the live numbers,
-//   q_i ⊙ k_j term by term → Σ → ÷ √d_k → exp(x − max_i) → ÷ row sum = A_ij.
-// Every number after the products is read from the core's intermediates; the products are
-// only written out (a·b) so the reader can check the sum by hand. Render only.
+// The one-number expansion: a score or weight (i, j), or an output (i, c), written out as the
+// article computes it, with the live numbers substituted (MathML, views/math.js):
+//   S_ij = q_i · k_j = Σ_t q_it·k_jt → x_ij = S_ij/√d_k → e_ij = exp(x_ij − max) → A_ij = e_ij/Σ_i
+// Every number is read from the model (the core's intermediates) and written with the same
+// per-matrix format as its cell on the stage, so the expansion agrees with the cell to the digit.
+// Negative factors are bracketed; a sum of more than FOLD terms shows its first terms and a button
+// for the rest. Render only; views/popover.js places it next to the cell.
 
 import { h } from './dom.js';
-import { formatNumber } from '../format.js';
+import { matrixFormat, formatInput } from '../format.js';
 import { at } from '../matrix.js';
+import { math, mi, fn, mn, mo, msub, mfrac, msqrt, mrow, num, paren, dk as dkSymbol } from './math.js';
+import { markHeatmap } from './heatmap.js';
 
-const DIVISOR_TEXT = { sqrt_dk: (dk) => `√${dk}`, dk: (dk) => String(dk), none: () => '1' };
-const DIVISOR_VALUE = { sqrt_dk: Math.sqrt, dk: (dk) => dk, none: () => 1 };
+const FOLD = 6;  // a sum with more terms than this is folded…
+const SHOWN = 4; // …to its first SHOWN terms and a button
 
-const sub = (base, index) => h('span', { class: 'sym' }, h('var', {}, base), h('sub', {}, index));
+/** Row i of a matrix, as an array. */
 const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 
-/** output_ic = Σ_j A_ij · v_jc (§6), with every term written out. */
-function renderOutput(root, title, { state, model, t, cell, tokens }) {
-  const { i, j: c } = cell;
-  const f = (x) => formatNumber(x, state.digits);
-  const terms = Array.from({ length: model.weights.cols }, (_, j) => [at(model.weights, i, j), at(model.v, j, c)]);
-  root.replaceChildren(
-    title,
-    h('p', { class: 'explain-heading' }, t('explain.outputHeading', { i: tokens ? `“${tokens[i]}”` : i + 1, c: c + 1 })),
-    h('ol', { class: 'expansion', dataset: { i, j: c, kind: 'output' } },
-      h('li', {}, h('span', { class: 'label' }, t('explain.outputTerms')),
-        h('span', {}, terms.map(([a, v]) => `${f(a)}×${f(v)}`).join(' + '))),
-      h('li', {}, h('span', { class: 'label' }, t('explain.outputSum')),
-        h('span', {}, sub('output', `${i + 1},${c + 1}`), ' = ', h('strong', { class: 'result' }, f(at(model.output, i, c)))))),
-  );
+/** A subscript pair: S₁₂ reads well, S₁₁₂ would not (then S₁,₁₂). */
+const pair = (i, j, n) => (n > 9 ? `${i},${j}` : `${i}${j}`);
+
+/**
+ * A chain of equalities, lhs = part = part = …, as one <math> per part so that a long chain wraps
+ * between parts (a line break inside MathML is not portable). `parts` are arrays of nodes; an
+ * element that is not MathML (the "… more terms" button) sits between two parts as it is.
+ */
+function chain(...parts) {
+  let first = true;
+  return h('span', { class: 'line' }, parts.map((part) => {
+    if (!Array.isArray(part)) return part;
+    const out = math(first ? part : [mo('='), ...part]);
+    first = false;
+    return out;
+  }));
 }
 
-/** Renders the expansion of cell (i, j) (0-based) into root, or the hint when cell is null. */
-export function renderExplain(root, ctx) {
-  const { state, model, t, cell, tokens } = ctx;
-  const title = h('h3', {}, t('explain.title'));
-  if (!cell || !model) {
-    root.replaceChildren(title, h('p', { class: 'hint' }, t('explain.hint')));
-    return;
-  }
-  if (cell.kind === 'output') {
-    renderOutput(root, title, ctx);
-    return;
-  }
+/** Σ a_t·b_t written out, with negative factors bracketed; folded past FOLD terms. */
+function products(factors, { expanded, onExpand, t }) {
+  const folded = factors.length > FOLD && !expanded;
+  const shown = folded ? factors.slice(0, SHOWN) : factors;
+  const terms = [];
+  shown.forEach(([a, b], index) => {
+    if (index) terms.push(mo('+'));
+    terms.push(num(a, { bracketNegative: true }), mo('·'), num(b, { bracketNegative: true }));
+  });
+  if (!folded) return [terms];
+  return [[...terms, mo('+')],
+    h('button', { type: 'button', class: 'more-terms', onclick: onExpand }, t('explain.moreTerms', { count: factors.length - SHOWN }))];
+}
+
+const line = (label, body) => h('li', {}, h('span', { class: 'label' }, label), body);
+
+/** output_ic = Σ_j A_ij · v_jc (§6), every term written out. */
+function outputLines({ state, model, t, cell, expanded, onExpand }) {
+  const { i, j: c } = cell;
+  const fa = matrixFormat(model.weights.data, state.digits);
+  const fv = matrixFormat(model.v.data, state.digits);
+  const fo = matrixFormat(model.output.data, state.digits);
+  const factors = Array.from({ length: model.weights.cols }, (_, j) => [fa(at(model.weights, i, j)), fv(at(model.v, j, c))]);
+  const ic = pair(i + 1, c + 1, state.n);
+  return [line(t('explain.outputTerms'), chain(
+    [msub(paren(mi('A'), mi('V')), ic)],
+    [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}j`)), msub(mi('v'), mi(`j${c + 1}`))],
+    ...products(factors, { expanded, onExpand, t }),
+    [mn(fo(at(model.output, i, c)))]))];
+}
+
+/** The scaling as the options make it: S_ij/√d_k, S_ij/d_k or S_ij, then ·τ in the denominator. */
+function scaledFraction(top, { state, dkValue, temperature }) {
+  const tau = state.temperature !== 1 ? [mo('·'), temperature] : [];
+  if (state.scale === 'none') return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
+  const divisor = state.scale === 'sqrt_dk' ? msqrt(dkValue) : dkValue;
+  return mfrac(top, mrow(divisor, ...tau));
+}
+
+function scoreLines({ state, model, t, cell, expanded, onExpand }) {
   const { i, j } = cell;
-  const f = (x) => formatNumber(x, state.digits);
-  const [I, J] = [i + 1, j + 1];
-  const ij = state.n > 9 ? `${I},${J}` : `${I}${J}`; // S₁₂ reads well; S₁₁₂ would not: S₁,₁₂
+  const ij = pair(i + 1, j + 1, state.n);
+  const f = (name) => matrixFormat(model[name].data, state.digits);
+  const [fq, fk, fs, fx, fshift, fe, fa, fmax, fsum] = ['q', 'k', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'rowMax', 'rowSum'].map(f);
   const byColumn = state.axis === 'column';
-  const dk = model.q.cols;
+  const reduceAt = byColumn ? j : i;
   const q = row(model.q, i);
   const k = row(model.k, j);
-  const masked = at(model.kept, i, j) === 0;  // the core's mask
-  const reduceIndex = byColumn ? j : i;
-  const max = model.rowMax.data[reduceIndex];
-  const sum = model.rowSum.data[reduceIndex];
-  const scaled = at(model.scaled, i, j);
-  const tau = state.temperature !== 1 ? ` ÷ ${f(state.temperature)}` : '';
+  const masked = at(model.kept, i, j) === 0; // the core's mask: 0 = masked
+  // Factories: a DOM node stands in one place only, and S_ij appears on two lines.
+  const S = () => msub(mi('S'), ij);
+  const x = () => msub(mi('x'), ij);
+  const e = () => msub(mi('e'), ij);
+  const A = () => msub(mi('A'), ij);
+  const sumName = () => msub(mo('Σ'), mi(String(reduceAt + 1)));
+  // max over the softmax's axis: max_j′ x_ij′ along a row, max_i′ x_i′j along a column
+  const maxOf = () => (byColumn
+    ? [msub(fn('max'), mi('i′')), msub(mi('x'), mi(`i′${j + 1}`))]
+    : [msub(fn('max'), mi('j′')), msub(mi('x'), mi(`${i + 1}j′`))]);
+  const sum = fsum(model.rowSum.data[reduceAt]);
 
-  const lines = [
-    [t('explain.dot'), h('span', {}, sub('q', I), ' ⊙ ', sub('k', J), ' = [',
-      q.map((a, x) => `${f(a)}×${f(k[x])}`).join(', '), '] = [', q.map((a, x) => f(Math.fround(a * k[x]))).join(', '), ']')],
-    [t('explain.sum'), h('span', {}, sub('S', ij), ' = ', q.map((a, x) => f(Math.fround(a * k[x]))).join(' + '), ' = ',
-      h('strong', {}, f(at(model.scores, i, j))))],
-    [t('explain.scale'), h('span', {}, f(at(model.scores, i, j)), ` ÷ ${DIVISOR_TEXT[state.scale](dk)}`,
-      state.scale === 'sqrt_dk' ? ` (≈ ${f(DIVISOR_VALUE.sqrt_dk(dk))})` : '', tau, ' = ', h('strong', {}, f(scaled)))],
-  ];
+  const lines = [line(t('explain.dot'), chain(
+    [S()],
+    [msub(mi('q'), String(i + 1)), mo('·'), msub(mi('k'), String(j + 1))],
+    ...products(q.map((a, index) => [fq(a), fk(k[index])]), { expanded, onExpand, t }),
+    [mn(fs(at(model.scores, i, j)))]))];
+
   if (masked) {
-    lines.push(['', h('span', { class: 'masked-note' }, t('explain.masked'))]);
-  } else {
-    const maxLabel = byColumn ? t('explain.maxOfColumn', { j: J }) : t('explain.maxOf', { i: I });
-    lines.push(state.softmax === 'stable'
-      ? [t('explain.exp'), h('span', {}, `exp(${f(scaled)} − ${f(max)}) = `, h('strong', {}, f(at(model.exps, i, j))), h('span', { class: 'aside' }, ` (${maxLabel} = ${f(max)})`))]
-      : [t('explain.expNaive'), h('span', {}, `exp(${f(scaled)}) = `, h('strong', {}, f(at(model.exps, i, j))))]);
+    // The mask acts after the scaling: the score is set to −∞, whatever it was (the core's `kept`).
+    lines.push(line(t('explain.maskedScore', { i: i + 1, j: j + 1 }), chain([x()], [mn('−∞')])));
+    lines.push(line(t('explain.maskedExp'), chain([e()], [fn('exp'), paren(mn('−∞'))], [mn('0')])));
+    lines.push(line(t('explain.maskedWeight'), chain([A()], [mfrac(e(), sumName())], [mfrac(mn('0'), mn(sum))], [mn(fa(at(model.weights, i, j)))])));
+    return lines;
   }
-  const sumLabel = byColumn ? t('explain.sumOfColumn', { j: J }) : t('explain.sumOf', { i: I });
-  lines.push([t(byColumn ? 'explain.normColumn' : 'explain.norm'), h('span', {},
-    `${f(at(model.exps, i, j))} ÷ ${f(sum)} = `, sub('A', ij), ' = ', h('strong', { class: 'result' }, f(at(model.weights, i, j))),
-    h('span', { class: 'aside' }, ` (${sumLabel} = ${f(sum)})`))]);
 
+  const xValue = fx(at(model.scaled, i, j));
+  const numbers = { state, dkValue: mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
+  lines.push(line(t('explain.scale'), state.scale === 'none' && state.temperature === 1
+    ? chain([x()], [S()], [mn(xValue)])
+    : chain([x()], [scaledFraction(S(), { state, dkValue: dkSymbol(), temperature: mi('τ') })],
+      [scaledFraction(mn(fs(at(model.scores, i, j))), numbers)], [mn(xValue)])));
+
+  if (state.softmax === 'stable') {
+    const max = fmax(model.rowMax.data[reduceAt]);
+    lines.push(line(t(byColumn ? 'explain.expColumn' : 'explain.exp'), chain(
+      [e()], [fn('exp'), paren(x(), mo('−'), ...maxOf())],
+      [fn('exp'), paren(num(xValue), mo('−'), num(max, { bracketNegative: true }))],
+      [fn('exp'), paren(num(fshift(at(model.shifted, i, j))))],
+      [mn(fe(at(model.exps, i, j)))])));
+  } else {
+    lines.push(line(t('explain.expNaive'), chain([e()], [fn('exp'), paren(x())], [fn('exp'), paren(num(xValue))], [mn(fe(at(model.exps, i, j)))])));
+  }
+  lines.push(line(t(byColumn ? 'explain.normColumn' : 'explain.norm'), chain(
+    [A()], [mfrac(e(), sumName())], [mfrac(mn(fe(at(model.exps, i, j))), mn(sum))], [mn(fa(at(model.weights, i, j)))])));
+  return lines;
+}
+
+/**
+ * Fills the popover `root` for `cell` ({ i, j, kind: 'score'|'output' }, 0-based). ctx: { state,
+ * model, t, cell, tokens, expanded (all terms shown), onExpand(), onClose() }.
+ */
+export function renderExplain(root, ctx) {
+  const { state, t, cell, tokens, onClose } = ctx;
+  const output = cell.kind === 'output';
+  const word = (k) => (tokens ? `“${tokens[k]}”` : String(k + 1));
+  const heading = output
+    ? t('explain.outputHeading', { i: word(cell.i), c: cell.j + 1 })
+    : tokens ? t('explain.headingWords', { i: tokens[cell.i], j: tokens[cell.j] }) : t('explain.heading', { i: cell.i + 1, j: cell.j + 1 });
   root.replaceChildren(
-    title,
-    h('p', { class: 'explain-heading' }, tokens
-      ? t('explain.headingWords', { i: tokens[i], j: tokens[j] })
-      : t('explain.heading', { i: I, j: J })),
-    h('p', { class: 'vectors' }, sub('q', I), ' = [', q.map(f).join(', '), ']  ', sub('k', J), ' = [', k.map(f).join(', '), ']'),
-    h('ol', { class: 'expansion', dataset: { i, j } }, lines.map(([label, body]) => h('li', {}, label ? h('span', { class: 'label' }, label) : null, body))),
+    h('div', { class: 'popover-head' },
+      h('h3', { id: 'explain-title' }, heading),
+      h('button', { type: 'button', class: 'popover-close', id: 'explain-close', 'aria-label': t('explain.close'), onclick: onClose }, '×')),
+    h('ol', { class: 'expansion', dataset: { i: cell.i, j: cell.j, kind: cell.kind } }, output ? outputLines(ctx) : scoreLines(ctx)),
+    state.digits < 6 ? h('p', { class: 'hint' }, t('explain.rounding')) : null,
   );
 }
 
 /**
  * Marks what the chosen number is made of (class toggles only): for a score or weight (i, j),
- * row i of Q and row j of K; for an output (i, c), row i of A and column c of V.
+ * row i of Q and row j of K; for an output (i, c), row i of A and column c of V. `row` is the
+ * word whose row is selected everywhere (views/mixing.js), or null.
  */
-export function highlightCell(stage, cell) {
-  for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col')) el.classList.remove('hl-row', 'hl-cell', 'hl-col');
-  if (!cell) return;
-  const output = cell.kind === 'output';
+export function highlight(stage, { cell, row }) {
+  for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col, .sel-row')) el.classList.remove('hl-row', 'hl-cell', 'hl-col', 'sel-row');
+  const output = cell?.kind === 'output';
   for (const fig of stage.querySelectorAll('figure.matrix')) {
     const name = fig.dataset.name;
+    if (row !== null && fig.dataset.tokenRows) fig.querySelector(`tbody tr[data-i="${row}"]`)?.classList.add('sel-row');
+    const picked = cell && fig.querySelector(`[data-pick="${cell.kind}"]`) ? cell : null;
+    markHeatmap(fig, { cell: picked, row: fig.dataset.tokenRows ? row : null });
+    if (!cell) continue;
     const rowIndex = output ? (name === 'weights' ? cell.i : null) : name === 'q' ? cell.i : name === 'k' ? cell.j : null;
     if (rowIndex !== null) fig.querySelector(`tbody tr[data-i="${rowIndex}"]`)?.classList.add('hl-row');
     if (output && name === 'v') for (const td of fig.querySelectorAll(`td.c[data-j="${cell.j}"]`)) td.classList.add('hl-col');
     fig.querySelector(`td[data-pick="${cell.kind}"][data-i="${cell.i}"][data-j="${cell.j}"]`)?.classList.add('hl-cell');
   }
 }
-

@@ -1,120 +1,111 @@
-// One matrix on screen: its name and shape, its values as text in a table, coloured as a heatmap.
-// Larger than TABLE_LIMIT in either direction, it becomes a canvas heatmap without numbers.
-// Render only. A rendered matrix can be refreshed in place with new values of the same shape,
-// which is what an edit needs: no DOM is rebuilt, and fixed cell widths keep the layout still.
+// One matrix on screen: its name and shape, its values as text in a table coloured as a heatmap,
+// and beside it, set apart, the side column (row max, row sum) or foot row the step adds.
+// Larger than TABLE_LIMIT in either direction, it becomes a canvas heatmap with axes and a
+// numeric colour bar (views/heatmap.js). Render only. A rendered matrix can be refreshed in place
+// with new values of the same shape, which is what an edit needs: no DOM is rebuilt, and fixed
+// cell widths keep the layout still.
 
-import { h, shapeLabel } from './dom.js';
-import { formatNumber } from '../format.js';
-import { cellColors, cellBackground, scaleFor } from '../colors.js';
+import { h } from './dom.js';
+import { matrixFormat } from '../format.js';
+import { cellStyle, scaleFor } from '../colors.js';
 import { TABLE_LIMIT } from '../state.js';
+import { renderHeatmap } from './heatmap.js';
 
 /**
- * spec: { id, name (node), label (the name as plain text), caption, matrix, kind: 'seq'|'div', rowLabels, colLabels,
- *         side?: { label, values, kind }  (one value beside each row, e.g. the row max),
- *         foot?: { label, values, kind }  (one value under each column),
- *         pick?: 'score' | 'output' (cells open the explanation panel for that kind of number),
+ * spec: { id, name (a <math>), label (plain text), caption, matrix, kind: 'seq'|'div',
+ *         rowLabels?, colLabels?, tokenRows? (its rows are the sentence's words),
+ *         side?: { head, title, values } (one value beside each row, e.g. the row max),
+ *         foot?: { head, title, values } (one value under each column),
+ *         pick?: 'score' | 'output' (its cells expand into the one-number popover),
  *         masked?: (i, j) => bool }
  * view:  { digits, theme, t }
  * Returns { el, update(spec, view) }; update takes a spec of the same shape and options.
  */
 export function renderMatrix(spec, view) {
   const { matrix } = spec;
-  const label = h('figcaption', {}, shapeLabel(spec.name, matrix.rows, matrix.cols),
-    spec.caption ? h('span', { class: 'caption' }, spec.caption) : null);
   const large = matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT;
-  const body = large ? heatmap(spec, view) : table(spec, view);
-  const el = h('figure', { class: 'matrix', id: spec.id ? `m-${spec.id}` : null, dataset: { name: spec.id ?? '' } }, label, body.el);
+  const body = large ? renderHeatmap(spec, view) : table(spec, view);
+  const el = h('figure', {
+    class: `matrix${large ? ' large' : ''}`, id: `m-${spec.id}`,
+    dataset: { name: spec.id, tokenRows: spec.tokenRows ? 'true' : null },
+  },
+  h('figcaption', {}, h('span', { class: 'name' }, spec.name), spec.caption ? h('span', { class: 'caption' }, spec.caption) : null),
+  body.el);
   return { el, update: body.update };
-}
-
-/** Writes one value into one cell: text, background and a readable text colour. */
-function paint(td, value, scale, { digits, theme }) {
-  const text = formatNumber(value, digits);
-  if (td.textContent !== text) td.textContent = text;
-  const { bg, fg } = cellColors(value, scale, theme);
-  const style = `background:${bg};color:${fg}`;
-  if (td.dataset.paint !== style) { td.style.cssText = style; td.dataset.paint = style; }
 }
 
 function table(spec, view) {
   const { matrix, side, foot } = spec;
   const head = h('tr', {}, h('td', { class: 'corner' }),
     Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, spec.colLabels?.[j] ?? String(j + 1))),
-    side ? h('th', { scope: 'col', class: 'side-head' }, side.label) : null);
+    side ? [h('td', { class: 'gap', 'aria-hidden': 'true' }), h('th', { scope: 'col', class: 'side-head', title: side.title }, side.head)] : null);
   const cells = [];      // the <td>s of the values that are not masked…
   const cellIndex = [];  // …and where each one's value sits in matrix.data
+  const maskedCells = [];
   const sideCells = [];
   const footCells = [];
   const rows = [];
   for (let i = 0; i < matrix.rows; i++) {
     const tds = [];
     for (let j = 0; j < matrix.cols; j++) {
+      // Plain DOM calls: a step at n = 16 builds over a thousand of these.
       const masked = spec.masked?.(i, j) ?? false;
-      const td = h('td', {
-        class: `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`,
-        dataset: spec.pick ? { i, j, pick: spec.pick } : { i, j },
-        tabindex: spec.pick ? (i === 0 && j === 0 ? '0' : '-1') : null,
-        title: masked ? view.t('mat.masked') : null,
-      });
-      if (masked) td.textContent = formatNumber(matrix.data[i * matrix.cols + j], view.digits);
+      const td = document.createElement('td');
+      td.className = `c${spec.pick ? ' pick' : ''}${masked ? ' masked' : ''}`;
+      td.setAttribute('data-i', i);
+      td.setAttribute('data-j', j);
+      if (spec.pick) {
+        td.setAttribute('data-pick', spec.pick);
+        td.tabIndex = i === 0 && j === 0 ? 0 : -1;
+      }
+      if (masked) td.title = view.t('mat.masked');
+      if (masked) maskedCells.push([td, i * matrix.cols + j]);
       else { cells.push(td); cellIndex.push(i * matrix.cols + j); }
       tds.push(td);
     }
     if (side) sideCells.push(h('td', { class: 'c side' }));
-    rows.push(h('tr', { dataset: { i } }, h('th', { scope: 'row' }, spec.rowLabels?.[i] ?? String(i + 1)), tds, side ? sideCells[i] : null));
+    const label = spec.rowLabels?.[i] ?? String(i + 1);
+    // A row of words can be chosen with a click on its label (the word lines and the mix follow).
+    const rowHead = h('th', { scope: 'row' }, spec.tokenRows
+      ? h('button', { type: 'button', class: 'row-pick', tabindex: '-1', dataset: { row: i } }, label) : label);
+    rows.push(h('tr', { dataset: { i } }, rowHead, tds, side ? [h('td', { class: 'gap', 'aria-hidden': 'true' }), sideCells[i]] : null));
   }
   if (foot) {
     for (let j = 0; j < matrix.cols; j++) footCells.push(h('td', { class: 'c side' }));
-    rows.push(h('tr', { class: 'foot' }, h('th', { scope: 'row' }, foot.label), footCells, side ? h('td', { class: 'corner' }) : null));
+    rows.push(h('tr', { class: 'foot' }, h('th', { scope: 'row', title: foot.title }, foot.head), footCells, side ? h('td', { class: 'corner', colspan: 2 }) : null));
   }
   const el = h('div', { class: 'table-scroll' },
     h('table', { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` }, h('thead', {}, head), h('tbody', {}, rows)));
 
-  // What each cell shows now, so that an update repaints only the cells whose number or colour
-  // scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
+  // What each cell shows now, so that an update repaints only the cells whose number, format or
+  // colour scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
   const shown = new Float64Array(cells.length).fill(NaN);
-  let shownScale = null;
+  const shownText = new Array(cells.length);
+  const shownStyle = new Array(cells.length);
+  let shownKey = '';
   function update(next, v) {
     const scale = scaleFor(next.matrix.data, next.kind);
-    const sameScale = shownScale && shownScale.max === scale.max && shownScale.kind === scale.kind && shownScale.digits === v.digits;
+    const format = matrixFormat(next.matrix.data, v.digits);
+    const key = `${scale.kind}/${scale.max}/${v.digits}/${format(1)}/${v.theme}`;
+    const same = key === shownKey;
     cells.forEach((td, k) => {
       const value = next.matrix.data[cellIndex[k]];
-      if (sameScale && Object.is(value, shown[k])) return;
+      if (same && Object.is(value, shown[k])) return;
       shown[k] = value;
-      paint(td, value, scale, v);
+      // Text, then background with a readable text colour, each written only when it changed, and
+      // property by property (replacing the whole style attribute costs a style and layout pass).
+      const text = format(value);
+      const style = cellStyle(value, scale, v.theme);
+      if (shownText[k] !== text) { td.textContent = text; shownText[k] = text; }
+      if (shownStyle[k] !== style) { td.style.backgroundColor = style.bg; td.style.color = style.fg; shownStyle[k] = style; }
     });
-    shownScale = { ...scale, digits: v.digits };
-    if (next.side) { const s = scaleFor(next.side.values, next.side.kind ?? 'seq'); sideCells.forEach((td, i) => paint(td, next.side.values[i], s, v)); }
-    if (next.foot) { const s = scaleFor(next.foot.values, next.foot.kind ?? 'seq'); footCells.forEach((td, j) => paint(td, next.foot.values[j], s, v)); }
+    shownKey = key;
+    for (const [td, index] of maskedCells) td.textContent = format(next.matrix.data[index]);
+    // Side and foot values are read, not compared by colour: plain text on a neutral ground.
+    const plain = (tds, values) => { const f = matrixFormat(values, v.digits); tds.forEach((td, k) => { td.textContent = f(values[k]); }); };
+    if (next.side) plain(sideCells, next.side.values);
+    if (next.foot) plain(footCells, next.foot.values);
   }
   update(spec, view);
   return { el, update };
-}
-
-function heatmap(spec, view) {
-  const { matrix } = spec;
-  const size = Math.max(6, Math.floor(480 / Math.max(matrix.rows, matrix.cols)));
-  const message = view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols });
-  const canvas = h('canvas', {
-    class: `heatmap${spec.pick ? ' pick' : ''}`, width: matrix.cols * size, height: matrix.rows * size, role: 'img',
-    'aria-label': `${spec.label ?? ''} ${message}`.trim(), dataset: { rows: matrix.rows, cols: matrix.cols, pick: spec.pick ?? '' },
-  });
-  // One pixel per value in a small bitmap, then scaled up without smoothing: sharp cells, fast.
-  const pixels = h('canvas', { width: matrix.cols, height: matrix.rows });
-  function update(next, v) {
-    const small = pixels.getContext('2d');
-    const ctx = canvas.getContext('2d');
-    if (!small || !ctx) return;
-    const scale = scaleFor(next.matrix.data, next.kind);
-    const image = small.createImageData(next.matrix.cols, next.matrix.rows);
-    next.matrix.data.forEach((value, k) => {
-      image.data.set(cellBackground(value, scale, v.theme), 4 * k);
-      image.data[4 * k + 3] = 255;
-    });
-    small.putImageData(image, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(pixels, 0, 0, canvas.width, canvas.height);
-  }
-  update(spec, view);
-  return { el: h('div', { class: 'heatmap-wrap' }, canvas, h('p', { class: 'note' }, message)), update };
 }

@@ -1,24 +1,128 @@
-// The step list and the previous / next buttons. Render only; `go(step)` is main's.
+// The map of the pipeline and the previous / next buttons. The map is the article's steps as a
+// flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button
+// with a live thumbnail of its matrix, each arrow the operation and the shape that comes out of
+// it; the current step is marked. On a phone it is a strip that scrolls sideways. Render only:
+// `go(step)` is app.js's. The buttons stay the same elements from step to step, so that focus
+// stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
 import { STEPS } from '../steps.js';
+import { scaleFor, paintImage, KIND_OF } from '../colors.js';
+import { math, mi, fn, mo, msub, msup, msqrt, mrow, dk } from './math.js';
+import { symbol } from './names.js';
 
-export function renderNav(root, { state, t, go }) {
-  const list = h('ol', { class: 'step-list' }, STEPS.map((id, index) => {
-    const step = index + 1;
-    return h('li', {}, h('button', {
-      type: 'button', class: 'step-link', dataset: { step },
-      'aria-current': step === state.step ? 'step' : null,
+const THUMB = 34; // px, the longest side of a node's thumbnail
+
+/** What each node shows: the matrices of its thumbnail, its symbol and the operation on the arrow into it. */
+const NODES = {
+  x: { matrices: (s) => (s.mode === 'x' ? ['x'] : []), symbol: () => [mi('X')] },
+  project: { matrices: () => ['q', 'k', 'v'], symbol: () => [mi('Q'), mi('K'), mi('V')],
+    op: (s) => (s.mode === 'x' ? [mo('·'), mi('W')] : [mo('=')]), shape: (s) => [s.n, s.dk] },
+  scores: { matrices: () => ['scores'], symbol: () => [mi('S')], op: () => [mi('Q'), msup(mi('K'), mo('⊤'))], shape: (s) => [s.n, s.n] },
+  scale: { matrices: () => ['scaled'], symbol: (s) => symbol('scaled', s).nodes(),
+    op: (s) => ({ sqrt_dk: [mo('÷'), msqrt(dk())], dk: [mo('÷'), dk()], none: [mo('÷'), mi('1')] })[s.scale], shape: (s) => [s.n, s.n] },
+  max: { matrices: () => ['shifted'], symbol: () => [mo('−'), fn('max')], op: () => [mo('−'), fn('max')], shape: (s) => [s.n, s.n] },
+  exp: { matrices: () => ['exps'], symbol: () => [fn('exp')], op: () => [fn('exp')], shape: (s) => [s.n, s.n] },
+  sum: { matrices: () => ['rowSum'], symbol: () => [mo('Σ')], op: () => [mo('Σ')], shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]) },
+  weights: { matrices: () => ['weights'], symbol: () => [mi('A')], op: () => [mo('÷'), mo('Σ')], shape: (s) => [s.n, s.n] },
+  output: { matrices: () => ['output'], symbol: () => [mi('A'), mi('V')], op: () => [mo('·'), mi('V')], shape: (s) => [s.n, s.dv] },
+};
+
+// What is on screen in each nav root, so that a new step only moves the mark.
+const mounted = new WeakMap();
+
+function thumb(name) {
+  return h('canvas', { class: 'thumb', dataset: { name }, width: 1, height: 1, 'aria-hidden': 'true' });
+}
+
+function node(id, index, { state, t, go }) {
+  const spec = NODES[id];
+  const step = index + 1;
+  const names = spec.matrices(state);
+  const arrow = spec.op ? h('span', { class: 'map-arrow', 'aria-hidden': 'true' },
+    h('span', { class: 'map-op' }, math(spec.op(state))),
+    h('span', { class: 'map-line' }),
+    h('span', { class: 'map-shape' }, spec.shape(state).join('×'))) : null;
+  return h('li', { class: 'map-item', dataset: { step } }, arrow,
+    h('button', {
+      type: 'button', class: 'step-link map-node', dataset: { step },
+      title: names.length ? null : t('map.noX'),
       onclick: () => go(step),
-    }, h('span', { class: 'num' }, String(step)), ' ', t(`step.${id}.title`)));
-  }));
-  root.replaceChildren(
-    h('h2', { class: 'sr-only', id: 'nav-title' }, t('nav.label')),
-    list,
-    h('div', { class: 'step-buttons' },
-      h('button', { type: 'button', id: 'prev', disabled: state.step <= 1, onclick: () => go(state.step - 1) }, '← ', t('nav.prev')),
-      h('span', { class: 'position', 'aria-live': 'polite' }, t('nav.position', { step: state.step, total: STEPS.length })),
-      h('button', { type: 'button', id: 'next', disabled: state.step >= STEPS.length, onclick: () => go(state.step + 1) }, t('nav.next'), ' →')),
-    h('p', { class: 'keys-hint' }, t('nav.keys')),
-  );
+    },
+    h('span', { class: 'sr-only' }, `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${id}.title`)}`),
+    h('span', { class: `thumbs${names.length ? '' : ' empty'}`, 'aria-hidden': 'true' }, names.length ? names.map(thumb) : '—'),
+    h('span', { class: 'map-symbol', 'aria-hidden': 'true' }, math(spec.symbol(state))),
+    h('span', { class: 'map-label', 'aria-hidden': 'true' }, t(`map.${id}`))));
+}
+
+/** Builds the map and buttons (once per language and option set) and marks the current step. */
+export function renderNav(root, ctx) {
+  const { state, t, go } = ctx;
+  const key = JSON.stringify([state.lang, state.mode, state.scale, state.temperature !== 1, state.axis, state.n, state.dk, state.dv]);
+  let view = mounted.get(root);
+  if (view?.key !== key) {
+    const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
+    const next = h('button', { type: 'button', id: 'next' }, t('nav.next'), ' →');
+    const position = h('span', { class: 'position' });
+    const list = h('ol', { class: 'map', 'aria-label': t('nav.label') }, STEPS.map((id, index) => node(id, index, ctx)));
+    // A focused button is kept across a rebuild (say, a language switch): the same id gets focus back.
+    const focused = root.contains(document.activeElement) ? document.activeElement.id : null;
+    root.replaceChildren(
+      h('h2', { class: 'sr-only', id: 'nav-title' }, t('nav.label')),
+      h('div', { class: 'map-scroll' }, list),
+      h('div', { class: 'step-buttons' }, prev, position, next, h('p', { class: 'keys-hint' }, t('nav.keys'))),
+    );
+    view = { key, prev, next, position, list };
+    mounted.set(root, view);
+    if (focused) root.querySelector(`#${focused}`)?.focus();
+  }
+  // Set on every render (a property, so there is only ever one handler): they step from this state.
+  view.prev.onclick = () => go(state.step - 1);
+  view.next.onclick = () => go(state.step + 1);
+  view.position.textContent = t('nav.position', { step: state.step, total: STEPS.length });
+  // A disabled button cannot keep focus: at either end, focus moves to the other one.
+  const nextFocused = document.activeElement === view.next;
+  const prevFocused = document.activeElement === view.prev;
+  view.prev.disabled = state.step <= 1;
+  view.next.disabled = state.step >= STEPS.length;
+  if (nextFocused && view.next.disabled) view.prev.focus();
+  if (prevFocused && view.prev.disabled) view.next.focus();
+  for (const button of view.list.querySelectorAll('.map-node')) {
+    const current = Number(button.dataset.step) === state.step;
+    if (current) button.setAttribute('aria-current', 'step'); else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
+  }
+  // On a narrow screen the strip scrolls so the current step is in view (never the page itself);
+  // measured at the next frame, when the page is laid out anyway.
+  requestAnimationFrame(() => {
+    const current = view.list.querySelector('[aria-current="step"]');
+    const scroller = root.querySelector('.map-scroll');
+    if (!current || scroller.scrollWidth <= scroller.clientWidth) return;
+    const box = current.closest('li');
+    scroller.scrollLeft = box.offsetLeft - (scroller.clientWidth - box.offsetWidth) / 2;
+  });
+}
+
+const drawn = new WeakMap(); // canvas → { data, theme, image } it shows
+
+/** Draws the live thumbnails from the model (after every computation that changed them). */
+export function updateMap(root, { model, theme }) {
+  for (const canvas of root.querySelectorAll('canvas.thumb')) {
+    const m = model[canvas.dataset.name];
+    if (!m) continue;
+    const last = drawn.get(canvas);
+    if (last?.data === m.data && last.theme === theme) continue;
+    if (canvas.width !== m.cols || canvas.height !== m.rows) {
+      canvas.width = m.cols;
+      canvas.height = m.rows;
+      const longest = Math.max(m.rows, m.cols);
+      const size = canvas.parentElement.children.length > 1 ? THUMB * 0.62 : THUMB;
+      Object.assign(canvas.style, { width: `${Math.max(3, Math.round((m.cols / longest) * size))}px`, height: `${Math.max(3, Math.round((m.rows / longest) * size))}px` });
+    }
+    const context = canvas.getContext('2d');
+    if (!context) continue;
+    const image = last?.image.width === m.cols && last.image.height === m.rows ? last.image : context.createImageData(m.cols, m.rows);
+    paintImage(image, m.data, scaleFor(m.data, KIND_OF[canvas.dataset.name]), theme);
+    context.putImageData(image, 0, 0);
+    drawn.set(canvas, { data: m.data, theme, image });
+  }
 }

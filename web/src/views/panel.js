@@ -1,22 +1,13 @@
 // The side panel: inputs (example, mode, sizes, editable matrices, paste) and the article's
-// teaching points as controls. Render only: every change is handed to `on.*` callbacks in main.
+// teaching points as controls (defined once in controls.js; the stage shows each beside its step).
+// Render only: every change is handed to `on.*` callbacks in app.js.
 
-import { h, sym, shapeLabel } from './dom.js';
+import { h } from './dom.js';
 import { formatInput, PRECISIONS } from '../format.js';
 import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
 import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
-import { SCALES, SOFTMAXES, AXES } from '../../../wasm/vocabulary.mjs';
-
-const SYMBOLS = { x: ['X'], wq: ['W', 'Q'], wk: ['W', 'K'], wv: ['W', 'V'], q: ['Q'], k: ['K'], v: ['V'] };
-const TEXT_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V' };
-
-/** A group of radio buttons with a visible legend. */
-function radios(name, legend, options, current, onChange) {
-  return h('fieldset', { class: 'radios' }, h('legend', {}, legend),
-    options.map(([value, label]) => h('label', {},
-      h('input', { type: 'radio', name, id: `${name}-${value}`, value, checked: value === current, onchange: () => onChange(value) }),
-      ' ', label)));
-}
+import { CONTROLS, radios } from './controls.js';
+import { shapeMath, symbol } from './names.js';
 
 const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role: 'alert' });
 
@@ -24,9 +15,10 @@ function presetControl({ state, t, on }) {
   const options = [...PRESETS, ...(state.preset === 'custom' ? ['custom'] : [])];
   return h('div', { class: 'field' },
     h('label', { for: 'preset' }, t('preset.label')),
-    h('select', { id: 'preset', onchange: (e) => on.preset(e.target.value) },
+    h('select', { id: 'preset', class: 'wide', onchange: (e) => on.preset(e.target.value) },
       options.map((p) => h('option', { value: p, selected: p === state.preset }, t(`preset.${p}`)))),
-    isIllustrative(state.preset) ? h('p', { class: 'note' }, t('preset.illustrative')) : null);
+    isIllustrative(state.preset) ? h('p', { class: 'note' }, t('preset.illustrative')) : null,
+    state.preset === 'random' ? h('p', { class: 'note' }, t('preset.randomScale')) : null);
 }
 
 function sizeControls({ state, t, on }) {
@@ -40,23 +32,28 @@ function sizeControls({ state, t, on }) {
     state.preset === 'random' ? field('seed', t('size.seed'), state.seed, false, (text, el) => on.seed(text, el)) : null);
 }
 
-function matrixEditor(name, rows, { t, on }) {
+/**
+ * One input matrix. `filled` is the shape [rows, cols] it had before a paste or a size change
+ * grew it: the cells outside it were filled with seeded random numbers, and are marked so.
+ */
+function matrixEditor(name, rows, { state, t, on, filled }) {
   const cols = rows[0].length;
-  const textName = TEXT_NAMES[name];
+  const textName = symbol(name, state).text;
   const large = cols > TABLE_LIMIT; // long columns stay editable (a list to scroll), wide rows do not fit
+  const isNew = (i, j) => Boolean(filled) && (i >= filled[0] || j >= filled[1]);
   const grid = large
     ? h('p', { class: 'note' }, t('editor.large'))
     : h('div', { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },
       rows.map((row, i) => row.map((value, j) => h('input', {
         type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-        id: `in-${name}-${i}-${j}`, class: 'cell-input', value: formatInput(value),
+        id: `in-${name}-${i}-${j}`, class: `cell-input${isNew(i, j) ? ' filled' : ''}`, value: formatInput(value),
         'aria-label': t('mat.cell', { name: textName, i: i + 1, j: j + 1 }),
         'aria-describedby': `err-${name}`,
         oninput: (e) => on.cell(name, i, j, e.target.value),
       }))));
   const paste = h('textarea', { id: `paste-${name}`, rows: 3, spellcheck: 'false', 'aria-describedby': `err-paste-${name} hint-paste-${name}` });
   return h('fieldset', { class: 'editor', id: `editor-${name}` },
-    h('legend', {}, shapeLabel(sym(...SYMBOLS[name]), rows.length, cols)),
+    h('legend', {}, shapeMath(name, state, rows.length, cols)),
     grid,
     errorSlot(name),
     h('details', { id: `details-paste-${name}` },
@@ -68,23 +65,22 @@ function matrixEditor(name, rows, { t, on }) {
       errorSlot(`paste-${name}`)));
 }
 
-function optionControls({ state, t, on }) {
+/** Which matrices a paste or resize grew, said in words next to the editors. */
+function filledNote({ state, t, filled }) {
+  const names = Object.keys(filled ?? {});
+  if (!names.length) return null;
+  return h('p', { class: 'notice info filled-note', id: 'filled-note', role: 'status' },
+    t('editor.filled', { names: names.map((name) => symbol(name, state).text).join(t('list.and')) }));
+}
+
+function optionControls(ctx) {
+  const { state, t, on } = ctx;
   return [
-    radios('scale', t('opt.scale'), SCALES.map((v) => [v, t(`opt.scale.${v}`)]), state.scale, (v) => on.option('scale', v)),
-    h('details', { class: 'faq', id: 'faq-scale' }, h('summary', {}, t('opt.scale.faq')), h('p', {}, t('opt.scale.faqText'))),
-    h('div', { class: 'field' },
-      h('label', { for: 'temperature' }, t('opt.temperature')),
-      h('input', { id: 'temperature', type: 'text', inputmode: 'decimal', value: formatInput(state.temperature),
-        'aria-describedby': 'err-temperature hint-temperature', onchange: (e) => on.temperature(e.target.value, e.target) }),
-      h('p', { class: 'hint', id: 'hint-temperature' }, t('opt.temperatureHint')),
-      errorSlot('temperature')),
-    h('div', { class: 'field check' }, h('label', {},
-      h('input', { type: 'checkbox', id: 'mask', checked: state.mask === 'causal', onchange: (e) => on.option('mask', e.target.checked ? 'causal' : 'none') }),
-      ' ', t('opt.mask'))),
-    radios('softmax', t('opt.softmax'), SOFTMAXES.map((v) => [v, t(`opt.softmax.${v}`)]), state.softmax, (v) => on.option('softmax', v)),
-    h('p', { class: 'hint' }, t('opt.softmax.hint')),
-    radios('axis', t('opt.axis'), AXES.map((v) => [v, t(`opt.axis.${v}`)]), state.axis, (v) => on.option('axis', v)),
-    h('details', { class: 'faq', id: 'faq-axis' }, h('summary', {}, t('opt.axis.faq')), h('p', {}, t('opt.axis.faqText'))),
+    CONTROLS.scale(ctx, ''),
+    CONTROLS.temperature(ctx, ''),
+    CONTROLS.mask(ctx, ''),
+    CONTROLS.softmax(ctx, ''),
+    CONTROLS.axis(ctx, ''),
     h('div', { class: 'field' },
       h('label', { for: 'digits' }, t('opt.digits')),
       h('select', { id: 'digits', onchange: (e) => on.option('digits', Number(e.target.value)) },
@@ -92,6 +88,7 @@ function optionControls({ state, t, on }) {
   ];
 }
 
+/** ctx: { state, t, on, filled? ({ name: [rows, cols] } of the matrices a paste or resize grew) }. */
 export function renderPanel(root, ctx) {
   const { state, t, on } = ctx;
   root.replaceChildren(
@@ -101,7 +98,8 @@ export function renderPanel(root, ctx) {
       presetControl(ctx),
       radios('mode', t('mode.label'), [['x', t('mode.x')], ['qkv', t('mode.qkv')]], state.mode, (v) => on.mode(v)),
       sizeControls(ctx),
-      Object.keys(MODE_MATRICES[state.mode]).map((name) => matrixEditor(name, state.mats[name], ctx))),
+      filledNote(ctx),
+      Object.keys(MODE_MATRICES[state.mode]).map((name) => matrixEditor(name, state.mats[name], { ...ctx, filled: ctx.filled?.[name] }))),
     h('section', { class: 'panel-section', 'aria-labelledby': 'options-title' },
       h('h2', { id: 'options-title' }, t('panel.options')),
       optionControls(ctx)),

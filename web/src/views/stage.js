@@ -1,84 +1,73 @@
-// The current step: title, formula (pre-rendered by KaTeX at build time, current part highlighted),
-// the article's paragraph, notices, and every matrix the step involves. Render only.
+// The current step: title, the switches that act on this step, the formula (pre-rendered by KaTeX
+// at build time, current part highlighted), the article's paragraph, notices, every matrix the
+// step involves, and on the last steps the mixing and the word lines. Render only.
 
-import { h, sym } from './dom.js';
+import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
 import { STEPS } from '../steps.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
-import { showsArticleNumbers } from '../state.js';
+import { TABLE_LIMIT, showsArticleNumbers } from '../state.js';
+import { matrixFormat } from '../format.js';
+import { gradientCss, offColor, KIND_OF } from '../colors.js';
+import { shapeMath, symbol } from './names.js';
+import { PART_OF_STEP } from '../../formulas/formulas.js';
+import { stageControls } from './controls.js';
+import { mixView, renderWordLines } from './mixing.js';
+import { capture, animateStep } from './motion.js';
+import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
-const SCALE_TEXT = { sqrt_dk: '/√dₖ', dk: '/dₖ', none: '' };
-
-/** The names of the intermediates, as symbols; the scaled one follows the scaling option. */
-function names(state) {
-  const tau = state.temperature !== 1 ? '/τ' : '';
-  const scaled = `S${SCALE_TEXT[state.scale]}${tau}`;
-  return {
-    x: [sym('X'), 'X'], wq: [sym('W', 'Q'), 'W_Q'], wk: [sym('W', 'K'), 'W_K'], wv: [sym('W', 'V'), 'W_V'],
-    q: [sym('Q'), 'Q'], k: [sym('K'), 'K'], v: [sym('V'), 'V'],
-    scores: [h('span', {}, sym('S'), ' = ', sym('Q'), sym('K'), 'ᵀ'), 'S = QKᵀ'],
-    scaled: [h('span', { class: 'sym' }, scaled), scaled],
-    shifted: [h('span', { class: 'sym' }, `${scaled} − max`), `${scaled} − max`],
-    exps: [h('span', { class: 'sym' }, 'E = exp(…)'), 'E'],
-    weights: [sym('A'), 'A'],
-    output: [h('span', {}, sym('A'), sym('V')), 'AV'],
-  };
-}
-
-/** Row totals of a matrix (shown beside the weights: each row of A sums to 1). */
-function totals(m, byColumn) {
-  const out = new Float64Array(byColumn ? m.cols : m.rows);
-  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) out[byColumn ? j : i] += m.data[i * m.cols + j];
-  return out;
-}
+/** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
+const MADE_FROM = { scores: 'k', scaled: 'scores', shifted: 'scaled', exps: 'shifted', expsArticle: 'shifted', weights: 'exps', output: 'weights', q: 'x', k: 'x', v: 'x' };
 
 /** The list of things the step shows: matrix specs and operators between them, in rows. */
 function stepContent(stepId, { state, model, t, tokens }) {
-  const n = names(state);
   const byColumn = state.axis === 'column';
-  const masked = (i, j) => model.kept.data[i * model.kept.cols + j] === 0;  // the core's mask, cell by cell
+  const masked = (i, j) => model.kept.data[i * model.kept.cols + j] === 0; // the core's mask, cell by cell
   const words = tokens ?? undefined;
-  // Names are cloned: one DOM node cannot stand under two matrices.
-  const spec = (id, extra = {}) => ({ id, name: n[id][0].cloneNode(true), label: n[id][1], matrix: model[id], caption: t(`mat.${id}`), ...extra });
-  const token = { rowLabels: words };
-  const pair = { rowLabels: words, colLabels: words };
-  const reduced = (values, key) => {
-    const part = { label: t(`mat.${byColumn ? 'col' : 'row'}${key}`), values, kind: key === 'Max' ? 'div' : 'seq' };
+  const spec = (id, extra = {}) => {
+    const matrix = extra.matrix ?? model[id];
+    return { id, name: shapeMath(id, state, matrix.rows, matrix.cols), label: symbol(id, state).text, matrix,
+      caption: t(`mat.${id}`), kind: KIND_OF[id], ...extra };
+  };
+  const token = { rowLabels: words, tokenRows: true };
+  const pair = { rowLabels: words, colLabels: words, tokenRows: true };
+  const scores = { ...pair, pick: 'score' };
+  // The row max or row sum beside the rows (under the columns for a column softmax), set apart.
+  const reduced = (values, what) => {
+    const part = { head: what === 'Max' ? 'max' : 'Σ', title: t(`mat.${byColumn ? 'col' : 'row'}${what}`), values };
     return byColumn ? { foot: part } : { side: part };
   };
+  const qkv = () => [[spec('q', token), spec('k', token), spec('v', token)]];
+  const article = (withSums) => (model.article
+    ? [spec('expsArticle', { ...pair, matrix: model.article.exps, caption: t('mat.expsArticle'),
+      ...(withSums ? reduced(model.article.rowSum.data, 'Sum') : {}) })]
+    : []);
 
   switch (stepId) {
     case 'x':
-      return state.mode === 'x'
-        ? [[spec('x', { kind: 'div', ...token })]]
-        : [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
+      return state.mode === 'x' ? [[spec('x', token)]] : qkv();
     case 'project':
-      if (state.mode !== 'x') return [[spec('q', { kind: 'div', ...token }), spec('k', { kind: 'div', ...token }), spec('v', { kind: 'div', ...token })]];
-      // X once, then each projection as "X ×" W = result, so that two matrices fit on a line.
-      return [[spec('x', { kind: 'div', ...token })],
-        ...['q', 'k', 'v'].map((out) => ['X ×', spec(`w${out}`, { kind: 'div' }), '=', spec(out, { kind: 'div', ...token })])];
+      if (state.mode !== 'x') return qkv();
+      // X once, then each projection on one line, X · W = result: the line scrolls, never wraps.
+      return [[spec('x', token)], ...['q', 'k', 'v'].map((out) => ['X ·', spec(`w${out}`), '=', spec(out, token)])];
     case 'scores':
-      return [[spec('q', { kind: 'div', ...token }), '·', spec('k', { kind: 'div', ...token, caption: `${t('mat.k')} (Kᵀ)` }), '=',
-        spec('scores', { kind: 'div', ...pair, pick: 'score' })]];
+      return [[spec('q', token), '·', spec('k', { ...token, caption: t('mat.kTransposed') }), '=', spec('scores', scores)]];
     case 'scale':
-      return [[spec('scores', { kind: 'div', ...pair, pick: 'score' }), '→', spec('scaled', { kind: 'div', ...pair, pick: 'score', masked })]];
+      return [[spec('scores', scores), '→', spec('scaled', { ...scores, masked })]];
     case 'max':
-      return [[spec('scaled', { kind: 'div', ...pair, pick: 'score', masked, ...reduced(model.rowMax.data, 'Max') }), '→',
-        { id: 'shifted', name: n.shifted[0], label: n.shifted[1], caption: t('mat.shifted'), kind: 'div', ...pair, pick: 'score', masked,
-          matrix: model.shifted }]];
+      return [[spec('scaled', { ...scores, masked, ...reduced(model.rowMax.data, 'Max') }), '→', spec('shifted', { ...scores, masked })]];
     case 'exp':
-      return [[spec('exps', { kind: 'seq', ...pair, pick: 'score', masked })]];
+      return [[spec('exps', { ...scores, masked }), ...article(false)]];
     case 'sum':
-      return [[spec('exps', { kind: 'seq', ...pair, pick: 'score', masked, ...reduced(model.rowSum.data, 'Sum') })]];
+      return [[spec('exps', { ...scores, masked, ...reduced(model.rowSum.data, 'Sum') }), ...article(true)]];
     case 'weights':
       return [[spec('weights', {
-        kind: 'seq', ...pair, pick: 'score', masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
-        side: { label: t('mat.rowTotal'), values: totals(model.weights, false) },
-        foot: byColumn ? { label: t('mat.colTotal'), values: totals(model.weights, true) } : undefined,
+        ...scores, masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
+        side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
+        foot: byColumn ? { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols } : undefined,
       })]];
     case 'output':
-      return [[spec('weights', { kind: 'seq', ...pair, pick: 'score', masked }), '×', spec('v', { kind: 'div', ...token }), '=',
-        spec('output', { kind: 'div', ...token, pick: 'output' })]];
+      return [[spec('weights', { ...scores, masked }), '·', spec('v', token), '=', spec('output', { ...token, pick: 'output' })]];
     default:
       return [];
   }
@@ -87,6 +76,7 @@ function stepContent(stepId, { state, model, t, tokens }) {
 /** Notices that the current options call for, most important first. */
 function notices(stepId, { state, model, t }) {
   const out = [];
+  const from = (step) => STEPS.indexOf(stepId) >= STEPS.indexOf(step);
   // The article's own remarks on its worked example (§7), while the numbers are still its own.
   if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
   // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
@@ -96,26 +86,70 @@ function notices(stepId, { state, model, t }) {
     out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(from) + 1 })]);
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
-  if (state.softmax === 'naive' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) {
+  if (state.softmax === 'naive' && from('max')) {
     const overflowed = [model.exps, model.weights].some((m) => m.data.some((x) => !Number.isFinite(x)));
     out.push(overflowed ? ['warn', t('notice.naiveOverflow')] : ['info', t('notice.naive')]);
   }
-  if (state.axis === 'column' && STEPS.indexOf(stepId) >= STEPS.indexOf('max')) out.push(['warn', t('notice.column')]);
-  if (state.scale !== 'sqrt_dk' && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
-  if (state.mask === 'causal' && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.masked')]);
-  if (state.temperature !== 1 && STEPS.indexOf(stepId) >= STEPS.indexOf('scale')) out.push(['info', t('notice.temperature', { value: state.temperature })]);
+  if (state.axis === 'column' && from('max')) out.push(['warn', t('notice.column')]);
+  if (state.scale !== 'sqrt_dk' && from('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
+  if (state.mask === 'causal' && from('scale')) out.push(['info', t('notice.masked')]);
+  if (state.temperature !== 1 && from('scale')) out.push(['info', t('notice.temperature', { value: state.temperature })]);
   return out;
 }
 
-/** Clones the formula pre-rendered for this step and these options (templates in index.html). */
-function formula(kind, stepId, { scale, softmax, axis }) {
-  const template = document.querySelector(
-    `template[data-formula="${kind}"][data-step="${stepId}"][data-variants~="${scale}/${softmax}/${axis}"]`);
-  return template ? template.content.cloneNode(true) : null;
+/** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
+function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
+  const step = stepId ? `[data-step="${stepId}"]` : '';
+  return document.querySelector(`template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`);
 }
 
-// What is on screen in each stage root: a key of everything that shapes the DOM, and the
-// rendered matrices, so that an edit which changes only values updates cells in place.
+/**
+ * The article's hand numbers beside the page's (§7): it computes e^0.7071 ≈ 2.03 and the sum 3.03
+ * directly, the stable softmax 1 and 1.493 — and both give the same weight, A₁₁ = 0.6698.
+ */
+function sameWeight({ state, model, t }) {
+  if (!model.article) return null;
+  const f = (m) => matrixFormat(m.data, state.digits);
+  const [fe, fs, fae, fas, fa] = [model.exps, model.rowSum, model.article.exps, model.article.rowSum, model.weights].map(f);
+  const A = msub(mi('A'), '11');
+  return h('p', { class: 'same-weight' }, h('span', { class: 'label' }, t('article.sameWeight')), ' ',
+    math([A, mo('='), mfrac(mn(fae(model.article.exps.data[0])), mn(fas(model.article.rowSum.data[0]))), mo('='),
+      mfrac(mn(fe(model.exps.data[0])), mn(fs(model.rowSum.data[0]))), mo('='), mn(fa(model.weights.data[0]))],
+    { label: `A11 = ${fae(model.article.exps.data[0])}/${fas(model.article.rowSum.data[0])} = ${fe(model.exps.data[0])}/${fs(model.rowSum.data[0])} = ${fa(model.weights.data[0])}` }),
+    h('span', { class: 'why' }, ' ', t('article.sameWhy')));
+}
+
+/** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
+function extras(stepId, ctx, mix) {
+  const parts = [];
+  if (stepId === 'exp' || stepId === 'sum') parts.push(sameWeight(ctx));
+  const lines = ctx.tokens && (stepId === 'weights' || stepId === 'output') && ctx.state.axis === 'row';
+  if (stepId === 'output') parts.push(mix(ctx));
+  if (lines) parts.push(renderWordLines(ctx));
+  return parts.filter(Boolean);
+}
+
+/** Puts `parts` in `box`, touching the DOM only when they are not already there, in that order. */
+function place(box, parts) {
+  if (parts.length === box.children.length && parts.every((el, k) => box.children[k] === el)) return;
+  box.replaceChildren(...parts);
+}
+
+/** The colour keys of this step, drawn from the same colours as the cells (true in both themes). */
+function legend(stepId, specs, { t, theme }) {
+  const kinds = new Set(specs.map((x) => x.kind));
+  const sides = specs.some((x) => (x.side || x.foot) && x.matrix.rows <= TABLE_LIMIT && x.matrix.cols <= TABLE_LIMIT);
+  const swatch = (background) => { const el = h('span', { class: 'swatch', 'aria-hidden': 'true' }); el.style.background = background; return el; };
+  return h('ul', { class: 'legend' },
+    kinds.has('seq') ? h('li', {}, swatch(gradientCss('seq', theme)), t('legend.seqScale')) : null,
+    kinds.has('div') ? h('li', {}, swatch(gradientCss('div', theme)), t('legend.divScale')) : null,
+    STEPS.indexOf(stepId) >= STEPS.indexOf('scale') ? h('li', {}, swatch(`repeating-linear-gradient(135deg, ${offColor(theme)} 0 4px, transparent 4px 8px)`), t('legend.masked')) : null,
+    sides ? h('li', {}, h('span', { class: 'swatch side-swatch', 'aria-hidden': 'true' }, 'Σ'), t('legend.side')) : null);
+}
+
+// What is on screen in each stage root: its parts, which stay from step to step (a step replaces
+// only what differs: the title, the switches, the detail formula, the matrices — the main formula
+// stays and its mark moves), and keys of what shaped each part.
 const mounted = new WeakMap();
 
 function noticeNodes(stepId, ctx) {
@@ -125,9 +159,39 @@ function noticeNodes(stepId, ctx) {
   ].filter(Boolean);
 }
 
+/** The parts of a stage, built once per root. */
+function skeleton(root) {
+  const parts = {
+    title: h('h2', { id: 'step-title', tabindex: '-1' }),
+    controls: h('div', { class: 'controls-slot' }),
+    main: h('div', { class: 'formula main' }),
+    detail: h('div', { class: 'formula detail' }),
+    text: h('p', { class: 'explain' }),
+    notices: h('div', { class: 'notices' }),
+    matrices: h('div', { class: 'matrices' }),
+    extras: h('div', { class: 'extras' }),
+    legend: h('div', { class: 'legend-slot' }),
+    keys: {},
+  };
+  // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
+  parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
+  root.replaceChildren(h('div', { class: 'stage-head' }, parts.title, parts.controls), parts.formulas, parts.text,
+    parts.notices, parts.matrices, parts.extras, parts.legend);
+  return parts;
+}
+
+/** Replaces `slot`'s content with make() when `key` differs from the last one; true if it did. */
+function refresh(parts, slot, key, make) {
+  if (parts.keys[slot] === key) return false;
+  parts.keys[slot] = key;
+  parts[slot].replaceChildren(...[make()].flat().filter(Boolean));
+  return true;
+}
+
 /**
- * Renders the step into `root`. ctx: { state, model, t, theme, tokens, stale }.
- * `stale` is true when the inputs are invalid and this is the last good result.
+ * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow }.
+ * `stale` is true when the inputs are invalid and this is the last good result; `row` is the
+ * word chosen everywhere (or null).
  */
 export function renderStage(root, ctx) {
   const { state, t } = ctx;
@@ -135,41 +199,55 @@ export function renderStage(root, ctx) {
   const view = { digits: state.digits, theme: ctx.theme, t };
   const content = stepContent(stepId, ctx);
   const specs = content.flat().filter((x) => typeof x === 'object');
-  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, state.scale, state.temperature !== 1,
-    state.mask, state.softmax, state.axis, ctx.tokens, specs.map((s) => [s.id, s.matrix.rows, s.matrix.cols])]);
+  let parts = mounted.get(root);
+  if (!parts) { parts = skeleton(root); mounted.set(root, parts); }
+  // Where the matrices are, for the motion to the next step: read before anything is changed, so
+  // that reading it does not make the browser lay the page out an extra time.
+  const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
+  const options = [state.scale, state.temperature !== 1, state.mask, state.softmax, state.axis];
 
-  const current = mounted.get(root);
-  if (current?.key === key) {
-    specs.forEach((spec, index) => current.matrices[index].update(spec, view));
-    current.notices.replaceChildren(...noticeNodes(stepId, ctx));
+  refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
+    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ', t(`step.${stepId}.title`)]);
+  refresh(parts, 'text', JSON.stringify([stepId, state.lang]), () => t(`step.${stepId}.text`));
+  refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () => stageControls(stepId, ctx));
+  parts.formulas.setAttribute('aria-label', t('stage.formula'));
+  // The same template serves several variants: a formula is replaced only when its template changes.
+  const main = formulaTemplate('main', null, state);
+  const detail = formulaTemplate('detail', stepId, state);
+  if (parts.mainTemplate !== main) { parts.mainTemplate = main; parts.main.replaceChildren(main ? main.content.cloneNode(true) : ''); }
+  if (parts.detailTemplate !== detail) { parts.detailTemplate = detail; parts.detail.replaceChildren(detail ? detail.content.cloneNode(true) : ''); }
+  parts.formulas.dataset.part = PART_OF_STEP[stepId];
+
+  const said = noticeNodes(stepId, ctx);
+  if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join()) parts.notices.replaceChildren(...said);
+
+  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, ...options, ctx.tokens,
+    specs.map((x) => [x.id, x.matrix.rows, x.matrix.cols])]);
+  if (parts.keys.matrices === key) {
+    specs.forEach((spec, index) => parts.rendered[index].update(spec, view));
+    place(parts.extras, extras(stepId, ctx, parts.mix));
     return;
   }
-
-  const matrices = [];
-  const rows = content.map((items) => h('div', { class: 'matrix-row' }, items.map((item) => {
-    if (typeof item === 'string') return h('span', { class: 'op', 'aria-hidden': 'true' }, item);
-    const rendered = renderMatrix(item, view);
-    matrices.push(rendered);
-    return rendered.el;
+  const rendered = [];
+  // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
+  // dangling "=" at the end of a line.
+  const rows = content.map((items) => h('div', { class: 'matrix-row' }, items.map((item, index) => {
+    if (typeof item === 'string') return null;
+    const matrix = renderMatrix(item, view);
+    rendered.push(matrix);
+    const op = items[index - 1];
+    return typeof op === 'string'
+      ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
+      : matrix.el;
   })));
-  const kinds = new Set(specs.map((x) => x.kind));
-  const noticesEl = h('div', { class: 'notices' }, noticeNodes(stepId, ctx));
   root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
-  root.replaceChildren(
-    h('h2', { id: 'step-title', tabindex: '-1' },
-      h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ',
-      t(`step.${stepId}.title`)),
-    // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
-    h('div', { class: 'formulas', tabindex: '0', role: 'group', 'aria-label': t('stage.formula') },
-      h('div', { class: 'formula' }, formula('main', stepId, state)),
-      h('div', { class: 'formula detail' }, formula('detail', stepId, state))),
-    h('p', { class: 'explain' }, t(`step.${stepId}.text`)),
-    noticesEl,
-    h('div', { class: 'matrices' }, rows),
-    h('ul', { class: 'legend' },
-      kinds.has('seq') ? h('li', { class: 'seq' }, t('legend.seq')) : null,
-      kinds.has('div') ? h('li', { class: 'div' }, t('legend.div')) : null,
-      STEPS.indexOf(stepId) >= STEPS.indexOf('scale') ? h('li', { class: 'masked' }, t('legend.masked')) : null),
-  );
-  mounted.set(root, { key, matrices, notices: noticesEl });
+  parts.matrices.className = `matrices step-${stepId}`;
+  parts.matrices.replaceChildren(...rows);
+  parts.keys.matrices = key;
+  parts.rendered = rendered;
+  parts.step = stepId;
+  parts.mix = mixView();
+  place(parts.extras, extras(stepId, ctx, parts.mix));
+  parts.legend.replaceChildren(legend(stepId, specs, ctx));
+  animateStep(root, before, MADE_FROM);
 }

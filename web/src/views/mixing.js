@@ -1,0 +1,169 @@
+// The mixing made visible (§6, "按比例调鸡尾酒"): output row i as the weighted mix of the rows of
+// V — the recipe (row i of A as one bar cut into the words' shares), then each word's weight
+// beside its row of V, then the output row they add up to. And, for examples with words, the
+// BertViz-style lines from each word to every word, as thick as the weight. Clicking a word
+// selects its row everywhere (onRow). Render only: every number is the model's.
+
+import { h } from './dom.js';
+import { matrixFormat } from '../format.js';
+import { cellStyle, scaleFor, KIND_OF } from '../colors.js';
+import { at } from '../matrix.js';
+
+const LISTED = 8;      // rows of V listed in the mix; the rest are named only
+const WIDE = 12;       // V rows longer than this are drawn as strips without numbers
+const LINE_GAP = 34;   // px between two words of the word lines
+const LINE_SPAN = 150; // px between the two columns of words
+export const LINE_WIDTH = 14; // px: the stroke of a weight of 1; a weight w is drawn w·LINE_WIDTH wide
+
+const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+const wordOf = (tokens, i) => tokens?.[i] ?? String(i + 1);
+
+/** A row of values as coloured cells (filled by fillValues): numbers, or a strip when long. */
+function valueRow(count) {
+  const wide = count > WIDE;
+  return h('span', { class: `mix-values${wide ? ' strip' : ''}` }, Array.from({ length: count }, () => h('span', { class: 'mix-cell' })));
+}
+
+/** Writes values into a valueRow's cells, on the colour scale of the whole matrix they come from. */
+function fillValues(row, values, whole, kind, { digits, theme }) {
+  const scale = scaleFor(whole.data, kind);
+  const format = matrixFormat(whole.data, digits);
+  const wide = values.length > WIDE;
+  values.forEach((value, k) => {
+    const cell = row.children[k];
+    const text = format(value);
+    if (wide) cell.title = text; else if (cell.textContent !== text) cell.textContent = text;
+    const { bg, fg } = cellStyle(value, scale, theme);
+    cell.style.backgroundColor = bg;
+    cell.style.color = fg;
+  });
+}
+
+/** The words (or row numbers) as buttons that choose the row shown; the chosen one is pressed. */
+function rowPicker({ n, tokens, row, onRow, t, idPrefix }) {
+  if (n > 16) {
+    return h('label', { class: 'mix-pick' }, t('mix.pickRow'), ' ',
+      h('input', { type: 'number', id: `${idPrefix}row`, min: 1, max: n, value: String(row + 1),
+        onchange: (e) => { const i = Number(e.target.value) - 1; if (Number.isInteger(i) && i >= 0 && i < n) onRow(i); } }));
+  }
+  return h('div', { class: 'mix-pick', role: 'group', 'aria-label': t('mix.pickRow') },
+    Array.from({ length: n }, (_, i) => h('button', {
+      type: 'button', class: 'word', id: `${idPrefix}row-${i}`, 'aria-pressed': String(i === row), onclick: () => onRow(i),
+    }, wordOf(tokens, i))));
+}
+
+/** Which rows of V the mix of row i lists: all of them up to LISTED, else the heaviest, in sentence order. */
+function listedRows(weights) {
+  const order = weights.map((w, j) => j);
+  return weights.length <= LISTED ? order : [...order].sort((a, b) => weights[b] - weights[a]).slice(0, LISTED).sort((a, b) => a - b);
+}
+
+/** Builds the mix's elements for `listed` rows; fillMix writes the numbers. */
+function buildMix({ state, model, t, tokens, row, onRow }, listed) {
+  const n = model.weights.rows;
+  const i = row ?? 0;
+  const recipe = h('div', { class: 'recipe', 'aria-hidden': 'true' }, Array.from({ length: n }, () => h('span', { class: 'share' })));
+  const rows = listed.map((j) => {
+    const bar = h('span', { class: 'wbar' });
+    const num = h('span', { class: 'wnum' });
+    const values = valueRow(model.v.cols);
+    return { j, bar, num, values, el: h('tr', { dataset: { j } },
+      h('th', { scope: 'row' }, wordOf(tokens, j)),
+      h('td', { class: 'weight' }, h('span', { class: 'wtrack' }, bar), num),
+      h('td', { class: 'op', 'aria-hidden': 'true' }, '×'),
+      h('td', {}, h('span', { class: 'sr-only' }, `v${j + 1} = `), values)) };
+  });
+  const output = valueRow(model.output.cols);
+  const el = h('section', { class: 'mix', 'aria-labelledby': 'mix-title' },
+    h('h3', { id: 'mix-title' }, t('mix.title', { word: tokens ? `“${tokens[i]}”` : t('mix.wordN', { i: i + 1 }) })),
+    h('p', { class: 'note' }, t('mix.text')),
+    rowPicker({ n, tokens, row: i, onRow, t, idPrefix: 'mix-' }),
+    recipe,
+    // Focusable: a keyboard can scroll a long row of V on a narrow screen.
+    h('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'mix-title' },
+      h('table', { class: 'mix-table', 'aria-labelledby': 'mix-title' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('mix.word')), h('th', { scope: 'col' }, t('mix.weight', { i: i + 1 })),
+          h('td', {}), h('th', { scope: 'col' }, t('mix.value')))),
+        h('tbody', {}, rows.map((r) => r.el),
+          h('tr', { class: 'sum' }, h('th', { scope: 'row' }, '='), h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))), h('td', {}),
+            h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output))))),
+    n > listed.length ? h('p', { class: 'note' }, t('mix.more', { shown: listed.length, count: n - listed.length })) : null);
+  return { el, recipe, rows, output };
+}
+
+/** Writes row i's numbers into a built mix: the recipe's shares, the weights, V's rows, the output. */
+function fillMix(parts, { state, model, tokens, row, theme }) {
+  const i = row ?? 0;
+  const view = { digits: state.digits, theme };
+  const weights = rowOf(model.weights, i);
+  const fa = matrixFormat(model.weights.data, state.digits);
+  const scale = scaleFor(model.weights.data, 'seq');
+  weights.forEach((w, j) => {
+    const piece = parts.recipe.children[j];
+    const share = Number.isFinite(w) ? Math.max(0, w) : 0;
+    const { bg, fg } = cellStyle(w, scale, theme);
+    Object.assign(piece.style, { backgroundColor: bg, color: fg, flexGrow: String(share) });
+    piece.textContent = share >= 0.12 ? `${wordOf(tokens, j)} ${fa(w)}` : '';
+    piece.title = `${wordOf(tokens, j)}: ${fa(w)}`;
+  });
+  for (const { j, bar, num, values } of parts.rows) {
+    bar.style.width = `${Math.max(0, Math.min(1, weights[j] || 0)) * 100}%`;
+    num.textContent = fa(weights[j]);
+    fillValues(values, rowOf(model.v, j), model.v, KIND_OF.v, view);
+  }
+  fillValues(parts.output, rowOf(model.output, i), model.output, KIND_OF.output, view);
+}
+
+/**
+ * output_i = Σ_j A_ij v_j, drawn: the recipe bar, the weighted rows of V, the output row. Returns
+ * a renderer that keeps its elements while only the numbers change (an edit repaints, a new row or
+ * language rebuilds).
+ */
+export function mixView() {
+  let key = null;
+  let parts = null;
+  return (ctx) => {
+    const listed = listedRows(rowOf(ctx.model.weights, ctx.row ?? 0));
+    const next = JSON.stringify([ctx.state.lang, ctx.state.digits, ctx.theme, ctx.tokens, ctx.row, ctx.model.v.cols, listed]);
+    if (next !== key) { key = next; parts = buildMix(ctx, listed); }
+    fillMix(parts, ctx);
+    return parts.el;
+  };
+}
+
+/**
+ * BertViz-style lines: each word on the left to every word on the right, a line as thick as the
+ * weight A_ij (weight · LINE_WIDTH px; a masked weight of 0 draws nothing). The chosen word's
+ * lines are drawn strong, the others faint; clicking a word on the left chooses it.
+ */
+export function renderWordLines({ model, t, tokens, row, onRow }) {
+  const n = model.weights.rows;
+  const height = n * LINE_GAP;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('width', String(LINE_SPAN));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('viewBox', `0 0 ${LINE_SPAN} ${height}`);
+  svg.setAttribute('aria-hidden', 'true');
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const weight = at(model.weights, i, j);
+      if (!(weight > 0)) continue;
+      const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+      const attrs = { x1: 4, y1: (i + 0.5) * LINE_GAP, x2: LINE_SPAN - 4, y2: (j + 0.5) * LINE_GAP, 'stroke-width': weight * LINE_WIDTH,
+        class: `wl${row === null ? '' : i === row ? ' on' : ' off'}`, 'data-i': i, 'data-j': j };
+      for (const [key, value] of Object.entries(attrs)) line.setAttribute(key, String(value));
+      svg.append(line);
+    }
+  }
+  const fa = matrixFormat(model.weights.data, 4);
+  const words = (side) => h('div', { class: `wl-words ${side}` }, Array.from({ length: n }, (_, i) => (side === 'left'
+    ? h('button', { type: 'button', class: 'word', id: `wl-row-${i}`, 'aria-pressed': String(i === row), onclick: () => onRow(i) }, tokens[i])
+    : h('span', { class: 'word' }, tokens[i]))));
+  // What the lines show, as text: the chosen word's weights (or the first word's).
+  const said = row ?? 0;
+  const summary = tokens.map((word, j) => `${word} ${fa(at(model.weights, said, j))}`).join(', ');
+  return h('figure', { class: 'word-lines' },
+    h('figcaption', {}, t('lines.caption')),
+    h('div', { class: 'wl-grid' }, words('left'), svg, words('right')),
+    h('p', { class: 'sr-only' }, t('lines.summary', { word: tokens[said], weights: summary })));
+}
