@@ -81,9 +81,9 @@ function notices(stepId, { state, model, t }) {
   if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
   // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
   // own overflow, which its notice below explains, is where they start.
-  const from = nonFiniteFrom(model);
-  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && STEPS.indexOf(from) >= STEPS.indexOf('exp')))
-    out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(from) + 1 })]);
+  const start = nonFiniteFrom(model);
+  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && STEPS.indexOf(start) >= STEPS.indexOf('exp')))
+    out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(start) + 1 })]);
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
   if (state.softmax === 'naive' && from('max')) {
