@@ -13,16 +13,37 @@ import { pythonServer } from './static-server.mjs';
 const buildOf = (page) => page.evaluate(() => document.querySelector('meta[name="attention-playground-build"]').content);
 const cacheNames = (page) => page.evaluate(() => caches.keys());
 
+/** Polls `fn` in the page until it returns true; on timeout fails with what `report` says then. */
+async function waitIn(page, fn, report, what, ms = 20000) {
+  const until = Date.now() + ms;
+  while (!(await page.evaluate(fn))) {
+    if (Date.now() > until) assert.fail(`${what}: ${JSON.stringify(await page.evaluate(report))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const swState = async () => {
+  const reg = await navigator.serviceWorker.getRegistration();
+  return { caches: await caches.keys(), controller: Boolean(navigator.serviceWorker.controller),
+    installing: reg?.installing?.state, waiting: reg?.waiting?.state, active: reg?.active?.state,
+    notice: document.getElementById('notice').textContent };
+};
+
 /** Waits until the service worker controls the page and has cached it. */
 async function cached(page) {
   await page.until(() => Boolean(navigator.serviceWorker.controller), undefined, 20000);
   await page.until(async () => (await caches.keys()).length === 1, undefined, 20000);
 }
 
-/** A copy of dist/site to deploy and redeploy. */
+/**
+ * A copy of dist/site to deploy and redeploy, dated an hour ago: the browser revalidates sw.js with
+ * If-Modified-Since, whose resolution is one second, so a redeployment within the same second as
+ * the first copy would be answered "304 Not Modified" (as it would on a real host).
+ */
 function deployCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-site-'));
   fs.cpSync('dist/site', dir, { recursive: true });
+  const hourAgo = new Date(Date.now() - 3600e3);
+  for (const file of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, file), hourAgo, hourAgo);
   return dir;
 }
 
@@ -79,8 +100,8 @@ for (const [name, launch] of Object.entries(DRIVERS)) describe(name, () => {
       redeploy(dir, 'nextbuild123');
       server = await pythonServer(dir, server.port); // the same origin, new files
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
-      await page.until(async () => JSON.stringify(await caches.keys()) === '["attention-playground-nextbuild123"]', undefined, 20000);
-      await page.until(() => /新版本/.test(document.getElementById('notice').textContent), undefined, 10000);
+      await waitIn(page, async () => JSON.stringify(await caches.keys()) === '["attention-playground-nextbuild123"]', swState, 'the new cache');
+      await waitIn(page, () => /新版本/.test(document.getElementById('notice').textContent), swState, 'the notice of the update');
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       assert.notEqual(first, 'nextbuild123');

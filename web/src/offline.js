@@ -20,13 +20,23 @@ export function registerServiceWorker({ onUpdated }) {
     return;
   }
   if (!container) return;
-  // The first visit's worker takes control too (controllerchange): only a later change is news.
+  // Two signs of a new build, either enough (said once): the page changes controller after it
+  // already had one (the first visit's worker taking control is not news), or a worker installed
+  // while another was active reaches 'activated'.
+  let told = false;
+  const updated = () => { if (!told) { told = true; onUpdated(); } };
   let controlled = Boolean(container.controller);
   container.addEventListener('controllerchange', () => {
-    if (controlled) onUpdated();
+    if (controlled) updated();
     controlled = true;
   });
-  container.register(script).catch(() => { /* e.g. storage disabled: the page works online */ });
+  container.register(script).then((registration) => {
+    registration.addEventListener('updatefound', () => {
+      const worker = registration.installing;
+      const replacing = Boolean(registration.active);
+      worker?.addEventListener('statechange', () => { if (worker.state === 'activated' && replacing) updated(); });
+    });
+  }, () => { /* e.g. storage disabled: the page works online */ });
 }
 
 /** The build this page came from (a content hash), shown in the footer and used by the tests. */
