@@ -177,20 +177,63 @@ struct exp_sum_kernel {
     }
 };
 
-// noinline on the four kernels of the streaming kernel's hot loop (qk_panel, pv_cols_n, col_max,
+// noinline on the kernels of the streaming kernel's hot loop (qk_panels, pv_block, col_max,
 // exp2_sum): each is its own wasm function, so V8 allocates its registers alone. Inlined into the
 // streaming kernel's one large function, small changes anywhere in it (a second sum loop, a max
 // in the Q·Kᵀ epilogue, the exp loop split in halves) made V8 spill inside the hot loops:
-// n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible (a Q·Kᵀ call
-// is 64 steps of 16 vector operations) and those variants behave. exp_sum is left inline: it runs
-// in the two-pass kernel (≤ 64 keys) and when the streaming kernel cannot fold log2(e)/divisor
-// into the queries, neither of which that measurement covered.
-__attribute__((noinline)) inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
-    qk_microkernel{}(arch{}, qp, kp, d, s);
+// n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible and those
+// variants behave. But Binaryen (run by em++ after LLVM) inlines every function that has one
+// caller, whatever LLVM was told: qk_panels and col_max have two (both fast paths), pv_block is
+// called through a pointer for that reason (attention_streaming.cpp), and exp2_sum does end up
+// inside the streaming kernel (where V8 compiles it well; outlined it measured the same). exp_sum
+// is left inline: it runs in the two-pass kernel (≤ 64 keys) and when the streaming kernel cannot
+// fold log2(e)/divisor into the queries, neither of which that measurement covered.
+//
+// Loop depth. V8 11.3 (Node 20) unrolls a wasm loop only when the loop is small for the number
+// of loops around it in its own function: the microkernels' loops (≈ 70 graph nodes) were not
+// unrolled at all in a function of their own with no loop around them, ×2 with one loop around
+// them, ×3 with two (seen in V8's machine code, --print-wasm-code). Not unrolled, every step of
+// the dot product pays a stack check and two 32→64-bit index moves on top of its 22 vector
+// instructions, and the Q·Kᵀ kernel ran at ≈ 40 GFLOP/s instead of 46–48 (microbenchmark, same
+// run). So the block kernels walk their panels or column blocks in two nested loops (for_nested),
+// which puts the microkernel's loop two deep: n = 1024 in Node, 7.7 → 7.1 ms in wasm. Chromium
+// 156's V8 ran the old kernels ≈ 12% faster than Node's already and gains less (−3%).
+template <class Body>
+inline void for_nested(std::size_t n, Body&& body) {
+    constexpr std::size_t chunk = 8;
+    for (std::size_t i0 = 0; i0 < n; i0 += chunk)
+        for (std::size_t i = i0, end = std::min(n, i0 + chunk); i != end; ++i) body(i);
 }
+
+// S = Q_group · K_tᵀ for np consecutive K panels: s gets np·NK score columns of MR floats.
+__attribute__((noinline)) inline void qk_panels(const float* qp, const float* kp, std::size_t d, std::size_t np,
+                                                float* s) {
+    for_nested(np, [&](std::size_t p) { qk_microkernel{}(arch{}, qp, kp + p * d * kNK, d, s + p * kNK * kMR); });
+}
+inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) { qk_panels(qp, kp, d, 1, s); }
 template <std::size_t NC>
 __attribute__((noinline)) inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
     pv_microkernel<NC>{}(arch{}, p, v, ldv, nj, acc, in_scale);
+}
+// acc (d_v, MR) = in_scale·acc + Pᵀ·V for all d_v value columns, NC at a time, from V packed in
+// column panels (packing.hpp: pack_values): vp points at key j0 of panel 0, panel b is
+// panel_stride floats further, and each panel holds NC values per key.
+__attribute__((noinline)) inline void pv_block(const float* p, const float* vp, std::size_t panel_stride,
+                                               std::size_t nj, std::size_t d_v, float* acc,
+                                               const float* in_scale) {
+    for_nested(d_v / kNC, [&](std::size_t b) {
+        pv_microkernel<kNC>{}(arch{}, p, vp + b * panel_stride, kNC, nj, acc + b * kNC * kMR, in_scale);
+    });
+    if (const std::size_t tail = d_v % kNC) {  // the last panel's first `tail` columns (the rest is padding)
+        const std::size_t b = d_v / kNC;
+        const float* const v = vp + b * panel_stride;
+        float* const out = acc + b * kNC * kMR;
+        switch (tail) {
+            case 3: pv_cols_n<3>(p, v, kNC, nj, out, in_scale); break;
+            case 2: pv_cols_n<2>(p, v, kNC, nj, out, in_scale); break;
+            default: pv_cols_n<1>(p, v, kNC, nj, out, in_scale); break;
+        }
+    }
 }
 __attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
@@ -217,6 +260,9 @@ inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size
     for (std::size_t j = 0; j < nj; ++j)
         for (std::size_t h = 0; h < NC; ++h)
             for (std::size_t r = 0; r < kMR; ++r) acc[h * kMR + r] += p[j * kMR + r] * v[j * ldv + h];
+}
+inline void qk_panels(const float* qp, const float* kp, std::size_t d, std::size_t np, float* s) {
+    for (std::size_t p = 0; p < np; ++p) qk_panel(qp, kp + p * d * kNK, d, s + p * kNK * kMR);
 }
 inline void col_max(const float* s, std::size_t n, float* m) {
     for (std::size_t j = 0; j < n; ++j)
@@ -248,5 +294,12 @@ inline void pv_cols(std::size_t nc, const float* p, const float* v, std::size_t 
     }
 }
 static_assert(kNC == 4, "pv_cols dispatches 1..4 columns");
+#if !ATTN_HAVE_SIMD
+inline void pv_block(const float* p, const float* vp, std::size_t panel_stride, std::size_t nj, std::size_t d_v,
+                     float* acc, const float* in_scale) {
+    for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
+        pv_cols(std::min(kNC, d_v - c0), p, vp + c0 / kNC * panel_stride, kNC, nj, acc + c0 * kMR, in_scale);
+}
+#endif
 
 }  // namespace attn::fast

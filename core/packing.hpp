@@ -1,13 +1,16 @@
-// packing.hpp — Q and K rearranged so that the microkernels (fast_kernels.hpp) read memory
-// strictly in order. V needs no packing: the A·V microkernel splat-loads v_j's values from V's rows.
+// packing.hpp — Q, K and V rearranged so that the microkernels (fast_kernels.hpp) read memory
+// strictly in order.
 //
 //   keys    K (n_k, d) → ceil(n_k/NR) panels, each (d, NR):  Kp[p][c][h] = K[p·NR + h][c]
 //           a panel is the transpose of NR consecutive key rows: at step c of the dot products the
 //           microkernel finds the c-th components of its NR keys side by side.
 //   queries one group of MR rows from i0 → (d, MR):          Qp[c][r] = Q[i0 + r][c]
 //           the c-th components of MR query rows, one per lane of two registers.
-// Entries past the matrix edge (keys ≥ n_k, rows ≥ n_q) are 0; the callers never use the scores
-// or outputs that come from them.
+//   values  V (n_k, d_v) → ceil(d_v/NC) column panels, each (n_k, NC):  Vp[b][j][h] = V[j][b·NC + h]
+//           (the streaming kernel only): the A·V microkernel's NC values of key j, then of key
+//           j + 1, … side by side, instead of NC values every d_v floats of V's rows.
+// Entries past the matrix edge (keys ≥ n_k, rows ≥ n_q, columns ≥ d_v) are 0; the callers never
+// use the scores or outputs that come from them.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +50,26 @@ inline void pack_query_group(const Matrix& q, std::size_t i0, std::size_t rows, 
                 for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = src[c] * scale;
         } else {
             for (std::size_t c = 0; c < d; ++c) out[c * mr + r] = 0.0f;
+        }
+    }
+}
+
+// V (n_k, d_v) → column panels of NC values, (ceil(d_v/NC)·n_k·NC) floats: panel b starts at
+// out[b·n_k·NC]. Row by row, so V is read in order and each panel is written in order. `out` is
+// resized, not reallocated when already large enough.
+template <std::size_t NC>
+void pack_values(const Matrix& v, std::vector<float>& out) {
+    const std::size_t n_k = v.rows, d_v = v.cols, full = d_v / NC, tail = d_v % NC;
+    const std::size_t panels = full + (tail != 0), panel = n_k * NC;
+    if (out.size() < panels * panel) out.resize(panels * panel);
+    for (std::size_t j = 0; j < n_k; ++j) {
+        const float* src = v.row(j);
+        float* dst = out.data() + j * NC;
+        for (std::size_t b = 0; b < full; ++b, src += NC, dst += panel)
+            for (std::size_t h = 0; h < NC; ++h) dst[h] = src[h];
+        if (tail) {
+            for (std::size_t h = 0; h < tail; ++h) dst[h] = src[h];
+            for (std::size_t h = tail; h < NC; ++h) dst[h] = 0.0f;
         }
     }
 }
