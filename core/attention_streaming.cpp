@@ -153,11 +153,9 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
         // out = o / l; a fully masked row has l = 0 and gets zeros
         for (std::size_t g = 0; g < groups; ++g) {
             const RunningRows run = running_rows(ws, g, d_v);
-            for (std::size_t r = 0; r < rows_of(g); ++r) {
-                const float inv_l = run.l[r] > 0.0f ? 1.0f / run.l[r] : 0.0f;
-                float* dst = out.row(b0 + g * kMR + r);
-                for (std::size_t c = 0; c < d_v; ++c) dst[c] = run.o[c * kMR + r] * inv_l;
-            }
+            alignas(64) float inv_l[kMR];
+            for (std::size_t r = 0; r < kMR; ++r) inv_l[r] = run.l[r] > 0.0f ? 1.0f / run.l[r] : 0.0f;
+            unpack_rows(run.o, kMR, rows_of(g), inv_l, out, b0 + g * kMR);
         }
     }
 }
