@@ -150,8 +150,16 @@ TEST_CASE("col_max: each lane's running max over a block of scores, −∞ (mask
         std::vector<float> want = m;
         for (std::size_t j = 0; j < n; ++j)
             for (std::size_t r = 0; r < kMR; ++r) want[r] = std::max(want[r], s[j * kMR + r]);
+        std::vector<float> lo(kMR, std::numeric_limits<float>::infinity()), want_lo = lo, m2 = m;
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t r = 0; r < kMR; ++r) want_lo[r] = std::min(want_lo[r], s[j * kMR + r]);
         attn::fast::col_max(s.data(), n, m.data());
         for (std::size_t r = 0; r < kMR; ++r) CHECK(m[r] == want[r]);
+        attn::fast::col_max(s.data(), n, m2.data(), lo.data());  // with each lane's min too
+        for (std::size_t r = 0; r < kMR; ++r) {
+            CHECK(m2[r] == want[r]);
+            CHECK(lo[r] == want_lo[r]);
+        }
         CHECK(m[1] == minus_inf);
         CHECK(m[2] == 9.0f);
         CHECK(m[3] == 7.5f);
@@ -196,6 +204,20 @@ void check_exp_sum(bool prescaled) {
 
 TEST_CASE("exp_sum: exp((s − m)/divisor) in place and its sum per lane, −∞ → 0") { check_exp_sum(false); }
 TEST_CASE("exp2_sum: 2^(s − m) in place for prescaled scores and its sum per lane") { check_exp_sum(true); }
+
+TEST_CASE("exp2_sum without its clamp gives the same bits wherever every y is ≥ −127") {
+    for (std::size_t n : kLengths) {
+        INFO("n = " << n);
+        std::vector<float> s = random_values(n * kMR, 150 + unsigned(n), -126.9f, 0.0f);  // (n, MR)
+        s[0] = -127.0f;                                                                  // the edge itself
+        const std::vector<float> zero(kMR, 0.0f);
+        std::vector<float> clamped = s, unclamped = s, l1(kMR), l2(kMR);
+        attn::fast::exp2_sum(clamped.data(), n, zero.data(), l1.data(), true);
+        attn::fast::exp2_sum(unclamped.data(), n, zero.data(), l2.data(), false);
+        CHECK(clamped == unclamped);
+        CHECK(l1 == l2);
+    }
+}
 
 TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and keeps the edge cases") {
     // Through exp2_sum with m = 0 (so y = s), in every lane and, in the scalar build, exp2_scalar.
