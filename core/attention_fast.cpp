@@ -2,7 +2,7 @@
 //
 // What it is: two kernels sharing the microkernels of fast_kernels.hpp, chosen by the number
 // of keys (measured; see bench/NOTES.md):
-//  - more than 64 keys: the tiled online-softmax kernel of attention_streaming.cpp — 256-key
+//  - more than 64 keys: the tiled online-softmax kernel of attention_streaming.cpp — 512-key
 //    tiles of K and V shared by blocks of 128 query rows while they are in cache;
 //  - up to 64 keys: the two-pass kernel below. K is packed once per call into panels of 4 keys
 //    (packing.hpp); then for each group of MR = 2·W query rows (8 on SIMD128), packed so that
@@ -57,7 +57,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in
-    // 256-key tiles shared by blocks of 128 query rows, was measured faster than this two-pass
+    // 512-key tiles shared by blocks of 128 query rows, was measured faster than this two-pass
     // loop from there on (in-wasm, best of several runs, quiet machine: n = 128 +4%, 256 +4%,
     // 512 +10%; full bench runs n = 1024, 2048: +8–16%). From n_k ≈ 1024 at d = 64, K and V plus
     // a group's row of scores outgrow the per-core L2, and walking all of K and V once per 8
@@ -87,7 +87,7 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
         fast::pack_query_group(q, i0, rows, kMR, qp);
 
         // 1. S (n_eff, MR) = Q_group · Kᵀ, one panel of 4 keys at a time
-        for (std::size_t p = 0; p * kNK < n_eff; ++p) fast::qk_panel(qp, kp + p * d * kNK, d, s + p * kNK * kMR);
+        fast::qk_panels(qp, kp, d, (n_eff + kNK - 1) / kNK, s);
 
         // 2. masked scores → −∞; per row m = max, p = exp((s − m)/divisor), l = Σ p; 1/l
         //    (0 for a fully masked row, whose p are all 0: its output row is 0)

@@ -119,7 +119,9 @@ struct Exp2Batches {
 // 2^y of every lane for y ≤ 0 or NaN, the same steps as exp2_scalar. The polynomial is in
 // Estrin's form rather than Horner's: the same terms with a dependency chain of 3 multiply-adds
 // instead of 5, which matters because the softmax loop is latency-bound.
-template <class Arch>
+// Clamp = false leaves out the first step, for callers that know every y is ≥ −127 (then
+// max(y, −127) = y and the result is the same).
+template <class Arch, bool Clamp = true>
 inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float, Arch>& y, const Exp2Batches<Arch>& k) {
     using batch = xsimd::batch<float, Arch>;
     // y ≤ −127 → −127, whose exponent field round(y) + 127 is 0, so 2^n = +0 and the result is
@@ -128,9 +130,9 @@ inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float
     // subnormal 2^y. A NaN y stays NaN: wasm's pmax(a, b) keeps a unless a < b; x86's maxps
     // returns its second operand when either is NaN.
 #if defined(__wasm__)
-    const batch yc = xsimd::max(y, k.floor);
+    const batch yc = Clamp ? xsimd::max(y, k.floor) : y;
 #else
-    const batch yc = xsimd::max(k.floor, y);
+    const batch yc = Clamp ? xsimd::max(k.floor, y) : y;
 #endif
     batch n = yc + k.magic_bias;  // round(y) + 127 in the low mantissa bits
     const batch s = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(n) << 23);  // 2^n

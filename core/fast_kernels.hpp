@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "fast_exp.hpp"
 #include "simd_kernels.hpp"
@@ -117,17 +118,32 @@ struct pv_microkernel {
     }
 };
 
-// m[r] = max(m[r], max_j S[j][r]) over n score rows of MR lanes. The fast paths only get here
-// with NaN-free scores (inputs with NaN go to the reference), so no NaN tracking.
+// m[r] = max(m[r], max_j S[j][r]) over n score rows of MR lanes, and, when lo is given,
+// lo[r] = min(lo[r], min_j S[j][r]). The fast paths only get here with NaN-free scores (inputs
+// with NaN go to the reference), so no NaN tracking.
 struct col_max_kernel {
     template <class Arch>
-    void operator()(Arch, const float* s, std::size_t n, float* m) const {
+    void operator()(Arch, const float* s, std::size_t n, float* m, float* lo) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         batch m0 = batch::load_unaligned(m), m1 = batch::load_unaligned(m + W);
-        for (const float* const end = s + n * 2 * W; s != end; s += 2 * W) {  // pointer-bump
-            m0 = xsimd::max(m0, batch::load_unaligned(s));
-            m1 = xsimd::max(m1, batch::load_unaligned(s + W));
+        const float* const end = s + n * 2 * W;
+        if (lo) {
+            batch lo0 = batch::load_unaligned(lo), lo1 = batch::load_unaligned(lo + W);
+            for (; s != end; s += 2 * W) {  // pointer-bump
+                const batch s0 = batch::load_unaligned(s), s1 = batch::load_unaligned(s + W);
+                m0 = xsimd::max(m0, s0);
+                m1 = xsimd::max(m1, s1);
+                lo0 = xsimd::min(lo0, s0);
+                lo1 = xsimd::min(lo1, s1);
+            }
+            lo0.store_unaligned(lo);
+            lo1.store_unaligned(lo + W);
+        } else {
+            for (; s != end; s += 2 * W) {
+                m0 = xsimd::max(m0, batch::load_unaligned(s));
+                m1 = xsimd::max(m1, batch::load_unaligned(s + W));
+            }
         }
         m0.store_unaligned(m);
         m1.store_unaligned(m + W);
@@ -140,11 +156,12 @@ struct col_max_kernel {
 // exp(−∞) = 0 instead of exp(−∞ + ∞) = NaN, and its l is 0. Computed as 2^y with
 // y = (S − m) · log2(e)/divisor ≤ 0 (fast_exp.hpp: exp2_nonpositive). Prescaled: S and m are
 // already in units of log2(e)/divisor (the streaming kernel folds that factor into the packed
-// queries), so y = S − m and inv_divisor is unused.
+// queries), so y = S − m and inv_divisor is unused. clamp = false: the caller knows every y is
+// ≥ −127 (the streaming kernel checks the tile's lowest score), so 2^y skips its clamp there.
 template <bool Prescaled>
 struct exp_sum_kernel {
     template <class Arch>
-    void operator()(Arch, float* s, std::size_t n, const float* m, float inv_divisor, float* l) const {
+    void operator()(Arch, float* s, std::size_t n, const float* m, float inv_divisor, float* l, bool clamp) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const batch minus_inf(-std::numeric_limits<float>::infinity()), zero(0.0f);
@@ -154,50 +171,100 @@ struct exp_sum_kernel {
         m1 = xsimd::select(m1 == minus_inf, zero, m1);
         batch l0(0.0f), l1(0.0f);
         const Exp2Batches<Arch> k;
-        for (float* const end = s + n * 2 * W; s != end; s += 2 * W) {  // pointer-bump
-            batch y0 = batch::load_unaligned(s) - m0, y1 = batch::load_unaligned(s + W) - m1;
-            if (!Prescaled) {
-                y0 *= scale;
-                y1 *= scale;
-            }
-            const batch e0 = exp2_nonpositive_batch<Arch>(y0, k);
-            const batch e1 = exp2_nonpositive_batch<Arch>(y1, k);
-            e0.store_unaligned(s);
-            e1.store_unaligned(s + W);
-        }
-        // The sums in a second pass over the (cached) weights: accumulated inside the exp loop
-        // they ran V8 out of registers (sums and polynomial constants spilled to the stack).
-        s -= n * 2 * W;
-        for (const float* const end = s + n * 2 * W; s != end; s += 2 * W) {
-            l0 += batch::load_unaligned(s);
-            l1 += batch::load_unaligned(s + W);
-        }
+        // The sums inside the exp loop. (Inlined into the streaming kernel's large function this ran
+        // V8 out of registers, and a second pass over the weights was faster; in a function of its
+        // own the one loop is: n = 1024 −0.1 ms in wasm.) Two loops deep, for V8 11.3 to unroll it
+        // (see "Loop depth" below).
+        auto loop = [&](auto clamped) {
+            for (std::size_t j0 = 0; j0 < n; j0 += 16)
+                for (float* const end = s + std::min<std::size_t>(16, n - j0) * 2 * W; s != end; s += 2 * W) {
+                    batch y0 = batch::load_unaligned(s) - m0, y1 = batch::load_unaligned(s + W) - m1;
+                    if (!Prescaled) {
+                        y0 *= scale;
+                        y1 *= scale;
+                    }
+                    const batch e0 = exp2_nonpositive_batch<Arch, decltype(clamped)::value>(y0, k);
+                    const batch e1 = exp2_nonpositive_batch<Arch, decltype(clamped)::value>(y1, k);
+                    e0.store_unaligned(s);
+                    e1.store_unaligned(s + W);
+                    l0 += e0;
+                    l1 += e1;
+                }
+        };
+        if (clamp)
+            loop(std::true_type{});
+        else
+            loop(std::false_type{});
         l0.store_unaligned(l);
         l1.store_unaligned(l + W);
     }
 };
 
-// noinline on the four kernels of the streaming kernel's hot loop (qk_panel, pv_cols_n, col_max,
+// noinline on the kernels of the streaming kernel's hot loop (qk_panels, pv_block, col_max,
 // exp2_sum): each is its own wasm function, so V8 allocates its registers alone. Inlined into the
 // streaming kernel's one large function, small changes anywhere in it (a second sum loop, a max
 // in the Q·Kᵀ epilogue, the exp loop split in halves) made V8 spill inside the hot loops:
-// n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible (a Q·Kᵀ call
-// is 64 steps of 16 vector operations) and those variants behave. exp_sum is left inline: it runs
-// in the two-pass kernel (≤ 64 keys) and when the streaming kernel cannot fold log2(e)/divisor
-// into the queries, neither of which that measurement covered.
-__attribute__((noinline)) inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) {
-    qk_microkernel{}(arch{}, qp, kp, d, s);
+// n = 1024 fell from 30 to 16–22 GFLOP/s. Outlined, the call overhead is negligible and those
+// variants behave. But Binaryen (run by em++ after LLVM) inlines every function that has one
+// caller, whatever LLVM was told: qk_panels and col_max have two (both fast paths), pv_block and
+// exp2_sum are called through pointers for that reason (attention_streaming.cpp). exp_sum is left
+// inline: it runs in the two-pass kernel (≤ 64 keys) and when the streaming kernel cannot fold
+// log2(e)/divisor into the queries, neither of which that measurement covered.
+//
+// Loop depth. V8 11.3 (Node 20) unrolls a wasm loop only when the loop is small for the number
+// of loops around it in its own function: the microkernels' loops (≈ 70 graph nodes) were not
+// unrolled at all in a function of their own with no loop around them, ×2 with one loop around
+// them, ×3 with two (seen in V8's machine code, --print-wasm-code). Not unrolled, every step of
+// the dot product pays a stack check and two 32→64-bit index moves on top of its 22 vector
+// instructions, and the Q·Kᵀ kernel ran at ≈ 40 GFLOP/s instead of 46–48 (microbenchmark, same
+// run). So the block kernels walk their panels or column blocks in two nested loops (for_nested),
+// which puts the microkernel's loop two deep: n = 1024 in Node, 7.7 → 7.1 ms in wasm. Chromium
+// 156's V8 ran the old kernels ≈ 12% faster than Node's already and gains less (−3%).
+template <class Body>
+inline void for_nested(std::size_t n, Body&& body) {
+    constexpr std::size_t chunk = 8;
+    for (std::size_t i0 = 0; i0 < n; i0 += chunk)
+        for (std::size_t i = i0, end = std::min(n, i0 + chunk); i != end; ++i) body(i);
 }
+
+// S = Q_group · K_tᵀ for np consecutive K panels: s gets np·NK score columns of MR floats.
+__attribute__((noinline)) inline void qk_panels(const float* qp, const float* kp, std::size_t d, std::size_t np,
+                                                float* s) {
+    for_nested(np, [&](std::size_t p) { qk_microkernel{}(arch{}, qp, kp + p * d * kNK, d, s + p * kNK * kMR); });
+}
+inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) { qk_panels(qp, kp, d, 1, s); }
 template <std::size_t NC>
 __attribute__((noinline)) inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
     pv_microkernel<NC>{}(arch{}, p, v, ldv, nj, acc, in_scale);
 }
-__attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m) { col_max_kernel{}(arch{}, s, n, m); }
-inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
-    exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l);
+// acc (d_v, MR) = in_scale·acc + Pᵀ·V for all d_v value columns, NC at a time, from V packed in
+// column panels (packing.hpp: pack_values): vp points at key j0 of panel 0, panel b is
+// panel_stride floats further, and each panel holds NC values per key.
+__attribute__((noinline)) inline void pv_block(const float* p, const float* vp, std::size_t panel_stride,
+                                               std::size_t nj, std::size_t d_v, float* acc,
+                                               const float* in_scale) {
+    for_nested(d_v / kNC, [&](std::size_t b) {
+        pv_microkernel<kNC>{}(arch{}, p, vp + b * panel_stride, kNC, nj, acc + b * kNC * kMR, in_scale);
+    });
+    if (const std::size_t tail = d_v % kNC) {  // the last panel's first `tail` columns (the rest is padding)
+        const std::size_t b = d_v / kNC;
+        const float* const v = vp + b * panel_stride;
+        float* const out = acc + b * kNC * kMR;
+        switch (tail) {
+            case 3: pv_cols_n<3>(p, v, kNC, nj, out, in_scale); break;
+            case 2: pv_cols_n<2>(p, v, kNC, nj, out, in_scale); break;
+            default: pv_cols_n<1>(p, v, kNC, nj, out, in_scale); break;
+        }
+    }
 }
-__attribute__((noinline)) inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) {
-    exp_sum_kernel<true>{}(arch{}, s, n, m, 1.0f, l);
+__attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m, float* lo = nullptr) {
+    col_max_kernel{}(arch{}, s, n, m, lo);
+}
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+    exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l, true);
+}
+__attribute__((noinline)) inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool clamp = true) {
+    exp_sum_kernel<true>{}(arch{}, s, n, m, 1.0f, l, clamp);
 }
 
 #else  // no SIMD (the scalar wasm build): the same blocks as plain loops
@@ -218,9 +285,15 @@ inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size
         for (std::size_t h = 0; h < NC; ++h)
             for (std::size_t r = 0; r < kMR; ++r) acc[h * kMR + r] += p[j * kMR + r] * v[j * ldv + h];
 }
-inline void col_max(const float* s, std::size_t n, float* m) {
+inline void qk_panels(const float* qp, const float* kp, std::size_t d, std::size_t np, float* s) {
+    for (std::size_t p = 0; p < np; ++p) qk_panel(qp, kp + p * d * kNK, d, s + p * kNK * kMR);
+}
+inline void col_max(const float* s, std::size_t n, float* m, float* lo = nullptr) {
     for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
+        for (std::size_t r = 0; r < kMR; ++r) {
+            m[r] = std::max(m[r], s[j * kMR + r]);
+            if (lo) lo[r] = std::min(lo[r], s[j * kMR + r]);
+        }
 }
 inline void exp_sum_scaled(float* s, std::size_t n, const float* m, float scale, float* l) {
     for (std::size_t r = 0; r < kMR; ++r) {
@@ -233,7 +306,7 @@ inline void exp_sum_scaled(float* s, std::size_t n, const float* m, float scale,
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
     exp_sum_scaled(s, n, m, inv_divisor * exp_constants::log2e, l);
 }
-inline void exp2_sum(float* s, std::size_t n, const float* m, float* l) { exp_sum_scaled(s, n, m, 1.0f, l); }
+inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool = true) { exp_sum_scaled(s, n, m, 1.0f, l); }
 
 #endif
 
@@ -248,5 +321,12 @@ inline void pv_cols(std::size_t nc, const float* p, const float* v, std::size_t 
     }
 }
 static_assert(kNC == 4, "pv_cols dispatches 1..4 columns");
+#if !ATTN_HAVE_SIMD
+inline void pv_block(const float* p, const float* vp, std::size_t panel_stride, std::size_t nj, std::size_t d_v,
+                     float* acc, const float* in_scale) {
+    for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
+        pv_cols(std::min(kNC, d_v - c0), p, vp + c0 / kNC * panel_stride, kNC, nj, acc + c0 * kMR, in_scale);
+}
+#endif
 
 }  // namespace attn::fast

@@ -97,12 +97,14 @@ constexpr std::size_t kWorkspaceKeepBytes = std::size_t{16} << 20;  // 16 MiB
 // (working_memory.cpp).
 struct Workspace {
     std::vector<float> k_packed;  // K in panels of NK keys (packing.hpp)
+    std::vector<float> v_packed;  // V in column panels of NC values (packing.hpp; the streaming kernel)
     std::vector<float> q_packed;  // the current query group(s), (d, MR) each
     std::vector<float> scores;    // a block of scores (key, row), then its weights
     std::vector<float> acc;       // the streaming kernel's running state, (d_v + 2)·MR per group
 
     std::size_t bytes() const {
-        return (k_packed.capacity() + q_packed.capacity() + scores.capacity() + acc.capacity()) * sizeof(float);
+        return (k_packed.capacity() + v_packed.capacity() + q_packed.capacity() + scores.capacity() + acc.capacity()) *
+               sizeof(float);
     }
     // Frees every buffer when together they hold more than `keep` bytes (called at the end of a call).
     void give_back_if_larger_than(std::size_t keep) {

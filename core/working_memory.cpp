@@ -22,8 +22,8 @@ std::uint64_t steps_floats(const AttentionShape& s, Axis axis) {
     return size_sum(size_product(score_matrices, s.n_q, s.n_k), size_product(s.n_q, s.d_v));
 }
 
-// attention_streaming.cpp's online softmax (fast::streaming_working_floats: packed K, one block of
-// query groups with their running rows, one tile of scores) and the output.
+// attention_streaming.cpp's online softmax (fast::streaming_working_floats: packed K, packed V, one
+// block of query groups with their running rows, one tile of scores) and the output.
 std::uint64_t streaming_floats(const AttentionShape& s) {
     // streaming_working_floats takes size_t, 32 bits on wasm32. A size above 2³¹ means a packed K
     // (n_k·d floats) or an output (n_q·d_v) of 2³¹ floats or more — 8 GiB, far over the limit — so

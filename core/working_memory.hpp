@@ -10,8 +10,8 @@
 //                        softmax runs along columns, on transposed copies) and the output
 //   attention            the kernel that will run: up to 64 keys the two-pass kernel's packed K
 //                        and one group's scores; above, the streaming kernel's buffers; the output
-//   attention_streaming  packed K, one block's packed queries and running rows, one tile of
-//                        scores, the output
+//   attention_streaming  packed K, packed V, one block's packed queries and running rows, one
+//                        tile of scores, the output
 //
 // Bytes of float32 storage, counted with checked_size.hpp: saturating at 2⁶⁴ − 1 instead of
 // wrapping around, so that an absurd shape reads as "far too much", never as little.

@@ -84,7 +84,8 @@ function readMatrix(name, m) {
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
     fail('bad_data', name, `${name}.data must hold numbers, not BigInts`, { got: kind });
   if (kind !== undefined) {
-    if (isDetached(bufferOf.call(data)))
+    // (a detached buffer's views have length 0, so a view with values needs no further test)
+    if (lengthOf.call(data) === 0 && isDetached(bufferOf.call(data)))
       fail('detached_data', name, `${name}.data's buffer has been detached (transferred or freed); ` +
         'pass a Float32Array that still holds its values');
     const values = kind === 'Float32Array'

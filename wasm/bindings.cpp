@@ -58,25 +58,45 @@ val end_call(val out) {
 attn::Result<attn::AttentionSteps>& result_slot(CallMemory& m, const attn::AttentionSteps*) { return m.steps; }
 attn::Result<attn::Matrix>& result_slot(CallMemory& m, const attn::Matrix*) { return m.matrix; }
 
-// { rows, cols, data } → its shape, before anything is copied.
-attn::Shape shape_of(const val& m) {
-    return {m["rows"].as<unsigned>(), m["cols"].as<unsigned>(), m["data"]["length"].as<unsigned>()};
+// The property names and the constructor the bindings use on every call, made into JS values once:
+// `m["rows"]` with a C string would turn the name into a JS string again on every access.
+// (Embind's val handles; never freed, like the module.)
+struct Names {
+    val rows{"rows"}, cols{"cols"}, data{"data"}, length{"length"};
+    val scale{"scale"}, temperature{"temperature"}, mask{"mask"}, stable{"stable"}, axis{"axis"},
+        mask_matrix{"maskMatrix"};
+    val float32_array = val::global("Float32Array");
+};
+const Names& names() {
+    static const Names n;
+    return n;
 }
 
-// { rows, cols, data } → Matrix. One bulk copy of data (TypedArray.set), no per-element calls.
-void copy_matrix(const val& m, attn::Matrix& out) {
-    out.rows = m["rows"].as<unsigned>();
-    out.cols = m["cols"].as<unsigned>();
-    out.data = emscripten::convertJSArrayToNumberVector<float>(m["data"]);
+// { rows, cols, data } → its shape (rows, cols, data.length), before anything is copied.
+attn::Shape shape_of(const val& m) {
+    const Names& n = names();
+    return {m[n.rows].as<unsigned>(), m[n.cols].as<unsigned>(), m[n.data][n.length].as<unsigned>()};
+}
+
+// { rows, cols, data } of that shape → Matrix. One bulk copy of the values (TypedArray.set on a
+// view of the Matrix's storage), no per-element calls. data is read again here rather than kept
+// from shape_of: a handle held across another argument's copy would be leaked, with the array it
+// holds, if that copy threw (see the top of the file).
+void copy_matrix(const val& m, const attn::Shape& shape, attn::Matrix& out) {
+    out.rows = shape.rows;
+    out.cols = shape.cols;
+    out.data.resize(shape.values);
+    val(emscripten::typed_memory_view(out.data.size(), out.data.data())).call<void>("set", m[names().data]);
 }
 
 // Matrix → { rows, cols, data: Float32Array }. The Float32Array constructor copies, so the result
 // stays valid when wasm memory grows (a typed_memory_view would silently detach).
 val to_js(const attn::Matrix& m) {
+    const Names& n = names();
     val out = val::object();
-    out.set("rows", static_cast<unsigned>(m.rows));
-    out.set("cols", static_cast<unsigned>(m.cols));
-    out.set("data", val::global("Float32Array").new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
+    out.set(n.rows, static_cast<unsigned>(m.rows));
+    out.set(n.cols, static_cast<unsigned>(m.cols));
+    out.set(n.data, n.float32_array.new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
     return out;
 }
 
@@ -107,17 +127,18 @@ val error(const attn::Error& e) {
 // not copied here (read_options leaves options.mask.keep empty).
 attn::Result<attn::AttentionOptions> read_options(const val& o) {
     using Options = attn::Result<attn::AttentionOptions>;
+    const Names& n = names();
     attn::AttentionOptions out;
-    const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+    const auto scale = attn::parse_option("scale", attn::kScaleNames, o[n.scale].as<std::string>());
     if (!scale.ok()) return Options::failure(scale.error);
-    const auto mask = attn::parse_option("mask", attn::kMaskNames, o["mask"].as<std::string>());
+    const auto mask = attn::parse_option("mask", attn::kMaskNames, o[n.mask].as<std::string>());
     if (!mask.ok()) return Options::failure(mask.error);
-    const auto axis = attn::parse_option("axis", attn::kAxisNames, o["axis"].as<std::string>());
+    const auto axis = attn::parse_option("axis", attn::kAxisNames, o[n.axis].as<std::string>());
     if (!axis.ok()) return Options::failure(axis.error);
     out.scale = scale.value;
-    out.temperature = o["temperature"].as<float>();
+    out.temperature = o[n.temperature].as<float>();
     out.mask.kind = mask.value;
-    out.stable = o["stable"].as<bool>();
+    out.stable = o[n.stable].as<bool>();
     out.axis = axis.value;
     return Options::success(std::move(out));
 }
@@ -159,14 +180,14 @@ val call_with_options(const val& q, const val& k, const val& v, const val& o) {
     if (!options.ok()) return end_call(error(options.error));
     m.options = options.value;
     const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
-    const attn::Shape mask = custom ? shape_of(o["maskMatrix"]) : attn::Shape{};
-    if (attn::Error e = attn::check_attention_shapes(shape_of(q), shape_of(k), shape_of(v), m.options.temperature,
-                                                     custom ? &mask : nullptr))
+    const attn::Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    if (attn::Error e = attn::check_attention_shapes(sq, sk, sv, m.options.temperature, custom ? &mask : nullptr))
         return end_call(error(e));
-    copy_matrix(q, m.q);
-    copy_matrix(k, m.k);
-    copy_matrix(v, m.v);
-    if (custom) copy_matrix(o["maskMatrix"], m.options.mask.keep);
+    copy_matrix(q, sq, m.q);
+    copy_matrix(k, sk, m.k);
+    copy_matrix(v, sv, m.v);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
     auto& r = result_slot(m, static_cast<const T*>(nullptr));
     r = entry(m.q, m.k, m.v, m.options);
     return end_call(r.ok() ? to_js(r.value) : error(r.error));
@@ -176,9 +197,10 @@ val call_with_options(const val& q, const val& k, const val& v, const val& o) {
 template <attn::Result<attn::Matrix> (*product)(const attn::Matrix&, const attn::Matrix&)>
 val project(const val& x, const val& w) {
     CallMemory& m = begin_call();
-    if (attn::Error e = attn::check_projection_shapes(shape_of(x), shape_of(w))) return end_call(error(e));
-    copy_matrix(x, m.x);
-    copy_matrix(w, m.w);
+    const attn::Shape sx = shape_of(x), sw = shape_of(w);
+    if (attn::Error e = attn::check_projection_shapes(sx, sw)) return end_call(error(e));
+    copy_matrix(x, sx, m.x);
+    copy_matrix(w, sw, m.w);
     m.matrix = product(m.x, m.w);
     return end_call(m.matrix.ok() ? to_js(m.matrix.value) : error(m.matrix.error));
 }

@@ -1,7 +1,9 @@
 // The fast paths' microkernels (fast_kernels.hpp) and exponentials (fast_exp.hpp) on their own,
 // against plain scalar loops: qk_panel, pv_cols, col_max, exp_sum and exp2_sum at lengths around
-// the vector width, on random data in their packed layouts, and the exponentials over their whole
-// range with their edge cases. Natively the kernels use real FMAs; in wasm a multiply and an add.
+// the vector width, on random data in their packed layouts, the block kernels the fast paths call
+// (qk_panels, pv_block on V packed by pack_values) around their loops' chunk of 8, and the
+// exponentials over their whole range with their edge cases. Natively the kernels use real FMAs;
+// in wasm a multiply and an add.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,8 +12,10 @@
 
 #include "fast_kernels.hpp"
 #include "helpers.hpp"
+#include "packing.hpp"
 
 using attn::fast::kMR;
+using attn::fast::kNC;
 using attn::fast::kNK;
 using testing::random_matrix;
 
@@ -78,6 +82,62 @@ TEST_CASE("pv_cols: P·V for 1 to 4 value columns, from zero and rescaling a run
     }
 }
 
+TEST_CASE("qk_panels: np panels in one call, each as qk_panel computes it") {
+    for (std::size_t d : {std::size_t{1}, std::size_t{5}, std::size_t{64}})
+        for (std::size_t np : {1, 2, 7, 8, 9, 16, 17, 64}) {
+            INFO("d = " << d << ", panels " << np);
+            const std::vector<float> qp = random_values(d * kMR, 90 + unsigned(d));
+            const std::vector<float> kp = random_values(np * d * kNK, 100 + unsigned(np));
+            std::vector<float> s(np * kNK * kMR + 1, -1.0f), one(kNK * kMR);
+            attn::fast::qk_panels(qp.data(), kp.data(), d, np, s.data());
+            for (std::size_t p = 0; p < np; ++p) {
+                attn::fast::qk_panel(qp.data(), kp.data() + p * d * kNK, d, one.data());
+                for (std::size_t i = 0; i < kNK * kMR; ++i) CHECK(s[p * kNK * kMR + i] == one[i]);
+            }
+            CHECK(s.back() == -1.0f);  // nothing written past np panels
+        }
+}
+
+TEST_CASE("pack_values and pv_block: P·V over every value column, d_v around the panel width") {
+    for (std::size_t d_v : {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 36, 64})
+        for (std::size_t n_k : {1, 5, 9, 40}) {
+            INFO("d_v = " << d_v << ", keys " << n_k);
+            const attn::Matrix v = random_matrix(n_k, d_v, 110 + unsigned(d_v + n_k));
+            std::vector<float> vp;
+            attn::fast::pack_values<kNC>(v, vp);
+            const std::size_t panels = (d_v + kNC - 1) / kNC, stride = n_k * kNC;
+            REQUIRE(vp.size() == panels * stride);
+            for (std::size_t b = 0; b < panels; ++b)
+                for (std::size_t j = 0; j < n_k; ++j)
+                    for (std::size_t h = 0; h < kNC; ++h)
+                        CHECK(vp[b * stride + j * kNC + h] == (b * kNC + h < d_v ? v(j, b * kNC + h) : 0.0f));
+            // keys j0 .. n_k − 1 of the packed panels, as the streaming kernel passes a tile
+            const std::size_t j0 = n_k / 3, nj = n_k - j0;
+            const std::vector<float> p = random_values(nj * kMR, 120 + unsigned(n_k), 0.0f, 1.0f);
+            const std::vector<float> alpha = random_values(kMR, 130 + unsigned(d_v), 0.0f, 1.0f);
+            for (bool rescale : {false, true}) {
+                INFO((rescale ? "rescaling" : "from zero"));
+                const std::vector<float> before = random_values(d_v * kMR, 140 + unsigned(d_v));
+                std::vector<float> acc = before;
+                acc.push_back(-1.0f);
+                attn::fast::pv_block(p.data(), vp.data() + j0 * kNC, stride, nj, d_v, acc.data(),
+                                     rescale ? alpha.data() : nullptr);
+                CHECK(acc.back() == -1.0f);  // nothing written past d_v columns
+                for (std::size_t c = 0; c < d_v; ++c)
+                    for (std::size_t r = 0; r < kMR; ++r) {
+                        double exact = rescale ? double(alpha[r]) * before[c * kMR + r] : 0.0;
+                        double magnitude = std::fabs(exact);
+                        for (std::size_t j = 0; j < nj; ++j) {
+                            exact += double(p[j * kMR + r]) * v(j0 + j, c);
+                            magnitude += std::fabs(double(p[j * kMR + r]) * v(j0 + j, c));
+                        }
+                        INFO("column " << c << ", row " << r);
+                        CHECK(std::fabs(acc[c * kMR + r] - exact) <= sum_bound(nj + 1, magnitude));
+                    }
+            }
+        }
+}
+
 TEST_CASE("col_max: each lane's running max over a block of scores, −∞ (masked) included") {
     const float minus_inf = -std::numeric_limits<float>::infinity();
     for (std::size_t n : kLengths) {
@@ -90,8 +150,16 @@ TEST_CASE("col_max: each lane's running max over a block of scores, −∞ (mask
         std::vector<float> want = m;
         for (std::size_t j = 0; j < n; ++j)
             for (std::size_t r = 0; r < kMR; ++r) want[r] = std::max(want[r], s[j * kMR + r]);
+        std::vector<float> lo(kMR, std::numeric_limits<float>::infinity()), want_lo = lo, m2 = m;
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t r = 0; r < kMR; ++r) want_lo[r] = std::min(want_lo[r], s[j * kMR + r]);
         attn::fast::col_max(s.data(), n, m.data());
         for (std::size_t r = 0; r < kMR; ++r) CHECK(m[r] == want[r]);
+        attn::fast::col_max(s.data(), n, m2.data(), lo.data());  // with each lane's min too
+        for (std::size_t r = 0; r < kMR; ++r) {
+            CHECK(m2[r] == want[r]);
+            CHECK(lo[r] == want_lo[r]);
+        }
         CHECK(m[1] == minus_inf);
         CHECK(m[2] == 9.0f);
         CHECK(m[3] == 7.5f);
@@ -136,6 +204,20 @@ void check_exp_sum(bool prescaled) {
 
 TEST_CASE("exp_sum: exp((s − m)/divisor) in place and its sum per lane, −∞ → 0") { check_exp_sum(false); }
 TEST_CASE("exp2_sum: 2^(s − m) in place for prescaled scores and its sum per lane") { check_exp_sum(true); }
+
+TEST_CASE("exp2_sum without its clamp gives the same bits wherever every y is ≥ −127") {
+    for (std::size_t n : kLengths) {
+        INFO("n = " << n);
+        std::vector<float> s = random_values(n * kMR, 150 + unsigned(n), -126.9f, 0.0f);  // (n, MR)
+        s[0] = -127.0f;                                                                  // the edge itself
+        const std::vector<float> zero(kMR, 0.0f);
+        std::vector<float> clamped = s, unclamped = s, l1(kMR), l2(kMR);
+        attn::fast::exp2_sum(clamped.data(), n, zero.data(), l1.data(), true);
+        attn::fast::exp2_sum(unclamped.data(), n, zero.data(), l2.data(), false);
+        CHECK(clamped == unclamped);
+        CHECK(l1 == l2);
+    }
+}
 
 TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and keeps the edge cases") {
     // Through exp2_sum with m = 0 (so y = s), in every lane and, in the scalar build, exp2_scalar.
