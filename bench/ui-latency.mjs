@@ -127,8 +127,8 @@ const stepTable = steps.map(({ n, times }) =>
   `| ${n} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(Math.max(...times.layout))} |`);
 const md = `# UI latency: an edit, a step, a cold start
 
-Measured by \`node bench/ui-latency.mjs\` (report only, nothing is asserted). Targets (issue 10,
-PRODUCT.md "Performance"): an edit at n ≤ 64 recomputes and re-renders within one frame (16 ms
+Measured by \`node bench/ui-latency.mjs\` (report only, nothing is asserted). Targets (README,
+"Performance"): an edit at n ≤ 64 recomputes and re-renders within one frame (16 ms
 script + layout, median); stepping stays within one frame at every size; cold start to the worked
 example's numbers ≤ 500 ms from the hosted build.
 
