@@ -34,18 +34,18 @@ struct NonFinite {
 // k: (n_k, d_k), v: (n_k, d_v). With options.axis == Axis::Column (the FAQ's misconception) the
 // softmax runs down each column instead: row_max and row_sum are then (1, n_k), one per column.
 struct AttentionSteps {
-    Matrix scores;   // (n_q, n_k)  S = Q·Kᵀ, S_ij = q_i · k_j
-    Matrix kept;     // (n_q, n_k)  1 where the mask keeps (i, j), 0 where it masks; all 1 unmasked
-    Matrix scaled;   // (n_q, n_k)  S / (√d_k · temperature); masked entries are −∞
-    Matrix row_max;  // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if a kept
-                     //             score is NaN)
-    Matrix shifted;  // (n_q, n_k)  scaled_ij − m_i ≤ 0; masked entries −∞ (fully masked rows too)
-    Matrix exps;     // (n_q, n_k)  e_ij = exp(shifted_ij); exp(scaled_ij) when !stable; 0 masked
-    Matrix row_sum;  // (n_q, 1)    s_i = Σ_j e_ij
-    Matrix weights;  // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1; exactly 0 masked (a
-                     //             fully masked row is all 0), even in a row that is NaN
-    Matrix output;   // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
-                     //             key's value row is never read
+    Matrix scores;         // (n_q, n_k)  S = Q·Kᵀ, S_ij = q_i · k_j
+    Matrix kept;           // (n_q, n_k)  1 where the mask keeps (i, j), 0 where it masks; all 1 unmasked
+    Matrix scaled;         // (n_q, n_k)  S / (√d_k · temperature); masked entries are −∞
+    Matrix row_max;        // (n_q, 1)    m_i = max_j scaled_ij (−∞ for a fully masked row; NaN if a kept
+                           //             score is NaN)
+    Matrix shifted;        // (n_q, n_k)  scaled_ij − m_i ≤ 0; masked entries −∞ (fully masked rows too)
+    Matrix exps;           // (n_q, n_k)  e_ij = exp(shifted_ij); exp(scaled_ij) when !stable; 0 masked
+    Matrix row_sum;        // (n_q, 1)    s_i = Σ_j e_ij
+    Matrix weights;        // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1; exactly 0 masked (a
+                           //             fully masked row is all 0), even in a row that is NaN
+    Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
+                           //             key's value row is never read
     NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
 };
 
@@ -62,8 +62,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
 // Output only: softmax(QKᵀ/√d_k)·V through fast_kernels.hpp, equal to attention_steps(...).output
 // within float32 rounding. options.stable and options.axis must keep their defaults (the teaching
 // switches exist only on the step-by-step paths); other values fall back to the reference.
-Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
-                         const AttentionOptions& options = {});
+Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options = {});
 
 // Output only, like attention, through the online softmax (running max and rescaled running sum
 // over tiles of keys): working memory O((n_q + n_k)·d), never an n_q×n_k matrix, so it runs sizes

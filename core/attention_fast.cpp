@@ -39,8 +39,7 @@ namespace attn {
 
 bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
 
-Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
-                         const AttentionOptions& options) {
+Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
     // The teaching switches (naive softmax, column softmax) live only on the step-by-step paths.
     if (!options.stable || options.axis != Axis::Row) return fast::reference_output(q, k, v, options);
@@ -53,7 +52,8 @@ Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v,
     using fast::kNK;
     const std::size_t key_panels = (n_k + kNK - 1) / kNK;
     // Every buffer of the kernel that will run (see below), and the output (working_memory.hpp).
-    if (Error e = check_memory("attention", "scores", n_q, n_k, working_bytes(Operation::Attention, {n_q, n_k, d, d_v})))
+    if (Error e =
+            check_memory("attention", "scores", n_q, n_k, working_bytes(Operation::Attention, {n_q, n_k, d, d_v})))
         return Result<Matrix>::failure(e);
 
     // More than 64 keys: the streaming kernel (attention_streaming.cpp), which walks K and V in

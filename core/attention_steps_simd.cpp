@@ -85,7 +85,7 @@ RowSoftmax softmax_rows(const Matrix& x, bool stable) {
         sm.row_max(i, 0) = max;
         if (max == minus_inf) {  // every key masked: nothing to attend to
             std::fill(sm.shifted.row(i), sm.shifted.row(i) + m, minus_inf);
-            continue;            // exps, row_sum and weights stay 0
+            continue;  // exps, row_sum and weights stay 0
         }
         simd::subtract(sm.shifted.row(i), x.row(i), max, m);
         const float sum = simd::exp_sum(sm.exps.row(i), stable ? sm.shifted.row(i) : x.row(i), m);

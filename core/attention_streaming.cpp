@@ -38,7 +38,7 @@ namespace {
 // tile's scores (16 KiB) stay in L1. 512 measured 1% faster than 256 at n = 1024 and 2048 (in-wasm,
 // interleaved), level at n = 256.
 constexpr std::size_t kBK = 512;
-constexpr std::size_t kG = 16;    // query groups per block (128 rows on SIMD128) sharing each tile
+constexpr std::size_t kG = 16;  // query groups per block (128 rows on SIMD128) sharing each tile
 static_assert(kBK % fast::kNK == 0, "a tile is whole key panels");
 
 }  // namespace
@@ -119,7 +119,8 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
             std::fill(run.m, run.m + kMR, minus_inf);  // (in the queries' units: base 2 when folded)
             std::fill(run.l, run.l + kMR, 0.0f);
         }
-        const std::size_t block_keys = visible_keys(options.mask, b0 + (groups - 1) * kMR + rows_of(groups - 1) - 1, n_k);
+        const std::size_t block_keys =
+            visible_keys(options.mask, b0 + (groups - 1) * kMR + rows_of(groups - 1) - 1, n_k);
 
         for (std::size_t j0 = 0; j0 < block_keys; j0 += kBK) {
             for (std::size_t g = 0; g < groups; ++g) {
@@ -139,8 +140,8 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
                 col_max(s, nb, m_new, lowest);
                 for (std::size_t r = 0; r < kMR; ++r)
                     alpha[r] = m_new[r] == minus_inf ? 1.0f
-                               : fold       ? exp2_scalar(run.m[r] - m_new[r])
-                                            : exp_scalar((run.m[r] - m_new[r]) * inv_divisor);
+                               : fold                ? exp2_scalar(run.m[r] - m_new[r])
+                                                     : exp_scalar((run.m[r] - m_new[r]) * inv_divisor);
                 if (fold) {
                     // 2^(S − m') needs its clamp at −127 (fast_exp.hpp) only if some exponent of
                     // the tile is below it: the lowest score's is the lowest (−∞ for a masked
@@ -174,8 +175,7 @@ void streaming_attention(const Matrix& q, const Matrix& k, const Matrix& v, cons
 
 }  // namespace fast
 
-Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v,
-                                   const AttentionOptions& options) {
+Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);
     const std::size_t n_q = q.rows, d = q.cols, d_v = v.cols;
     const float divisor = reference::score_divisor(options.scale, d, options.temperature);

@@ -47,7 +47,7 @@ constexpr float c4 = 0x1.573A1Ap-5f;
 constexpr float c3 = 0x1.555A80p-3f;
 constexpr float c2 = 0x1.FFFDC6p-2f;
 constexpr float c1 = 0x1.FFFFF6p-1f;
-constexpr float denorm_cutoff = -0x1.5D589Ep6f;  // ≈ −87.3365: below, exp(x) < FLT_MIN
+constexpr float denorm_cutoff = -0x1.5D589Ep6f;   // ≈ −87.3365: below, exp(x) < FLT_MIN
 constexpr float overflow_cutoff = 0x1.62E42Ep6f;  // ≈ 88.7228: above, exp(x) > FLT_MAX
 // 2^f on [−0.5, 0.5]: the c_k above times ln2^k (rounded to float)
 constexpr float e2c1 = 0x1.62E42Ap-1f, e2c2 = 0x1.EBF9BCp-3f, e2c3 = 0x1.C6B770p-5f, e2c4 = 0x1.3CEA52p-7f,
@@ -104,7 +104,7 @@ struct Exp2Coefficients {
     float magic_bias, c1, c2, c3, c4, c5, floor, one;
 };
 inline Exp2Coefficients exp2_coefficients = {
-    exp_constants::magic_bias, exp_constants::e2c1, exp_constants::e2c2, exp_constants::e2c3,
+    exp_constants::magic_bias, exp_constants::e2c1, exp_constants::e2c2,       exp_constants::e2c3,
     exp_constants::e2c4,       exp_constants::e2c5, exp_constants::exp2_floor, 1.0f};
 
 // The coefficients broadcast into registers, once per loop.
@@ -122,7 +122,8 @@ struct Exp2Batches {
 // Clamp = false leaves out the first step, for callers that know every y is ≥ −127 (then
 // max(y, −127) = y and the result is the same).
 template <class Arch, bool Clamp = true>
-inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float, Arch>& y, const Exp2Batches<Arch>& k) {
+inline xsimd::batch<float, Arch> exp2_nonpositive_batch(const xsimd::batch<float, Arch>& y,
+                                                        const Exp2Batches<Arch>& k) {
     using batch = xsimd::batch<float, Arch>;
     // y ≤ −127 → −127, whose exponent field round(y) + 127 is 0, so 2^n = +0 and the result is
     // exactly 0 (−∞ included) — one max instead of a compare and a select, which V8 builds with

@@ -234,15 +234,15 @@ __attribute__((noinline)) inline void qk_panels(const float* qp, const float* kp
 }
 inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) { qk_panels(qp, kp, d, 1, s); }
 template <std::size_t NC>
-__attribute__((noinline)) inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
+__attribute__((noinline)) inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj,
+                                                float* acc, const float* in_scale) {
     pv_microkernel<NC>{}(arch{}, p, v, ldv, nj, acc, in_scale);
 }
 // acc (d_v, MR) = in_scale·acc + Pᵀ·V for all d_v value columns, NC at a time, from V packed in
 // column panels (packing.hpp: pack_values): vp points at key j0 of panel 0, panel b is
 // panel_stride floats further, and each panel holds NC values per key.
 __attribute__((noinline)) inline void pv_block(const float* p, const float* vp, std::size_t panel_stride,
-                                               std::size_t nj, std::size_t d_v, float* acc,
-                                               const float* in_scale) {
+                                               std::size_t nj, std::size_t d_v, float* acc, const float* in_scale) {
     for_nested(d_v / kNC, [&](std::size_t b) {
         pv_microkernel<kNC>{}(arch{}, p, vp + b * panel_stride, kNC, nj, acc + b * kNC * kMR, in_scale);
     });
@@ -251,9 +251,15 @@ __attribute__((noinline)) inline void pv_block(const float* p, const float* vp, 
         const float* const v = vp + b * panel_stride;
         float* const out = acc + b * kNC * kMR;
         switch (tail) {
-            case 3: pv_cols_n<3>(p, v, kNC, nj, out, in_scale); break;
-            case 2: pv_cols_n<2>(p, v, kNC, nj, out, in_scale); break;
-            default: pv_cols_n<1>(p, v, kNC, nj, out, in_scale); break;
+            case 3:
+                pv_cols_n<3>(p, v, kNC, nj, out, in_scale);
+                break;
+            case 2:
+                pv_cols_n<2>(p, v, kNC, nj, out, in_scale);
+                break;
+            default:
+                pv_cols_n<1>(p, v, kNC, nj, out, in_scale);
+                break;
         }
     }
 }
@@ -278,7 +284,8 @@ inline void qk_panel(const float* qp, const float* kp, std::size_t d, float* s) 
         for (std::size_t r = 0; r < kMR; ++r) s[h * kMR + r] = acc[h][r];
 }
 template <std::size_t NC>
-inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc, const float* in_scale) {
+inline void pv_cols_n(const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc,
+                      const float* in_scale) {
     for (std::size_t h = 0; h < NC; ++h)
         for (std::size_t r = 0; r < kMR; ++r) acc[h * kMR + r] = in_scale ? acc[h * kMR + r] * in_scale[r] : 0.0f;
     for (std::size_t j = 0; j < nj; ++j)
@@ -306,7 +313,9 @@ inline void exp_sum_scaled(float* s, std::size_t n, const float* m, float scale,
 inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
     exp_sum_scaled(s, n, m, inv_divisor * exp_constants::log2e, l);
 }
-inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool = true) { exp_sum_scaled(s, n, m, 1.0f, l); }
+inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool = true) {
+    exp_sum_scaled(s, n, m, 1.0f, l);
+}
 
 #endif
 
@@ -314,10 +323,18 @@ inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool = t
 inline void pv_cols(std::size_t nc, const float* p, const float* v, std::size_t ldv, std::size_t nj, float* acc,
                     const float* in_scale) {
     switch (nc) {
-        case 4: pv_cols_n<4>(p, v, ldv, nj, acc, in_scale); break;
-        case 3: pv_cols_n<3>(p, v, ldv, nj, acc, in_scale); break;
-        case 2: pv_cols_n<2>(p, v, ldv, nj, acc, in_scale); break;
-        default: pv_cols_n<1>(p, v, ldv, nj, acc, in_scale); break;
+        case 4:
+            pv_cols_n<4>(p, v, ldv, nj, acc, in_scale);
+            break;
+        case 3:
+            pv_cols_n<3>(p, v, ldv, nj, acc, in_scale);
+            break;
+        case 2:
+            pv_cols_n<2>(p, v, ldv, nj, acc, in_scale);
+            break;
+        default:
+            pv_cols_n<1>(p, v, ldv, nj, acc, in_scale);
+            break;
     }
 }
 static_assert(kNC == 4, "pv_cols dispatches 1..4 columns");

@@ -50,15 +50,14 @@ inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, f
     if (nan) return true;
     constexpr double limit = 1e30;  // FLT_MAX ≈ 3.4e38: a wide margin for rounding and sums
     const double score_bound = mq * mk * static_cast<double>(q.cols);
-    return score_bound > limit || score_bound / divisor > limit ||
-           mv * static_cast<double>(k.rows) > limit;
+    return score_bound > limit || score_bound / divisor > limit || mv * static_cast<double>(k.rows) > limit;
 }
 
 // Sets the masked scores of a group to −∞. s holds the scores of keys j0 .. j0+n−1 for query rows
 // i0 .. i0+rows−1 in the fast paths' layout: s[jj·stride + r] is row i0 + r against key j0 + jj.
 // Causal: key j is masked when j > i (aligned top-left, as in reference::kept_cells).
-inline void mask_group(float* s, std::size_t stride, std::size_t i0, std::size_t rows, std::size_t j0,
-                       std::size_t n, const Mask& mask) {
+inline void mask_group(float* s, std::size_t stride, std::size_t i0, std::size_t rows, std::size_t j0, std::size_t n,
+                       const Mask& mask) {
     const float minus_inf = -std::numeric_limits<float>::infinity();
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t i = i0 + r;

@@ -21,8 +21,7 @@ struct Matrix {
     Matrix() = default;
     Matrix(std::size_t r, std::size_t c, float fill = 0.0f) : rows(r), cols(c), data(r * c, fill) {}
     // Takes the values as given; callers from outside the core go through check_matrix first.
-    Matrix(std::size_t r, std::size_t c, std::vector<float> values)
-        : rows(r), cols(c), data(std::move(values)) {}
+    Matrix(std::size_t r, std::size_t c, std::vector<float> values) : rows(r), cols(c), data(std::move(values)) {}
 
     float& operator()(std::size_t i, std::size_t j) { return data[i * cols + j]; }
     float operator()(std::size_t i, std::size_t j) const { return data[i * cols + j]; }

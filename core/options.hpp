@@ -29,7 +29,7 @@ struct AttentionOptions {
     Scale scale = Scale::SqrtDk;
     float temperature = 1.0f;  // scores are divided by it after scaling; must be finite and > 0
     Mask mask;
-    bool stable = true;        // false: exp(x) without subtracting the row max (overflows ~ x > 88)
+    bool stable = true;  // false: exp(x) without subtracting the row max (overflows ~ x > 88)
     Axis axis = Axis::Row;
 };
 

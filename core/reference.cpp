@@ -38,9 +38,12 @@ Matrix scores_qkt(const Matrix& q, const Matrix& k) {
 
 float score_divisor(Scale scale, std::size_t d_k, float temperature) {
     switch (scale) {
-        case Scale::SqrtDk: return std::sqrt(static_cast<float>(d_k)) * temperature;
-        case Scale::Dk: return static_cast<float>(d_k) * temperature;
-        case Scale::None: break;
+        case Scale::SqrtDk:
+            return std::sqrt(static_cast<float>(d_k)) * temperature;
+        case Scale::Dk:
+            return static_cast<float>(d_k) * temperature;
+        case Scale::None:
+            break;
     }
     return temperature;
 }
@@ -55,8 +58,8 @@ Matrix kept_cells(const Mask& mask, std::size_t n_q, std::size_t n_k) {
     Matrix kept(n_q, n_k, 1.0f);
     for (std::size_t i = 0; i < n_q; ++i)
         for (std::size_t j = 0; j < n_k; ++j) {
-            const bool masked = (mask.kind == MaskKind::Causal && j > i) ||
-                                (mask.kind == MaskKind::Custom && mask.keep(i, j) == 0.0f);
+            const bool masked =
+                (mask.kind == MaskKind::Causal && j > i) || (mask.kind == MaskKind::Custom && mask.keep(i, j) == 0.0f);
             if (masked) kept(i, j) = 0.0f;
         }
     return kept;
@@ -75,7 +78,10 @@ Matrix row_max(const Matrix& scaled) {
         float best = -std::numeric_limits<float>::infinity();
         for (std::size_t j = 0; j < scaled.cols; ++j) {
             const float x = scaled(i, j);
-            if (std::isnan(x)) { best = x; break; }  // NaN propagates: the row has no max
+            if (std::isnan(x)) {
+                best = x;
+                break;
+            }  // NaN propagates: the row has no max
             if (x > best) best = x;
         }
         m(i, 0) = best;
@@ -123,8 +129,7 @@ Matrix row_sums(const Matrix& exps) {
 Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& scaled) {
     Matrix a(exps.rows, exps.cols);
     for (std::size_t i = 0; i < exps.rows; ++i)
-        for (std::size_t j = 0; j < exps.cols; ++j)
-            a(i, j) = masked(scaled(i, j)) ? 0.0f : exps(i, j) / row_sum(i, 0);
+        for (std::size_t j = 0; j < exps.cols; ++j) a(i, j) = masked(scaled(i, j)) ? 0.0f : exps(i, j) / row_sum(i, 0);
     return a;
 }
 

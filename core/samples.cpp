@@ -15,7 +15,7 @@ namespace {
 // SplitMix64: a Weyl sequence (state += γ, γ = 2⁶⁴/φ) scrambled by two multiply-xorshift rounds.
 // Unsigned 64-bit arithmetic wraps modulo 2⁶⁴ by definition, so every platform gives the same bits.
 class SplitMix64 {
-public:
+  public:
     explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
     std::uint64_t next() {
         std::uint64_t z = (state_ += 0x9E3779B97F4A7C15u);
@@ -24,7 +24,7 @@ public:
         return z ^ (z >> 31);
     }
 
-private:
+  private:
     std::uint64_t state_;
 };
 
@@ -32,7 +32,7 @@ private:
 // normals: r = √(−2 ln u₁), z₀ = r cos 2πu₂, z₁ = r sin 2πu₂, with u₁ ∈ (0, 1] (so ln u₁ is
 // finite) and u₂ ∈ [0, 1), each from the top 53 bits of one draw.
 class NormalStream {
-public:
+  public:
     explicit NormalStream(std::uint64_t seed) : uniform_(seed) {}
     float next() {
         if (has_spare_) {
@@ -52,7 +52,7 @@ public:
         for (std::size_t i = 0; i < n; ++i) out[i] = next();
     }
 
-private:
+  private:
     SplitMix64 uniform_;
     float spare_ = 0.0f;
     bool has_spare_ = false;
@@ -64,8 +64,8 @@ Error check_range(const char* name, std::int64_t value, std::int64_t min, std::i
     Error e;
     e.code = ErrorCode::OutOfRange;
     e.argument = name;
-    e.params = {{"got", static_cast<double>(value)}, {"min", static_cast<double>(min)},
-                {"max", static_cast<double>(max)}};
+    e.params = {
+        {"got", static_cast<double>(value)}, {"min", static_cast<double>(min)}, {"max", static_cast<double>(max)}};
     e.message = std::string(name) + " must be a whole number from " + std::to_string(min) + " to " +
                 std::to_string(max) + " (got " + std::to_string(value) + ")";
     return e;
@@ -105,7 +105,8 @@ Result<Matrix> normal_matrix(std::int64_t rows, std::int64_t cols, std::int64_t 
     if (Error e = check_range("cols", cols, lim.min_dk, lim.max_dk)) return Result<Matrix>::failure(e);
     if (Error e = check_seed(seed)) return Result<Matrix>::failure(e);
     const std::uint64_t r = static_cast<std::uint64_t>(rows), c = static_cast<std::uint64_t>(cols);
-    if (Error e = check_memory("normal_matrix", "values", r, c, float_bytes(size_product(r, c)))) return Result<Matrix>::failure(e);
+    if (Error e = check_memory("normal_matrix", "values", r, c, float_bytes(size_product(r, c))))
+        return Result<Matrix>::failure(e);
 
     Matrix m(r, c);
     NormalStream(static_cast<std::uint64_t>(seed)).fill(m.data.data(), m.size());

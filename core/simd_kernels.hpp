@@ -73,8 +73,7 @@ struct dot_kernel {
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         batch acc(0.0f);
-        for (std::size_t i = 0; i < vec_end; i += W)
-            acc += batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
+        for (std::size_t i = 0; i < vec_end; i += W) acc += batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
         return xsimd::reduce_add(acc) + dot_tail(a, b, vec_end, n);  // then the tail, scalar
     }
 };

@@ -18,8 +18,10 @@ std::string format_bytes(std::uint64_t bytes) {
     if (bytes == kSizeOverflow) return "more than 16 EiB";  // 2^64 bytes: the count saturated
     char buf[64];
     const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
-    if (mib >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f GiB", mib / 1024.0);
-    else std::snprintf(buf, sizeof buf, "%.1f MiB", mib);
+    if (mib >= 1024.0)
+        std::snprintf(buf, sizeof buf, "%.1f GiB", mib / 1024.0);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", mib);
     return buf;
 }
 
@@ -44,10 +46,10 @@ double count(std::size_t n) { return static_cast<double>(n); }
 
 Error check_shape(const char* name, const Shape& m) {
     if (m.rows == 0 || m.cols == 0)
-        return refuse(ErrorCode::EmptyMatrix, name,
-                      std::string(name) + " must have at least one row and one column (got " +
-                          shape_string(m.rows, m.cols) + ")",
-                      {{"rows", count(m.rows)}, {"cols", count(m.cols)}});
+        return refuse(
+            ErrorCode::EmptyMatrix, name,
+            std::string(name) + " must have at least one row and one column (got " + shape_string(m.rows, m.cols) + ")",
+            {{"rows", count(m.rows)}, {"cols", count(m.cols)}});
     // Checked: rows × cols wrapped around to the data's length would pass and send every loop past
     // the end of the data.
     const std::uint64_t needed = size_product(m.rows, m.cols);
@@ -56,8 +58,10 @@ Error check_shape(const char* name, const Shape& m) {
                       std::string(name) + " has " + std::to_string(m.values) + " values but " +
                           shape_string(m.rows, m.cols) + " needs " + (needed == kSizeOverflow ? "at least " : "") +
                           std::to_string(needed),
-                      {{"got", count(m.values)}, {"need", count(m.rows) * count(m.cols)},
-                       {"rows", count(m.rows)}, {"cols", count(m.cols)}});
+                      {{"got", count(m.values)},
+                       {"need", count(m.rows) * count(m.cols)},
+                       {"rows", count(m.rows)},
+                       {"cols", count(m.cols)}});
     return {};
 }
 
@@ -89,8 +93,12 @@ Error check_projection_shapes(const Shape& x, const Shape& w) {
         return refuse(ErrorCode::ProjectionMismatch, "w",
                       "x is " + shape_string(x.rows, x.cols) + " but w is " + shape_string(w.rows, w.cols) +
                           "; X·W needs w to have as many rows as x has columns (" + std::to_string(x.cols) + ")",
-                      {{"got", count(w.rows)}, {"need", count(x.cols)}, {"xRows", count(x.rows)},
-                       {"xCols", count(x.cols)}, {"wRows", count(w.rows)}, {"wCols", count(w.cols)}});
+                      {{"got", count(w.rows)},
+                       {"need", count(x.cols)},
+                       {"xRows", count(x.rows)},
+                       {"xCols", count(x.cols)},
+                       {"wRows", count(w.rows)},
+                       {"wCols", count(w.cols)}});
     return check_memory("project", "output", x.rows, w.cols, float_bytes(size_product(x.rows, w.cols)));
 }
 
@@ -125,7 +133,9 @@ Error check_attention_shapes(const Shape& q, const Shape& k, const Shape& v, flo
             return refuse(ErrorCode::MaskShape, "mask",
                           "mask is " + shape_string(mask->rows, mask->cols) + " but the scores are " +
                               shape_string(q.rows, k.rows) + " (n_q×n_k)",
-                          {{"rows", count(mask->rows)}, {"cols", count(mask->cols)}, {"needRows", count(q.rows)},
+                          {{"rows", count(mask->rows)},
+                           {"cols", count(mask->cols)},
+                           {"needRows", count(q.rows)},
                            {"needCols", count(k.rows)}});
     }
     return {};
@@ -154,14 +164,16 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
     return {};
 }
 
-Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
-                   std::uint64_t bytes) {
+Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols, std::uint64_t bytes) {
     if (bytes <= kMemoryLimitBytes) return {};
     return refuse(ErrorCode::TooMuchMemory, "",
                   std::string(operation) + " on " + shape_string(rows, cols) + " " + what + " needs " +
                       format_bytes(bytes) + " of working memory; the limit is " + format_bytes(kMemoryLimitBytes),
-                  {{"operation", std::string(operation)}, {"what", std::string(what)}, {"rows", count(rows)},
-                   {"cols", count(cols)}, {"bytes", static_cast<double>(bytes)},
+                  {{"operation", std::string(operation)},
+                   {"what", std::string(what)},
+                   {"rows", count(rows)},
+                   {"cols", count(cols)},
+                   {"bytes", static_cast<double>(bytes)},
                    {"limit", static_cast<double>(kMemoryLimitBytes)}});
 }
 
@@ -169,8 +181,7 @@ Error bad_option(const char* option, const std::vector<const char*>& names, cons
     std::string allowed;  // "sqrt_dk", "dk" or "none"
     for (std::size_t i = 0; i < names.size(); ++i)
         allowed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ('"' + std::string(names[i]) + '"');
-    return refuse(ErrorCode::BadOption, option,
-                  std::string(option) + " must be " + allowed + " (got \"" + got + "\")",
+    return refuse(ErrorCode::BadOption, option, std::string(option) + " must be " + allowed + " (got \"" + got + "\")",
                   {{"got", '"' + got + '"'}});
 }
 

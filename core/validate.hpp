@@ -65,8 +65,7 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
 // anything is allocated. `operation` is the entry point, `what` the rows×cols matrix whose size
 // drives the need: "attention_steps on 12000×12000 scores needs 2.7 GiB of working memory; the
 // limit is 1.0 GiB". `bytes` is counted with checked_size.hpp, so that no size wraps around.
-Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols,
-                   std::uint64_t bytes);
+Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols, std::uint64_t bytes);
 
 // The memory check both step-by-step paths (attention_steps, attention_steps_simd) make, so that
 // they refuse exactly the same sizes: the n_q×n_k matrices of AttentionSteps, the temporaries of

@@ -50,9 +50,12 @@ std::uint64_t fast_floats(const AttentionShape& s) {
 
 std::uint64_t working_bytes(Operation operation, const AttentionShape& shape, Axis axis) {
     switch (operation) {
-        case Operation::AttentionSteps: return float_bytes(steps_floats(shape, axis));
-        case Operation::Attention: return float_bytes(fast_floats(shape));
-        case Operation::AttentionStreaming: return float_bytes(streaming_floats(shape));
+        case Operation::AttentionSteps:
+            return float_bytes(steps_floats(shape, axis));
+        case Operation::Attention:
+            return float_bytes(fast_floats(shape));
+        case Operation::AttentionStreaming:
+            return float_bytes(streaming_floats(shape));
     }
     return kSizeOverflow;
 }

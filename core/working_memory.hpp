@@ -25,10 +25,9 @@ namespace attn {
 
 // The entry points, by the name their too_much_memory error carries in params.operation.
 enum class Operation { AttentionSteps, Attention, AttentionStreaming };
-inline constexpr OptionName<Operation> kOperationNames[] = {
-    {"attention_steps", Operation::AttentionSteps},
-    {"attention", Operation::Attention},
-    {"attention_streaming", Operation::AttentionStreaming}};
+inline constexpr OptionName<Operation> kOperationNames[] = {{"attention_steps", Operation::AttentionSteps},
+                                                            {"attention", Operation::Attention},
+                                                            {"attention_streaming", Operation::AttentionStreaming}};
 
 // q: (n_q, d), k: (n_k, d), v: (n_k, d_v).
 struct AttentionShape {

@@ -147,7 +147,7 @@ attn::Result<attn::AttentionOptions> read_options(const val& o) {
 val to_js(const attn::NonFinite& n) {
     val out = val::object();
     const std::pair<const char*, std::size_t> counts[] = {
-        {"scores", n.scores}, {"scaled", n.scaled},   {"rowMax", n.row_max},   {"shifted", n.shifted},
+        {"scores", n.scores}, {"scaled", n.scaled},  {"rowMax", n.row_max},  {"shifted", n.shifted},
         {"exps", n.exps},     {"rowSum", n.row_sum}, {"weights", n.weights}, {"output", n.output}};
     for (const auto& [name, count] : counts) out.set(name, static_cast<double>(count));
     return out;

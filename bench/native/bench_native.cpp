@@ -24,7 +24,9 @@ attn::Matrix fill(std::size_t rows, std::size_t cols, unsigned seed, double sigm
     const double factor = sigma * std::sqrt(0.75);
     std::uint32_t x = seed;
     auto uniform = [&x] {
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
         return -1.0 + 2.0 * (static_cast<double>(x >> 8) / static_cast<double>(1u << 24));
     };
     for (float& v : m.data) {
@@ -46,19 +48,25 @@ double now_ms() {
 
 int main(int argc, char** argv) {
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-    struct Size { int n, d; };
+    struct Size {
+        int n, d;
+    };
     const Size sizes[] = {{16, 64}, {64, 64}, {256, 64}, {1024, 64}, {2048, 64}, {256, 16}};
     std::printf("{\"compiler\": \"%s\", \"simd\": %s, \"results\": [", __VERSION__,
                 attn::simd_enabled() ? "true" : "false");
     bool first = true;
     for (const Size& s : sizes) {
-        const attn::Matrix q = fill(s.n, s.d, 1, kQkSigma), k = fill(s.n, s.d, 2, kQkSigma), v = fill(s.n, s.d, 3, kVSigma);
+        const attn::Matrix q = fill(s.n, s.d, 1, kQkSigma), k = fill(s.n, s.d, 2, kQkSigma),
+                           v = fill(s.n, s.d, 3, kVSigma);
         for (int which = 0; which < 2; ++which) {
             auto call = [&] { return which == 0 ? attn::attention(q, k, v) : attn::attention_streaming(q, k, v); };
             // warm up for ≥ 100 ms (≥ 3 calls), then time enough calls for ≥ 300 ms (≥ 5, ≤ 201)
             double t_start = now_ms();
             int warm = 0;
-            while (warm < 3 || now_ms() - t_start < (quick ? 10 : 100)) { call(); ++warm; }
+            while (warm < 3 || now_ms() - t_start < (quick ? 10 : 100)) {
+                call();
+                ++warm;
+            }
             const double per_call = (now_ms() - t_start) / warm;
             const int reps = std::max(5, std::min(201, static_cast<int>((quick ? 30 : 300) / per_call)));
             std::vector<double> ms;
@@ -66,13 +74,17 @@ int main(int argc, char** argv) {
                 const double t0 = now_ms();
                 const auto out = call();
                 ms.push_back(now_ms() - t0);
-                if (!out.ok()) { std::fprintf(stderr, "%s\n", out.error.message.c_str()); return 1; }
+                if (!out.ok()) {
+                    std::fprintf(stderr, "%s\n", out.error.message.c_str());
+                    return 1;
+                }
             }
             std::sort(ms.begin(), ms.end());
-            std::printf("%s\n  {\"n\": %d, \"d\": %d, \"impl\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, "
-                        "\"max_ms\": %.6f, \"reps\": %d}",
-                        first ? "" : ",", s.n, s.d, which == 0 ? "attention" : "attentionStreaming",
-                        ms[ms.size() / 2], ms.front(), ms.back(), reps);
+            std::printf(
+                "%s\n  {\"n\": %d, \"d\": %d, \"impl\": \"%s\", \"median_ms\": %.6f, \"min_ms\": %.6f, "
+                "\"max_ms\": %.6f, \"reps\": %d}",
+                first ? "" : ",", s.n, s.d, which == 0 ? "attention" : "attentionStreaming", ms[ms.size() / 2],
+                ms.front(), ms.back(), reps);
             first = false;
         }
     }

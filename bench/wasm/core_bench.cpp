@@ -24,7 +24,9 @@ attn::Matrix fill(std::size_t rows, std::size_t cols, unsigned seed) {
     attn::Matrix m(rows, cols);
     unsigned x = seed * 2654435761u + 1u;
     for (float& v : m.data) {
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
         v = -1.0f + 2.0f * static_cast<float>(x >> 8) / static_cast<float>(1u << 24);
     }
     return m;
@@ -74,5 +76,4 @@ EMSCRIPTEN_KEEPALIVE double streaming_memory_bytes(int n, int d) {
     if (!out.ok()) return -1.0;
     return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0;
 }
-
 }

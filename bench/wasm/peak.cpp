@@ -20,7 +20,7 @@ double chains(int iterations, float* sink) {
     v128_t total = acc[0];
     for (int i = 1; i < N; ++i) total = wasm_f32x4_add(total, acc[i]);
     *sink += wasm_f32x4_extract_lane(total, 0);  // keeps the loop alive
-    return 8.0 * N * iterations / (ms * 1e6);   // GFLOP/s
+    return 8.0 * N * iterations / (ms * 1e6);    // GFLOP/s
 }
 
 }  // namespace
@@ -31,13 +31,18 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE double peak_gflops(int n_chains, int iterations) {
     static float sink = 0.0f;
     switch (n_chains) {
-        case 4: return chains<4>(iterations, &sink);
-        case 6: return chains<6>(iterations, &sink);
-        case 8: return chains<8>(iterations, &sink);
-        case 10: return chains<10>(iterations, &sink);
-        case 12: return chains<12>(iterations, &sink);
-        default: return chains<16>(iterations, &sink);
+        case 4:
+            return chains<4>(iterations, &sink);
+        case 6:
+            return chains<6>(iterations, &sink);
+        case 8:
+            return chains<8>(iterations, &sink);
+        case 10:
+            return chains<10>(iterations, &sink);
+        case 12:
+            return chains<12>(iterations, &sink);
+        default:
+            return chains<16>(iterations, &sink);
     }
 }
-
 }

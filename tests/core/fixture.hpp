@@ -38,13 +38,18 @@ struct Json {
 class Parser {
   public:
     explicit Parser(std::string text) : s_(std::move(text)) {}
-    Json parse() { Json v = value(); return v; }
+    Json parse() {
+        Json v = value();
+        return v;
+    }
 
   private:
     std::string s_;
     std::size_t p_ = 0;
 
-    void skip() { while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_; }
+    void skip() {
+        while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
+    }
     [[noreturn]] void fail(const char* what) {
         throw std::runtime_error(std::string("fixture: ") + what + " at byte " + std::to_string(p_));
     }
@@ -54,31 +59,67 @@ class Parser {
         const char c = s_[p_];
         Json v;
         if (c == '{') {
-            v.type = Json::Object; ++p_; skip();
-            if (s_[p_] == '}') { ++p_; return v; }
+            v.type = Json::Object;
+            ++p_;
+            skip();
+            if (s_[p_] == '}') {
+                ++p_;
+                return v;
+            }
             for (;;) {
-                skip(); const std::string key = str(); skip();
+                skip();
+                const std::string key = str();
+                skip();
                 if (s_[p_++] != ':') fail("expected ':'");
-                v.object[key] = value(); skip();
-                if (s_[p_] == ',') { ++p_; continue; }
+                v.object[key] = value();
+                skip();
+                if (s_[p_] == ',') {
+                    ++p_;
+                    continue;
+                }
                 if (s_[p_++] != '}') fail("expected '}'");
                 return v;
             }
         }
         if (c == '[') {
-            v.type = Json::Array; ++p_; skip();
-            if (s_[p_] == ']') { ++p_; return v; }
+            v.type = Json::Array;
+            ++p_;
+            skip();
+            if (s_[p_] == ']') {
+                ++p_;
+                return v;
+            }
             for (;;) {
-                v.array.push_back(value()); skip();
-                if (s_[p_] == ',') { ++p_; continue; }
+                v.array.push_back(value());
+                skip();
+                if (s_[p_] == ',') {
+                    ++p_;
+                    continue;
+                }
                 if (s_[p_++] != ']') fail("expected ']'");
                 return v;
             }
         }
-        if (c == '"') { v.type = Json::String; v.string = str(); return v; }
-        if (s_.compare(p_, 4, "true") == 0) { p_ += 4; v.type = Json::Bool; v.boolean = true; return v; }
-        if (s_.compare(p_, 5, "false") == 0) { p_ += 5; v.type = Json::Bool; return v; }
-        if (s_.compare(p_, 4, "null") == 0) { p_ += 4; return v; }
+        if (c == '"') {
+            v.type = Json::String;
+            v.string = str();
+            return v;
+        }
+        if (s_.compare(p_, 4, "true") == 0) {
+            p_ += 4;
+            v.type = Json::Bool;
+            v.boolean = true;
+            return v;
+        }
+        if (s_.compare(p_, 5, "false") == 0) {
+            p_ += 5;
+            v.type = Json::Bool;
+            return v;
+        }
+        if (s_.compare(p_, 4, "null") == 0) {
+            p_ += 4;
+            return v;
+        }
         char* end = nullptr;
         v.number = std::strtod(s_.c_str() + p_, &end);
         if (end == s_.c_str() + p_) fail("bad value");
@@ -90,7 +131,12 @@ class Parser {
         if (s_[p_++] != '"') fail("expected string");
         std::string out;
         while (p_ < s_.size() && s_[p_] != '"') {
-            if (s_[p_] == '\\') { ++p_; out += s_[p_] == 'n' ? '\n' : s_[p_]; ++p_; continue; }
+            if (s_[p_] == '\\') {
+                ++p_;
+                out += s_[p_] == 'n' ? '\n' : s_[p_];
+                ++p_;
+                continue;
+            }
             out += s_[p_++];
         }
         ++p_;
@@ -102,7 +148,8 @@ inline const Json& load() {
     static const Json root = [] {
         std::ifstream in(ATTN_FIXTURE);
         if (!in) throw std::runtime_error("fixture: cannot open " ATTN_FIXTURE);
-        std::stringstream ss; ss << in.rdbuf();
+        std::stringstream ss;
+        ss << in.rdbuf();
         return Parser(ss.str()).parse();
     }();
     return root;

@@ -21,8 +21,8 @@ inline bool close(double a, double b, double abs_tol, double rel_tol = 0.0) {
     return std::fabs(a - b) <= abs_tol + rel_tol * std::fabs(b);
 }
 
-inline void check_close(const attn::Matrix& actual, const attn::Matrix& expected, double abs_tol,
-                        double rel_tol = 0.0, const std::string& what = "") {
+inline void check_close(const attn::Matrix& actual, const attn::Matrix& expected, double abs_tol, double rel_tol = 0.0,
+                        const std::string& what = "") {
     INFO(what);
     REQUIRE(actual.rows == expected.rows);
     REQUIRE(actual.cols == expected.cols);
@@ -39,7 +39,9 @@ inline attn::Matrix random_matrix(std::size_t rows, std::size_t cols, unsigned s
     attn::Matrix m(rows, cols);
     unsigned x = seed * 2654435761u + 1u;
     for (float& v : m.data) {
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
         v = lo + (hi - lo) * static_cast<float>(x >> 8) / static_cast<float>(1u << 24);
     }
     return m;

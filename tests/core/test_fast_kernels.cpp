@@ -144,7 +144,7 @@ TEST_CASE("col_max: each lane's running max over a block of scores, −∞ (mask
         INFO("n = " << n);
         std::vector<float> s = random_values(n * kMR, 70 + unsigned(n), -5.0f, 5.0f);  // (n, MR)
         for (std::size_t j = 0; j < n; ++j) s[j * kMR + 1] = minus_inf;                // lane 1: every key masked
-        s[(n - 1) * kMR + 2] = 9.0f;                                                  // lane 2: its max in the last row
+        s[(n - 1) * kMR + 2] = 9.0f;  // lane 2: its max in the last row
         std::vector<float> m(kMR, minus_inf);
         m[3] = 7.5f;  // lane 3: a running max larger than anything in the block
         std::vector<float> want = m;
@@ -176,15 +176,17 @@ void check_exp_sum(bool prescaled) {
     for (std::size_t n : kLengths) {
         INFO("n = " << n << (prescaled ? ", exp2_sum" : ", exp_sum"));
         std::vector<float> s = random_values(n * kMR, 80 + unsigned(n), -30.0f, 3.0f);  // (n, MR)
-        for (std::size_t j = 0; j < n; ++j) s[j * kMR + 1] = minus_inf;  // lane 1: fully masked
-        s[0] = minus_inf;                                                // one masked score in lane 0
+        for (std::size_t j = 0; j < n; ++j) s[j * kMR + 1] = minus_inf;                 // lane 1: fully masked
+        s[0] = minus_inf;                                                               // one masked score in lane 0
         std::vector<float> m(kMR, minus_inf);
         for (std::size_t j = 0; j < n; ++j)
             for (std::size_t r = 0; r < kMR; ++r) m[r] = std::max(m[r], s[j * kMR + r]);
         const std::vector<float> before = s;
         std::vector<float> l(kMR, -1.0f);
-        if (prescaled) attn::fast::exp2_sum(s.data(), n, m.data(), l.data());
-        else attn::fast::exp_sum(s.data(), n, m.data(), inv_divisor, l.data());
+        if (prescaled)
+            attn::fast::exp2_sum(s.data(), n, m.data(), l.data());
+        else
+            attn::fast::exp_sum(s.data(), n, m.data(), inv_divisor, l.data());
         for (std::size_t r = 0; r < kMR; ++r) {
             INFO("lane " << r);
             const float shift = m[r] == minus_inf ? 0.0f : m[r];  // a fully masked lane: terms exp(−∞) = 0
@@ -209,7 +211,7 @@ TEST_CASE("exp2_sum without its clamp gives the same bits wherever every y is �
     for (std::size_t n : kLengths) {
         INFO("n = " << n);
         std::vector<float> s = random_values(n * kMR, 150 + unsigned(n), -126.9f, 0.0f);  // (n, MR)
-        s[0] = -127.0f;                                                                  // the edge itself
+        s[0] = -127.0f;                                                                   // the edge itself
         const std::vector<float> zero(kMR, 0.0f);
         std::vector<float> clamped = s, unclamped = s, l1(kMR), l2(kMR);
         attn::fast::exp2_sum(clamped.data(), n, zero.data(), l1.data(), true);
@@ -251,7 +253,8 @@ TEST_CASE("the softmax's 2^y (y ≤ 0) is within 1e-6 relative of std::exp2 and 
     for (std::size_t i : {std::size_t{3}, std::size_t{6}}) CHECK(std::isnan(out[i]));
     CHECK(out[4] == 1.0f);
     CHECK(out[8] == 1.0f);
-    for (std::size_t i : {std::size_t{0}, std::size_t{2}, std::size_t{7}}) CHECK(attn::fast::exp2_scalar(edge[i]) == 0.0f);
+    for (std::size_t i : {std::size_t{0}, std::size_t{2}, std::size_t{7}})
+        CHECK(attn::fast::exp2_scalar(edge[i]) == 0.0f);
     CHECK(std::isnan(attn::fast::exp2_scalar(nan)));
 }
 
@@ -261,7 +264,8 @@ TEST_CASE("the streaming kernel's scalar exp is within 1e-6 relative of std::exp
         float worst_x = 0.0f;
         std::vector<float> x;
         for (double t = -87.33; t <= 88.7; t += 0.00731) x.push_back(static_cast<float>(t));
-        for (float t : {0.0f, -0.0f, 1e-8f, -1e-8f, 0.5f, -0.5f, 1.0f, -1.0f, 0.34657359f, -0.34657359f}) x.push_back(t);
+        for (float t : {0.0f, -0.0f, 1e-8f, -1e-8f, 0.5f, -0.5f, 1.0f, -1.0f, 0.34657359f, -0.34657359f})
+            x.push_back(t);
         for (float xi : x) {
             const double want = std::exp(static_cast<double>(xi));
             const double rel = std::fabs(attn::fast::exp_scalar(xi) - want) / want;

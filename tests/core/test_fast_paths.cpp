@@ -20,8 +20,8 @@
 #include "helpers.hpp"
 
 using attn::AttentionOptions;
-using attn::Matrix;
 using attn::MaskKind;
+using attn::Matrix;
 using attn::Scale;
 using testing::random_matrix;
 
@@ -52,10 +52,9 @@ struct Shape {
 // panels of 4 keys; 4 value columns per A·V block; blocks of 16 groups; 256-key tiles), primes,
 // n_q ≠ n_k both ways, d from 1 to 300.
 const Shape kShapes[] = {
-    {1, 1, 1, 1},     {1, 5, 3, 2},      {5, 1, 2, 3},     {2, 3, 4, 5},     {3, 7, 5, 9},
-    {7, 13, 8, 7},    {16, 16, 16, 16},  {17, 9, 11, 19},  {13, 31, 64, 64}, {33, 65, 17, 8},
-    {61, 37, 64, 33}, {97, 101, 7, 13},  {64, 257, 64, 64}, {300, 100, 1, 2}, {131, 300, 65, 31},
-    {4, 260, 300, 5}, {9, 11, 300, 300},
+    {1, 1, 1, 1},      {1, 5, 3, 2},     {5, 1, 2, 3},       {2, 3, 4, 5},     {3, 7, 5, 9},      {7, 13, 8, 7},
+    {16, 16, 16, 16},  {17, 9, 11, 19},  {13, 31, 64, 64},   {33, 65, 17, 8},  {61, 37, 64, 33},  {97, 101, 7, 13},
+    {64, 257, 64, 64}, {300, 100, 1, 2}, {131, 300, 65, 31}, {4, 260, 300, 5}, {9, 11, 300, 300},
 };
 
 // A 0/1 mask with about a quarter masked, row 1 (if any) fully masked and column 0 masked.
@@ -101,7 +100,8 @@ void check_both(const Matrix& q, const Matrix& k, const Matrix& v, const Attenti
     const auto streaming = attn::attention_streaming(q, k, v, o);
     REQUIRE(fast.ok());
     REQUIRE(streaming.ok());
-    CHECK_MESSAGE(mismatch(fast.value, ref.value.output).empty(), "attention: " << mismatch(fast.value, ref.value.output));
+    CHECK_MESSAGE(mismatch(fast.value, ref.value.output).empty(),
+                  "attention: " << mismatch(fast.value, ref.value.output));
     CHECK_MESSAGE(mismatch(streaming.value, ref.value.output).empty(),
                   "attention_streaming: " << mismatch(streaming.value, ref.value.output));
 }

@@ -13,8 +13,8 @@
 #include "helpers.hpp"
 
 using attn::AttentionOptions;
-using attn::Matrix;
 using attn::MaskKind;
+using attn::Matrix;
 
 namespace {
 

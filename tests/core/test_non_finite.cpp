@@ -21,10 +21,10 @@ const Matrix V10(2, 2, {10, 0, 0, 10});
 
 // "scores=0 scaled=2 …" — the counts in the article's order.
 std::string counts(const NonFinite& n) {
-    return "scores=" + std::to_string(n.scores) + " scaled=" + std::to_string(n.scaled) + " row_max=" +
-           std::to_string(n.row_max) + " shifted=" + std::to_string(n.shifted) + " exps=" + std::to_string(n.exps) +
-           " row_sum=" + std::to_string(n.row_sum) + " weights=" + std::to_string(n.weights) +
-           " output=" + std::to_string(n.output);
+    return "scores=" + std::to_string(n.scores) + " scaled=" + std::to_string(n.scaled) +
+           " row_max=" + std::to_string(n.row_max) + " shifted=" + std::to_string(n.shifted) +
+           " exps=" + std::to_string(n.exps) + " row_sum=" + std::to_string(n.row_sum) +
+           " weights=" + std::to_string(n.weights) + " output=" + std::to_string(n.output);
 }
 
 // The counts of both paths, which must agree.

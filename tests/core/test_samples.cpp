@@ -136,7 +136,8 @@ TEST_CASE("out_of_range: d_k, count, seed, rows and cols outside their limits ar
     CHECK(params_of(e) == "got=0 min=1 max=1024");
     CHECK(e.message == "dk must be a whole number from 1 to 1024 (got 0)");
 
-    CHECK(attn::dot_product_samples(1025, 10, 1).error.message == "dk must be a whole number from 1 to 1024 (got 1025)");
+    CHECK(attn::dot_product_samples(1025, 10, 1).error.message ==
+          "dk must be a whole number from 1 to 1024 (got 1025)");
     const auto count = attn::dot_product_samples(4, 32769, 1).error;
     CHECK(count.argument == "count");
     CHECK(count.message == "count must be a whole number from 1 to 32768 (got 32769)");
@@ -144,7 +145,8 @@ TEST_CASE("out_of_range: d_k, count, seed, rows and cols outside their limits ar
     const auto seed = attn::dot_product_samples(4, 10, 4294967296).error;
     CHECK(seed.argument == "seed");
     CHECK(params_of(seed) == "got=4.29497e+09 min=0 max=4.29497e+09");
-    CHECK(attn::dot_product_samples(4, 10, -1).error.message == "seed must be a whole number from 0 to 4294967295 (got -1)");
+    CHECK(attn::dot_product_samples(4, 10, -1).error.message ==
+          "seed must be a whole number from 0 to 4294967295 (got -1)");
 
     CHECK(attn::normal_matrix(0, 4, 1).error.argument == "rows");
     CHECK(attn::normal_matrix(4, 2000, 1).error.message == "cols must be a whole number from 1 to 1024 (got 2000)");

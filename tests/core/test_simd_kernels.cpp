@@ -44,8 +44,9 @@ TEST_CASE("the build rounds a·b + c in two steps (-ffp-contract=off), as wasm d
     const volatile float a = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
     const float a_value = a, c_value = c;
     const float result = a_value * a_value + c_value;
-    CHECK_MESSAGE(result == 0.0f, "a·b + c was fused into one rounding: build with -ffp-contract=off "
-                                  "(CMakeLists.txt, ATTN_FP_FLAGS)");
+    CHECK_MESSAGE(result == 0.0f,
+                  "a·b + c was fused into one rounding: build with -ffp-contract=off "
+                  "(CMakeLists.txt, ATTN_FP_FLAGS)");
     CHECK(mul_then_add(a, a, c) == 0.0f);
 }
 
@@ -62,7 +63,8 @@ TEST_CASE("the SIMD build is what it says") {
 TEST_CASE("dot kernel equals the scalar dot product at every length") {
     for (std::size_t n : lengths()) {
         INFO("n = " << n);
-        const Matrix a = random_matrix(1, n, 100 + static_cast<unsigned>(n)), b = random_matrix(1, n, 200 + static_cast<unsigned>(n));
+        const Matrix a = random_matrix(1, n, 100 + static_cast<unsigned>(n)),
+                     b = random_matrix(1, n, 200 + static_cast<unsigned>(n));
         double expected = 0;
         for (std::size_t i = 0; i < n; ++i) expected += double(a.data[i]) * b.data[i];
         CHECK(attn::simd::dot(a.data.data(), b.data.data(), n) == doctest::Approx(expected).epsilon(1e-5).scale(1));

@@ -59,8 +59,8 @@ void check_equal_to_reference(const Matrix& q, const Matrix& k, const Matrix& v,
     INFO("q " << attn::shape_string(q) << ", k " << attn::shape_string(k) << ", v " << attn::shape_string(v)
               << ", scale " << attn::option_name(attn::kScaleNames, o.scale) << ", mask "
               << attn::option_name(attn::kMaskNames, o.mask.kind) << ", axis "
-              << attn::option_name(attn::kAxisNames, o.axis) << (o.stable ? ", stable" : ", naive")
-              << ", temperature " << o.temperature);
+              << attn::option_name(attn::kAxisNames, o.axis) << (o.stable ? ", stable" : ", naive") << ", temperature "
+              << o.temperature);
     const auto ref = attn::attention_steps(q, k, v, o);
     const auto simd = attn::attention_steps_simd(q, k, v, o);
     REQUIRE(ref.ok());
@@ -155,7 +155,8 @@ TEST_CASE("equal to the reference at shapes around the vector width, across ever
     // Lengths to 17, around 32 and around 64, rotated so that each of n_q, n_k, d_k and d_v takes
     // every one (the kernels run over d_k for QKᵀ, n_k or n_q for the softmax, d_v for A·V) and
     // n_q ≠ n_k.
-    const std::vector<std::size_t> sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+    const std::vector<std::size_t> sizes = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                            13, 14, 15, 16, 17, 31, 32, 33, 63, 64, 65};
     const std::size_t n = sizes.size();
     for (std::size_t s = 0; s < n; ++s) {
         const std::size_t n_q = sizes[s], n_k = sizes[(s + 1) % n], d_k = sizes[(s + 2) % n], d_v = sizes[(s + 3) % n];
@@ -168,15 +169,22 @@ TEST_CASE("equal to the reference at shapes around the vector width, across ever
 
 TEST_CASE("NaN in an input: NaN in exactly the reference's cells, at every step") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    const Matrix q0 = random_matrix(6, 9, 801, -2, 2), k0 = random_matrix(11, 9, 802, -2, 2), v0 = random_matrix(11, 5, 803);
+    const Matrix q0 = random_matrix(6, 9, 801, -2, 2), k0 = random_matrix(11, 9, 802, -2, 2),
+                 v0 = random_matrix(11, 5, 803);
     Matrix q = q0, k = k0, v = v0;
     q(2, 3) = nan;  // row 2 of everything from the scores on
     k(7, 8) = nan;  // column 7 of the scores; under the column softmax, column 7 only
     v(4, 1) = nan;  // column 1 of the output
     const std::vector<AttentionOptions> options = every_option(6, 11, 804);
-    SUBCASE("in q") { for (const AttentionOptions& o : options) check_equal_to_reference(q, k0, v0, o); }
-    SUBCASE("in k") { for (const AttentionOptions& o : options) check_equal_to_reference(q0, k, v0, o); }
-    SUBCASE("in v") { for (const AttentionOptions& o : options) check_equal_to_reference(q0, k0, v, o); }
+    SUBCASE("in q") {
+        for (const AttentionOptions& o : options) check_equal_to_reference(q, k0, v0, o);
+    }
+    SUBCASE("in k") {
+        for (const AttentionOptions& o : options) check_equal_to_reference(q0, k, v0, o);
+    }
+    SUBCASE("in v") {
+        for (const AttentionOptions& o : options) check_equal_to_reference(q0, k0, v, o);
+    }
 }
 
 TEST_CASE("a fully masked row: shifted −∞, exps, weights and output 0, never NaN") {
@@ -234,7 +242,8 @@ TEST_CASE("它 是 猫: X through W_Q, W_K, W_V on the SIMD path gives the fixtu
     const auto& c = fixture::case_named("它 是 猫 (X through W_Q, W_K, W_V)");
     for (const char* name : {"q", "k", "v"}) {
         INFO(name);
-        const auto projected = attn::project_simd(fixture::matrix(c["x"]), fixture::matrix(c[std::string("w_") + name]));
+        const auto projected =
+            attn::project_simd(fixture::matrix(c["x"]), fixture::matrix(c[std::string("w_") + name]));
         REQUIRE(projected.ok());
         check_close(projected.value, fixture::matrix(c[name]), 0);
     }

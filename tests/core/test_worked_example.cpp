@@ -63,8 +63,8 @@ TEST_CASE("every case of the shared fixture matches its float64 values at every 
     const double tol = root["tolerance"].number;
     for (const auto& c : root["cases"].array) {
         INFO("case: " << c["name"].string);
-        const auto r = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]),
-                                             fixture::matrix(c["v"]), options_of(c));
+        const auto r = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]),
+                                             options_of(c));
         REQUIRE(r.ok());
         const auto& e = c["expected"];
         check_close(r.value.scores, fixture::matrix(e["scores"]), tol, tol, "scores");
@@ -75,8 +75,8 @@ TEST_CASE("every case of the shared fixture matches its float64 values at every 
         check_close(r.value.weights, fixture::matrix(e["weights"]), tol, 0, "weights");
         check_close(r.value.output, fixture::matrix(e["output"]), tol, tol, "output");
 
-        const auto fast = attn::attention(fixture::matrix(c["q"]), fixture::matrix(c["k"]),
-                                          fixture::matrix(c["v"]), options_of(c));
+        const auto fast =
+            attn::attention(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), options_of(c));
         REQUIRE(fast.ok());
         check_close(fast.value, fixture::matrix(e["output"]), tol, tol, "fast output");
     }
@@ -98,14 +98,17 @@ TEST_CASE("d_k = 4: the scaling divides by exactly 2") {
     const auto& c = fixture::case_named("d_k = 4, exact scaling");
     const auto r = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]));
     REQUIRE(r.ok());
-    for (std::size_t t = 0; t < r.value.scores.size(); ++t) CHECK(r.value.scaled.data[t] == r.value.scores.data[t] / 2.0f);
+    for (std::size_t t = 0; t < r.value.scores.size(); ++t)
+        CHECK(r.value.scaled.data[t] == r.value.scores.data[t] / 2.0f);
 
     SUBCASE("÷d_k divides by 4 and no scaling leaves the scores as they are") {
         attn::AttentionOptions o;
         o.scale = attn::Scale::Dk;
-        const auto by_dk = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
+        const auto by_dk =
+            attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
         o.scale = attn::Scale::None;
-        const auto none = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
+        const auto none =
+            attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
         REQUIRE(by_dk.ok());
         REQUIRE(none.ok());
         for (std::size_t t = 0; t < r.value.scores.size(); ++t) {
@@ -116,8 +119,10 @@ TEST_CASE("d_k = 4: the scaling divides by exactly 2") {
     SUBCASE("temperature 2 halves the scaled scores again") {
         attn::AttentionOptions o;
         o.temperature = 2.0f;
-        const auto hot = attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
+        const auto hot =
+            attn::attention_steps(fixture::matrix(c["q"]), fixture::matrix(c["k"]), fixture::matrix(c["v"]), o);
         REQUIRE(hot.ok());
-        for (std::size_t t = 0; t < r.value.scores.size(); ++t) CHECK(hot.value.scaled.data[t] == r.value.scores.data[t] / 4.0f);
+        for (std::size_t t = 0; t < r.value.scores.size(); ++t)
+            CHECK(hot.value.scaled.data[t] == r.value.scores.data[t] / 4.0f);
     }
 }

@@ -64,16 +64,47 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // Values that find the edges: NaN, ±∞ (refused), denormals, float32's extremes, ±3e38 (finite,
 // but two of them make +∞), and ordinary small numbers.
-const float kPalette[] = {kNaN, kInf, -kInf, std::numeric_limits<float>::denorm_min(), -1e-40f, 1e-40f,
-                          std::numeric_limits<float>::min(), std::numeric_limits<float>::max(),
-                          -std::numeric_limits<float>::max(), 3e38f, -3e38f, 1e-20f, 1e20f, 0.0f, -0.0f,
-                          1.0f, -1.0f, 10.0f, 0.5f, 1000.0f, -1000.0f, 88.7f};
+const float kPalette[] = {kNaN,
+                          kInf,
+                          -kInf,
+                          std::numeric_limits<float>::denorm_min(),
+                          -1e-40f,
+                          1e-40f,
+                          std::numeric_limits<float>::min(),
+                          std::numeric_limits<float>::max(),
+                          -std::numeric_limits<float>::max(),
+                          3e38f,
+                          -3e38f,
+                          1e-20f,
+                          1e20f,
+                          0.0f,
+                          -0.0f,
+                          1.0f,
+                          -1.0f,
+                          10.0f,
+                          0.5f,
+                          1000.0f,
+                          -1000.0f,
+                          88.7f};
 constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
 // Temperatures from the ordinary to the absurd; 0, −1, NaN and +∞ are refused.
-const float kTemperatures[] = {1.0f, 0.25f, 4.0f, 3e38f, 1e-40f, std::numeric_limits<float>::min(),
-                               std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min(),
-                               1e-30f, 1e30f, 1e-38f, 0.0f, -1.0f, kNaN, kInf, 1e38f};
+const float kTemperatures[] = {1.0f,
+                               0.25f,
+                               4.0f,
+                               3e38f,
+                               1e-40f,
+                               std::numeric_limits<float>::min(),
+                               std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::denorm_min(),
+                               1e-30f,
+                               1e30f,
+                               1e-38f,
+                               0.0f,
+                               -1.0f,
+                               kNaN,
+                               kInf,
+                               1e38f};
 constexpr std::size_t kTemperatureCount = sizeof kTemperatures / sizeof kTemperatures[0];
 
 // The bytes, front to back; past the end every byte reads as 0.
@@ -124,12 +155,14 @@ struct Reader {
     std::fprintf(stderr, "\nINVARIANT BROKEN: %s\n", what.c_str());
     std::abort();
 }
-#define FUZZ_CHECK(condition, what) \
-    do {                            \
+#define FUZZ_CHECK(condition, what)      \
+    do {                                 \
         if (!(condition)) finding(what); \
     } while (0)
 
-std::string describe(const attn::Error& e) { return std::string(attn::code_name(e.code)) + " (" + e.argument + "): " + e.message; }
+std::string describe(const attn::Error& e) {
+    return std::string(attn::code_name(e.code)) + " (" + e.argument + "): " + e.message;
+}
 
 bool same_error(const attn::Error& a, const attn::Error& b) {
     return a.code == b.code && a.argument == b.argument && a.message == b.message;
@@ -194,9 +227,10 @@ void check_output(const Matrix& got, const Matrix& want, const Matrix& q, const 
     const double tol = (4.0 * delta + 1e-5) * max_abs(v) + 1e-30;
     for (std::size_t t = 0; t < want.size(); ++t) {
         if (!std::isfinite(want.data[t])) continue;
-        FUZZ_CHECK(close(got.data[t], want.data[t], tol),
-                   std::string(path) + ": output[" + std::to_string(t) + "] = " + std::to_string(got.data[t]) +
-                       ", the reference's " + std::to_string(want.data[t]) + " (tolerance " + std::to_string(tol) + ")");
+        FUZZ_CHECK(close(got.data[t], want.data[t], tol), std::string(path) + ": output[" + std::to_string(t) +
+                                                              "] = " + std::to_string(got.data[t]) +
+                                                              ", the reference's " + std::to_string(want.data[t]) +
+                                                              " (tolerance " + std::to_string(tol) + ")");
     }
 }
 
@@ -208,7 +242,8 @@ void check_all_paths(const Matrix& q, const Matrix& k, const Matrix& v, const At
     const auto streaming = attn::attention_streaming(q, k, v, o);
     if (!ref.ok()) {
         for (const attn::Error* e : {&simd.error, &fast.error, &streaming.error})
-            FUZZ_CHECK(same_error(*e, ref.error), "another refusal: " + describe(*e) + " vs the reference's " + describe(ref.error));
+            FUZZ_CHECK(same_error(*e, ref.error),
+                       "another refusal: " + describe(*e) + " vs the reference's " + describe(ref.error));
         return;
     }
     FUZZ_CHECK(simd.ok(), "attention_steps_simd refused: " + describe(simd.error));
@@ -256,13 +291,15 @@ void check_shape_arithmetic(Reader& in) {
         if (!attn::check_shape("m", m))
             FUZZ_CHECK(m.rows > 0 && m.cols > 0 && exact(m) == m.values, "check_shape accepted a wrong count");
     if (!attn::check_attention_shapes(s[0], s[1], s[2], 1.0f, &s[3]))
-        for (int a = 0; a < 4; ++a) FUZZ_CHECK(exact(s[a]) == s[a].values, "check_attention_shapes accepted a wrong count");
+        for (int a = 0; a < 4; ++a)
+            FUZZ_CHECK(exact(s[a]) == s[a].values, "check_attention_shapes accepted a wrong count");
     if (!attn::check_projection_shapes(s[0], s[4]))
         FUZZ_CHECK(static_cast<long double>(s[0].rows) * s[4].cols <= limit_floats,
                    "check_projection_shapes accepted too much memory");
     // The step paths' memory check reads shapes only: matrices without data, never computed.
     Matrix q, k, v;
-    q.rows = s[0].rows, q.cols = s[0].cols, k.rows = s[1].rows, k.cols = s[1].cols, v.rows = s[2].rows, v.cols = s[2].cols;
+    q.rows = s[0].rows, q.cols = s[0].cols, k.rows = s[1].rows, k.cols = s[1].cols, v.rows = s[2].rows,
+    v.cols = s[2].cols;
     for (attn::Axis axis : {attn::Axis::Row, attn::Axis::Column}) {
         AttentionOptions o;
         o.axis = axis;
@@ -289,7 +326,8 @@ void check_sampler(Reader& in) {
     FUZZ_CHECK(r.ok() == in_range, "dot_product_samples(" + std::to_string(dk) + ", " + std::to_string(count) + ", " +
                                        std::to_string(seed) + "): " + (r.ok() ? "accepted" : describe(r.error)));
     if (!r.ok()) {
-        FUZZ_CHECK(r.error.code == attn::ErrorCode::OutOfRange, "dot_product_samples refused with " + describe(r.error));
+        FUZZ_CHECK(r.error.code == attn::ErrorCode::OutOfRange,
+                   "dot_product_samples refused with " + describe(r.error));
         return;
     }
     FUZZ_CHECK(r.value.size() == static_cast<std::size_t>(count), "dot_product_samples: not count samples");
@@ -308,7 +346,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check_sampler(in);
         return 0;
     }
-    const std::size_t n_q = in.byte() % 12 + 1, n_k = in.byte() % 72 + 1, d_k = in.byte() % 20 + 1, d_v = in.byte() % 8 + 1;
+    const std::size_t n_q = in.byte() % 12 + 1, n_k = in.byte() % 72 + 1, d_k = in.byte() % 20 + 1,
+                      d_v = in.byte() % 8 + 1;
     const std::uint8_t flags = in.byte();
     AttentionOptions o;
     o.scale = static_cast<attn::Scale>(flags % 3);
@@ -325,7 +364,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::uint64_t rows = in.u64(), cols = in.u64();
         const std::size_t values = in.byte() % 32;
         Matrix claimed = in.matrix(static_cast<std::size_t>(rows), static_cast<std::size_t>(cols), values);
-        Matrix q = in.matrix(n_q, d_k, n_q * d_k), k = in.matrix(n_k, d_k, n_k * d_k), v = in.matrix(n_k, d_v, n_k * d_v);
+        Matrix q = in.matrix(n_q, d_k, n_q * d_k), k = in.matrix(n_k, d_k, n_k * d_k),
+               v = in.matrix(n_k, d_v, n_k * d_v);
         Matrix w = in.matrix(d_k, d_v, d_k * d_v);
         Matrix* slot[] = {&q, &k, &v, &o.mask.keep, &q, &w};
         if (claimant == 3) o.mask.kind = attn::MaskKind::Custom;
@@ -343,11 +383,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     Matrix w = in.matrix(d_k, d_v, d_k * d_v);
     switch (twist) {
-        case 1: k = in.matrix(n_k, d_k + 1, n_k * (d_k + 1)); break;
-        case 2: v = in.matrix(n_k + 1, d_v, (n_k + 1) * d_v); break;
-        case 3: o.mask.keep = Matrix(n_q, n_k + 1, 1.0f); o.mask.kind = attn::MaskKind::Custom; break;
-        case 4: q.data.pop_back(); break;
-        default: break;
+        case 1:
+            k = in.matrix(n_k, d_k + 1, n_k * (d_k + 1));
+            break;
+        case 2:
+            v = in.matrix(n_k + 1, d_v, (n_k + 1) * d_v);
+            break;
+        case 3:
+            o.mask.keep = Matrix(n_q, n_k + 1, 1.0f);
+            o.mask.kind = attn::MaskKind::Custom;
+            break;
+        case 4:
+            q.data.pop_back();
+            break;
+        default:
+            break;
     }
     check_all_paths(q, k, v, o);
     check_project(q, w);
