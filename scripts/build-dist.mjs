@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, pageStyles, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
 import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 /** The most each output may weigh, in bytes. */
@@ -76,7 +76,7 @@ const script = bundle.outputFiles[0].text;
 if (/<\/script|<!--/i.test(script)) throw new Error('build-dist: the bundle contains "</script" or "<!--"; it cannot be inlined');
 
 // 2. The styles: KaTeX's (without @font-face), then ours, minified.
-const { code: css } = await esbuild.transform(katex.css + fs.readFileSync(at('web', 'styles.css'), 'utf8'), { loader: 'css', minify: true });
+const { code: css } = await esbuild.transform(katex.css + pageStyles(), { loader: 'css', minify: true });
 if (/<\/style/i.test(css)) throw new Error('build-dist: the styles contain "</style"');
 
 // 3. The pages. The build id is a hash of what the page is made of: a new build (new content)

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, pageStyles, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
 import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 const out = at('build', 'web');
@@ -46,7 +46,7 @@ const formulas = formulaTemplates();
 const katex = katexCss({ keep: usedFaces(formulas, PAGE_FACES) });
 fs.writeFileSync(path.join(out, 'katex', 'katex.min.css'), katex.css);
 for (const { file } of katex.faces) fs.copyFileSync(file, path.join(out, 'katex', 'fonts', path.basename(file)));
-fs.copyFileSync(at('web', 'styles.css'), path.join(out, 'styles.css'));
+fs.writeFileSync(path.join(out, 'styles.css'), pageStyles());
 
 // 3. The page. Opened from file://, Chromium does not run module scripts; a small inline script
 //    then says which file to open instead (the offline file works from anywhere).

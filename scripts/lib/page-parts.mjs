@@ -107,6 +107,15 @@ export function katexCss({ keep, fontFaceRules = true }) {
   return { css: (fontFaceRules ? rules.join('') : '') + rest, faces };
 }
 
+/**
+ * The page's styles as one text: web/styles.css (the stepper and the frame), then each view's own
+ * sheet in web/styles/ in name order (the labs, the exports, the printed handout).
+ */
+export function pageStyles() {
+  const sheets = fs.readdirSync(at('web', 'styles')).filter((f) => f.endsWith('.css')).sort();
+  return [at('web', 'styles.css'), ...sheets.map((f) => at('web', 'styles', f))].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
 export const faceKey = (family, weight = 'normal', style = 'normal') => `${family}|${weight}|${style}`;
 
 /** The faces styles.css draws with (matrix names and operators in KaTeX's math italic). */

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
 import { exerciseQuestion, checkAnswer, hints, seriesPlan, WORKED_QUESTIONS } from '../../web/src/labs/exercise.js';
-import { EXERCISE_FIELDS, CELL_KINDS, defaultExerciseFields, parseExerciseHash, exerciseHash } from '../../web/src/labs/exercise-fields.js';
+import { EXERCISE_FIELDS, CELL_KINDS } from '../../web/src/labs/exercise-fields.js';
+import { defaultState, serializeState, parseState } from '../../web/src/state.js';
 
 let engine;
 before(async () => {
@@ -15,7 +16,7 @@ before(async () => {
   engine = await loadEngine({ binaries: { simd: () => bytes }, scalar: false });
 });
 
-const fields = (over = {}) => ({ ...defaultExerciseFields(), ...over });
+const fields = (over = {}) => ({ ...Object.fromEntries(EXERCISE_FIELDS.map((f) => [f.key, f.initial])), ...over });
 const question = (over) => exerciseQuestion(engine, fields(over));
 
 // An independent float64 softmax(QKᵀ/√d_k)·V of rows-of-numbers inputs.
@@ -103,13 +104,14 @@ test('the teacher picks the kinds and the example: exkinds=output only, exfrom=p
   assert.throws(() => exerciseQuestion(engine, fields({ exfrom: 'page' })), /needs the page/);
 });
 
-test('the hash fields: defaults, round trip, other fields left to the page, and a bad link falls back whole', () => {
+test('the hash fields, through the page\'s state: defaults, round trip, written only in the exercise view, a bad link falls back whole', () => {
   assert.deepEqual(EXERCISE_FIELDS.map((f) => f.key), ['ex', 'exlen', 'exseed', 'exdigits', 'exkinds', 'exfrom']);
-  assert.equal(exerciseHash(defaultExerciseFields()), 'ex=1&exlen=10&exseed=1&exdigits=2&exkinds=score,scaled,weight,output&exfrom=series');
-  const teacher = fields({ ex: 4, exlen: 6, exseed: 2024, exdigits: 3, exkinds: ['weight', 'score'], exfrom: 'page' });
-  assert.deepEqual(parseExerciseHash('#' + exerciseHash(teacher)), { fields: teacher, notice: null });
-  assert.deepEqual(parseExerciseHash('#step=3&lang=en&ex=2'), { fields: fields({ ex: 2 }), notice: null });
+  const exercise = { ...defaultState(), view: 'exercise' };
+  assert.match(serializeState(exercise), /^#view=exercise&step=1&.*&ex=1&exlen=10&exseed=1&exdigits=2&exkinds=score,scaled,weight,output&exfrom=series$/);
+  assert.doesNotMatch(serializeState(defaultState()), /ex=|exlen=/, 'the stepper\'s links carry no exercise fields');
+  const teacher = { ...exercise, ex: 4, exlen: 6, exseed: 2024, exdigits: 3, exkinds: ['weight', 'score'], exfrom: 'page' };
+  assert.deepEqual(parseState(serializeState(teacher)), { state: teacher, notice: null });
+  assert.equal(parseState('#view=exercise&step=3&lang=en&ex=2').state.ex, 2);
   for (const bad of ['ex=11', 'ex=0', 'exkinds=weight,weight', 'exkinds=softmax', 'exkinds=', 'exdigits=5', 'exfrom=mine', 'exseed=-1', 'ex'])
-    assert.deepEqual(parseExerciseHash(`#${bad}`), { fields: defaultExerciseFields(), notice: 'badHash' }, bad);
-  assert.deepEqual(parseExerciseHash(''), { fields: defaultExerciseFields(), notice: null });
+    assert.deepEqual(parseState(`#view=exercise&${bad}`), { state: defaultState(), notice: 'badHash' }, bad);
 });

@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import zh from '../../web/src/i18n/zh-CN.js';
-import en from '../../web/src/i18n/en.js';
-import { translate } from '../../web/src/i18n/index.js';
+import { translate, DICTIONARIES } from '../../web/src/i18n/index.js';
 import { STEPS } from '../../web/src/state.js';
 import { PRESETS } from '../../web/src/presets.js';
 
+// The merged dictionaries: the stepper's words and every lab's.
+const { 'zh-CN': zh, en } = DICTIONARIES;
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test('zh-CN and en have the same keys', () => {

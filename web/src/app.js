@@ -25,6 +25,20 @@ import { showStageErrors } from './views/controls.js';
 import { renderPanel, showErrors } from './views/panel.js';
 import { renderEmbedDialog } from './views/embed-dialog.js';
 import { moveInGrid } from './views/grid-keys.js';
+import { renderViewSwitch } from './views/view-switch.js';
+import { createScaleLabView } from './views/scale-lab-view.js';
+import { createCostLabView } from './views/cost-lab-view.js';
+import { createExerciseView } from './views/exercise-view.js';
+import { renderExportBar } from './views/export-bar.js';
+import { renderHandout } from './views/handout.js';
+
+/**
+ * The labs (state.js's VIEWS besides 'steps'). Each is created when its view opens and destroyed
+ * when it closes: create({ engine, setState(patch), announce(text) }) → { element, update(ctx),
+ * destroy() }, where update gets { state, t, theme, model } after every change — a lab keeps its
+ * own transient state (a run in progress, the typed answer) across a change of language.
+ */
+const LAB_VIEWS = { 'scale-lab': createScaleLabView, 'cost-lab': createCostLabView, exercise: createExerciseView };
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,6 +67,7 @@ export async function start({ binaries } = {}) {
   let engine;
   let t = translator(state.lang);
   let postedHash = null;
+  let lab = null;            // the open lab: { view, instance } (LAB_VIEWS), or null on the stepper
 
   /** How an error object from the parser reads in the current language. */
   function describe(error) {
@@ -131,10 +146,21 @@ export async function start({ binaries } = {}) {
 
   /** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
   function renderAll({ panel = true, frame = true } = {}) {
+    const stepper = state.view === 'steps';
+    document.body.dataset.view = state.view;
+    $('stage-body').hidden = !stepper;
+    $('lab-body').hidden = stepper;
     // The stage first: a new step measures where its matrices were (for the motion) while the
     // page is still laid out as it was.
-    keepingFocus(() => renderStage($('stage-body'), { state, model, t, on, theme: theme(), tokens: tokens(), stale: errors.size > 0, row, onRow: chooseRow }));
+    if (stepper) {
+      closeLab();
+      keepingFocus(() => renderStage($('stage-body'), { state, model, t, on, theme: theme(), tokens: tokens(), stale: errors.size > 0, row, onRow: chooseRow }));
+    } else {
+      openLab();
+    }
+    renderExportBar($('export-bar'), { state, model, t, theme: theme(), onPrint: printHandout });
     if (frame) {
+      renderViewSwitch($('views'), { state, t, onView: chooseView });
       renderChrome(document, {
         state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}`,
         build: buildId(), offlineFile: offersOfflineFile(), fullPageUrl: fullPageUrl(),
@@ -223,6 +249,42 @@ export async function start({ binaries } = {}) {
     returning = true; // back on its cell, the popover stays closed until the reader moves on
     was.td.focus();
     returning = false;
+  }
+
+  // ---- The labs (LAB_VIEWS) ------------------------------------------------------------------
+
+  /** Creates the lab of state.view if it is not open yet, and shows it the current state. */
+  function openLab() {
+    if (lab?.view !== state.view) {
+      closeLab();
+      const instance = LAB_VIEWS[state.view]({
+        engine,
+        setState: (patch) => commit({ ...state, ...patch }, { panel: false }),
+        announce: (text) => { $('step-announce').textContent = text; },
+      });
+      lab = { view: state.view, instance };
+      $('lab-body').replaceChildren(instance.element);
+    }
+    keepingFocus(() => lab.instance.update({ state, t, theme: theme(), model }));
+  }
+
+  function closeLab() {
+    if (!lab) return;
+    lab.instance.destroy();
+    lab = null;
+    $('lab-body').replaceChildren();
+  }
+
+  function chooseView(view) {
+    if (view === state.view) return;
+    closeExplain();
+    if (commit({ ...state, view }, { panel: false })) $('step-announce').textContent = t(`view.${view}`);
+  }
+
+  /** Lays the handout out (views/handout.js) and opens the browser's print dialog. */
+  function printHandout() {
+    renderHandout($('handout'), { state, model, t, engine, theme: theme() });
+    window.print();
   }
 
   /** Chooses the word whose row is marked everywhere (and mixed on the AV step). */
@@ -362,11 +424,11 @@ export async function start({ binaries } = {}) {
   });
   window.addEventListener('resize', () => { if (cell) showExplain(); });
 
-  // ←/→ change the step, except while typing or moving inside a matrix, and in an embed fixed to
-  // its step (no nav=1).
+  // ←/→ change the step, except while typing or moving inside a matrix, in an embed fixed to its
+  // step (no nav=1), and in the labs.
   document.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
-    if (state.embed && !state.nav) return;
+    if (state.view !== 'steps' || (state.embed && !state.nav)) return;
     if (event.target.closest?.('input, textarea, select, [contenteditable], td.pick, dialog')) return;
     if (event.key === 'ArrowRight') go(state.step + 1);
     else if (event.key === 'ArrowLeft') go(state.step - 1);
@@ -413,6 +475,8 @@ export async function start({ binaries } = {}) {
     commit(parsed.state, { fromUrl: true });
   });
   dark.addEventListener('change', () => renderAll({ panel: false }));
+  // Printing from the browser's menu (or Ctrl+P) prints the same handout as the button.
+  window.addEventListener('beforeprint', () => { if (model) renderHandout($('handout'), { state, model, t, engine, theme: theme() }); });
   window.addEventListener('pagehide', () => writeUrl());
 
   renderChrome(document, { state, t, build: buildId(), offlineFile: offersOfflineFile(), fullPageUrl: fullPageUrl() });

@@ -8,10 +8,18 @@ import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, preset
 import { STEPS } from './steps.js';
 import { parseNumber } from './parse-matrix.js';
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
+import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
+import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
+import { COST_PLAN } from './labs/cost-lab.js';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
 export { STEPS };
 export const LANGS = ['zh-CN', 'en'];
+/**
+ * The page's views (the hash field `view`): the stepper through the article's nine steps, and the
+ * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², and exercises by hand.
+ */
+export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
 export const SIZE_LIMIT = 64;   // n, d, d_k, d_v
 export const TABLE_LIMIT = 16;  // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
@@ -44,6 +52,9 @@ const matrix = {
 };
 
 const size = integer(1, SIZE_LIMIT);
+// The cost lab times up to n = 4096 unless a link asks for less (or for 8192, where the
+// step-by-step path is refused for memory).
+const COST_LAB_MAX_N = 4096;
 // A switch written as 1 or 0 in the hash.
 const flag = {
   parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
@@ -52,6 +63,8 @@ const flag = {
 
 /** Every field of the state: its key (in the state and in the hash), its type and its default. */
 export const FIELDS = [
+  // Written only for a lab, so that every link to the stepper reads as it always has.
+  { key: 'view', type: oneOf(VIEWS), initial: 'steps', only: (s) => s.view !== 'steps' },
   { key: 'step', type: integer(1, STEPS.length), initial: 1 },
   { key: 'lang', type: oneOf(LANGS), initial: 'zh-CN' },
   { key: 'preset', type: oneOf([...PRESETS, 'custom']), initial: 'article' },
@@ -75,6 +88,11 @@ export const FIELDS = [
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
   { key: 'panel', type: flag, initial: false, only: (s) => s.embed && s.panel },
   { key: 'nav', type: flag, initial: false, only: (s) => s.embed && s.nav },
+  // The labs' own fields, each written only in its view: the scale lab's d_k (1, 2, 4 … 1024; not
+  // the example's dk), the largest n the cost lab times, and the exercise series (exercise-fields.js).
+  { key: 'labdk', type: oneOf(DK_STEPS), initial: SCALE_LAB_DEFAULTS.dk, only: (s) => s.view === 'scale-lab' },
+  { key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: COST_LAB_MAX_N, only: (s) => s.view === 'cost-lab' },
+  ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
   ...MATRIX_NAMES.map((name) => ({
     key: name, type: matrix, matrix: true,
     only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
@@ -84,7 +102,7 @@ export const FIELDS = [
 /** The page as it first opens: the article's worked example, step 1, in Chinese. */
 export function defaultState() {
   const state = { mats: {} };
-  for (const field of FIELDS) if (!field.matrix) state[field.key] = field.initial;
+  for (const field of FIELDS) if (!field.matrix) state[field.key] = Array.isArray(field.initial) ? [...field.initial] : field.initial;
   return resolvePreset(state);
 }
 
@@ -154,6 +172,7 @@ export function parseState(hash) {
     if (field.matrix) state.mats[field.key] = value; else state[field.key] = value;
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
+  if (state.ex > state.exlen) return fallback; // a question beyond the series
   resolvePreset(state);
   if (!shapesAgree(state)) return fallback;
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;

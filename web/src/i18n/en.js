@@ -240,20 +240,9 @@ export default {
   'core.not_a_number': "{name}'s value number {index} is not a number (got {got}).",
   'core.inputs_too_large': 'The inputs hold {values} values ({bytes}); at most {limit} fit in the module\'s memory.',
 
-  // labs (issue 11)
-  'export.py.title': 'Exported from Attention Playground: softmax(QKᵀ/√dₖ)·V',
-  'export.py.run': 'Run python3 {file}: it prints the same weights A and output AV as the page (computed in float32, as the page does).',
-  'export.py.stable': 'numerical stability',
-  'export.py.naive': 'naive softmax: no max subtracted; large scores overflow eˣ to inf, and inf/inf is nan',
-  'export.py.errors': 'the page shows inf and nan too; no warnings printed here',
-  'export.py.fullyMasked': 'a fully masked row has nothing to attend to: all-zero weights (as on the page)',
-  'export.py.scores': 'scores + scaling',
-  'export.py.mask': 'mask: masked positions get −∞, so exactly zero weight',
-  'export.py.causal': 'causal mask: word i sees only words j ≤ i',
-  'export.py.rows': 'normalise each row',
-  'export.py.columns': 'normalise each column (a common misconception)',
-  'export.py.weighted': 'weighted sum',
-  'export.py.projections': 'the three projections',
-  'export.py.show': 'as the page shows them: {digits} significant digits',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
+
+  // the page's views (the labs name themselves in i18n/labs/)
+  'view.steps': 'The nine steps',
+  'views.label': 'Views',
 };

@@ -1,8 +1,19 @@
 // The two dictionaries are JS modules (no runtime fetch), so the page also works as one offline file.
+// The stepper's words are in zh-CN.js and en.js; each lab keeps its words in both languages side by
+// side in labs/ (one file per view), merged here into one dictionary per language.
 import zh from './zh-CN.js';
 import en from './en.js';
+import scaleLab from './labs/scale-lab.js';
+import costLab from './labs/cost-lab.js';
+import exercise from './labs/exercise.js';
+import exportAndPrint from './labs/export.js';
 
-export const DICTIONARIES = { 'zh-CN': zh, en };
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint];
+
+export const DICTIONARIES = {
+  'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),
+  en: Object.assign({}, en, ...LAB_WORDS.map((words) => words.en)),
+};
 
 // Own properties only: `in` and plain indexing would find 'constructor' or 'toString' on every
 // object's prototype. (Object.prototype.hasOwnProperty rather than Object.hasOwn, which Safari

@@ -241,20 +241,9 @@ export default {
   'core.not_a_number': '{name} 的第 {index} 个值不是数字(收到的是 {got})。',
   'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
 
-  // labs (issue 11)
-  'export.py.title': '注意力机制演练场导出:softmax(QKᵀ/√dₖ)·V',
-  'export.py.run': '运行 python3 {file}:打印与页面相同的权重 A 和输出 AV(与页面一样用 float32 计算)。',
-  'export.py.stable': '数值稳定',
-  'export.py.naive': '朴素 softmax:不减最大值,分数大时 eˣ 溢出为 inf,inf/inf 得 nan',
-  'export.py.errors': '页面同样显示 inf 和 nan,这里不打印警告',
-  'export.py.fullyMasked': '整行都被遮住:没有可看的词,权重全为 0(与页面相同)',
-  'export.py.scores': '打分 + 缩放',
-  'export.py.mask': '掩码:被遮住的位置为 −∞,权重恰好为 0',
-  'export.py.causal': '因果掩码:第 i 个词只看第 j ≤ i 个词',
-  'export.py.rows': '逐行归一化',
-  'export.py.columns': '按列归一化(常见误区)',
-  'export.py.weighted': '加权求和',
-  'export.py.projections': '三个投影',
-  'export.py.show': '与页面相同:{digits} 位有效数字',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
+
+  // the page's views (the labs name themselves in i18n/labs/)
+  'view.steps': '九个步骤',
+  'views.label': '视图',
 };

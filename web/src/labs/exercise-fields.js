@@ -3,10 +3,9 @@
 // article's worked example, then seeded random ones — or the page's current Q, K, V), and which
 // question is open. Pure.
 //
-// EXERCISE_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial }),
-// so the views phase can spread it into FIELDS once the page has its `view` field (each entry
-// then written only when view=exercise); until then parseExerciseHash and exerciseHash read and
-// write these fields alone.
+// EXERCISE_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial }):
+// state.js spreads it into FIELDS, each entry written only when view=exercise, and checks that the
+// open question is within the series.
 //
 //   ex=3          the open question, 1 … exlen
 //   exlen=10      questions in the series (the worked example's five, then random examples)
@@ -34,7 +33,7 @@ const kindList = {
   format: (kinds) => kinds.join(','),
 };
 
-/** The exercise's fields: key (in the state and the hash), type and default. */
+/** The exercise's fields: key (in the state and the hash), type and default (frozen: the state copies it). */
 export const EXERCISE_FIELDS = Object.freeze([
   { key: 'ex', type: integer(1, MAX_SERIES_LENGTH), initial: 1 },
   { key: 'exlen', type: integer(1, MAX_SERIES_LENGTH), initial: 10 },
@@ -43,37 +42,3 @@ export const EXERCISE_FIELDS = Object.freeze([
   { key: 'exkinds', type: kindList, initial: CELL_KINDS },
   { key: 'exfrom', type: oneOf(EXAMPLE_SOURCES), initial: 'series' },
 ]);
-
-/** The fields' defaults: { ex: 1, exlen: 10, … }. */
-export function defaultExerciseFields() {
-  return Object.fromEntries(EXERCISE_FIELDS.map((f) => [f.key, Array.isArray(f.initial) ? [...f.initial] : f.initial]));
-}
-
-/**
- * Reads the exercise's fields from a hash (other fields are ignored: they are the page's). Returns
- * { fields, notice }: notice 'badHash' (and the defaults) when a field does not parse or the open
- * question is beyond the series — never a half-read state, as state.js.
- */
-export function parseExerciseHash(hash) {
-  const fields = defaultExerciseFields();
-  const fallback = { fields: defaultExerciseFields(), notice: 'badHash' };
-  const text = String(hash ?? '').replace(/^#/, '');
-  for (const part of text ? text.split('&') : []) {
-    const at = part.indexOf('=');
-    if (at <= 0) return fallback;
-    const field = EXERCISE_FIELDS.find((f) => f.key === part.slice(0, at));
-    if (!field) continue;
-    let raw;
-    try { raw = decodeURIComponent(part.slice(at + 1)); } catch { return fallback; }
-    const value = field.type.parse(raw);
-    if (value === undefined) return fallback;
-    fields[field.key] = value;
-  }
-  if (fields.ex > fields.exlen) return fallback;
-  return { fields, notice: null };
-}
-
-/** Writes the exercise's fields: `ex=1&exlen=10&exseed=1&exdigits=2&exkinds=score,scaled,weight,output&exfrom=series`. */
-export function exerciseHash(fields) {
-  return EXERCISE_FIELDS.map((f) => `${f.key}=${encodeURIComponent(f.type.format(fields[f.key])).replace(/%2C/g, ',')}`).join('&');
-}

@@ -1,0 +1,36 @@
+// The words of the exports (NumPy, JSON, CSV, PNG) and of the printed handout, in both languages.
+// export.py.* are the comments of the downloaded NumPy script (labs/export/numpy.js).
+export default {
+  'zh-CN': {
+    'export.py.title': '注意力机制演练场导出:softmax(QKᵀ/√dₖ)·V',
+    'export.py.run': '运行 python3 {file}:打印与页面相同的权重 A 和输出 AV(与页面一样用 float32 计算)。',
+    'export.py.stable': '数值稳定',
+    'export.py.naive': '朴素 softmax:不减最大值,分数大时 eˣ 溢出为 inf,inf/inf 得 nan',
+    'export.py.errors': '页面同样显示 inf 和 nan,这里不打印警告',
+    'export.py.fullyMasked': '整行都被遮住:没有可看的词,权重全为 0(与页面相同)',
+    'export.py.scores': '打分 + 缩放',
+    'export.py.mask': '掩码:被遮住的位置为 −∞,权重恰好为 0',
+    'export.py.causal': '因果掩码:第 i 个词只看第 j ≤ i 个词',
+    'export.py.rows': '逐行归一化',
+    'export.py.columns': '按列归一化(常见误区)',
+    'export.py.weighted': '加权求和',
+    'export.py.projections': '三个投影',
+    'export.py.show': '与页面相同:{digits} 位有效数字',
+  },
+  en: {
+    'export.py.title': 'Exported from Attention Playground: softmax(QKᵀ/√dₖ)·V',
+    'export.py.run': 'Run python3 {file}: it prints the same weights A and output AV as the page (computed in float32, as the page does).',
+    'export.py.stable': 'numerical stability',
+    'export.py.naive': 'naive softmax: no max subtracted; large scores overflow eˣ to inf, and inf/inf is nan',
+    'export.py.errors': 'the page shows inf and nan too; no warnings printed here',
+    'export.py.fullyMasked': 'a fully masked row has nothing to attend to: all-zero weights (as on the page)',
+    'export.py.scores': 'scores + scaling',
+    'export.py.mask': 'mask: masked positions get −∞, so exactly zero weight',
+    'export.py.causal': 'causal mask: word i sees only words j ≤ i',
+    'export.py.rows': 'normalise each row',
+    'export.py.columns': 'normalise each column (a common misconception)',
+    'export.py.weighted': 'weighted sum',
+    'export.py.projections': 'the three projections',
+    'export.py.show': 'as the page shows them: {digits} significant digits',
+  },
+};

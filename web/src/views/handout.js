@@ -1,0 +1,4 @@
+// The printed handout. Being written.
+export function renderHandout(root) {
+  root.replaceChildren();
+}
