@@ -2,8 +2,8 @@
 # Installs everything the playground needs on a fresh Debian bookworm machine, and skips what is
 # already there. Called by `npm start` and `npm test` (and so by .ci/run); safe to run again.
 #   - apt packages: compilers (g++; clang-14 with its sanitizer and libFuzzer runtimes), Emscripten,
-#     doctest; Chromium and Firefox ESR + a CJK font for the browser tests; Python 3 with NumPy
-#     (Debian's /usr/bin/python3) to run the NumPy export in the tests
+#     doctest, clang-format (the C++ format check); Chromium and Firefox ESR + a CJK font for the
+#     browser tests; Python 3 with NumPy (Debian's /usr/bin/python3) to run the NumPy export in the tests
 #   - xsimd 13.2 headers from Debian trixie, unpacked into build/deps (never installed system-wide:
 #     bookworm's xsimd 8.1 has no wasm backend)
 #   - npm packages of package.json
@@ -23,7 +23,7 @@ if [ "$node_major" -lt 18 ]; then
 fi
 
 # --- apt packages -------------------------------------------------------------------------------
-APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3 python3-numpy clang-14 libclang-rt-14-dev)
+APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3 python3-numpy clang-14 libclang-rt-14-dev clang-format)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
