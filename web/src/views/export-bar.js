@@ -1,4 +1,99 @@
-// The export buttons (NumPy, JSON, CSV, PNG) and "Print handout". Being written.
-export function renderExportBar(root) {
-  root.replaceChildren();
+// The export buttons under the stage — NumPy, JSON, CSV, PNG — and "Print handout". Each export
+// is the pure text or drawing of labs/export/ saved as a file: a Blob, an object URL and a
+// temporary <a download>. On the stepper all of them; in the exercise view only the handout (a
+// data export would give the answers away); none in the other labs, nor in an embed (a frame
+// sandboxed without allow-downloads cannot save a file: it has its "Open in the playground" link).
+// The buttons are built once and relabelled, so that the one under the keyboard keeps its focus.
+
+import { h } from './dom.js';
+import { STEPS } from '../steps.js';
+import { KIND_OF } from '../colors.js';
+import { symbol } from './names.js';
+import { numpyScript } from '../labs/export/numpy.js';
+import { exportJson } from '../labs/export/json.js';
+import { exportCsv } from '../labs/export/csv.js';
+import { layoutMatrices, drawMatrices } from '../labs/export/png.js';
+import { stepMatrices } from '../labs/export/matrices.js';
+
+/** Saves `blob` as a file named `name` (the browser's download, no network). */
+function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The download has started from the URL; give it a moment before the URL is let go.
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** The files' common name: what example, which step — attention-article-step8. */
+const baseName = (state) => `attention-${state.preset}-step${state.step}`;
+
+/** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
+function stepPng(model, state, theme) {
+  const ids = stepMatrices(STEPS[state.step - 1], state.mode);
+  const layout = layoutMatrices(ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
+    { digits: state.digits, theme });
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(layout.width * layout.scale);
+  canvas.height = Math.ceil(layout.height * layout.scale);
+  drawMatrices(canvas.getContext('2d'), layout);
+  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave nothing'))), 'image/png'));
+}
+
+const built = new WeakMap();
+
+/** ctx: { state, model, t, theme, onPrint } */
+export function renderExportBar(root, ctx) {
+  let bar = built.get(root);
+  if (!bar) {
+    bar = build(root);
+    built.set(root, bar);
+  }
+  bar.update(ctx);
+}
+
+function build(root) {
+  let ctx = null;
+  const file = (ext) => `${baseName(ctx.state)}.${ext}`;
+  const text = (type) => (content) => new Blob([content], { type });
+  const exports = {
+    numpy: { ext: 'py', save: () => text('text/x-python')(numpyScript(ctx.model, ctx.state, { file: file('py') })) },
+    json: { ext: 'json', save: () => text('application/json')(exportJson(ctx.model, ctx.state)) },
+    csv: { ext: 'csv', save: () => text('text/csv')(exportCsv(ctx.model, ctx.state)) },
+    png: { ext: 'png', save: () => stepPng(ctx.model, ctx.state, ctx.theme) },
+  };
+  const status = h('span', { class: 'export-status', id: 'export-status' });
+  const buttons = Object.fromEntries(Object.entries(exports).map(([kind, { ext, save }]) => [kind, h('button', {
+    type: 'button', id: `export-${kind}`,
+    onclick: async () => {
+      try {
+        download(file(ext), await save());
+        status.textContent = ctx.t('export.saved', { file: file(ext) });
+      } catch (error) {
+        status.textContent = ctx.t('export.failed', { message: error.message });
+      }
+    },
+  })]));
+  const print = h('button', { type: 'button', id: 'print-handout', onclick: () => ctx.onPrint() });
+  const label = h('span', { class: 'export-label', id: 'export-label' });
+  const group = h('div', { class: 'export-buttons', role: 'group', 'aria-labelledby': 'export-label' }, label, Object.values(buttons));
+  root.replaceChildren(group, print, status);
+
+  return {
+    update(next) {
+      ctx = next;
+      const { state, t } = ctx;
+      const data = state.view === 'steps';
+      root.hidden = state.embed || !(data || state.view === 'exercise');
+      group.hidden = !data;
+      label.textContent = t('export.label');
+      for (const [kind, button] of Object.entries(buttons)) {
+        button.textContent = t(`export.${kind}`);
+        button.title = t(`export.${kind}Hint`);
+      }
+      print.textContent = t(state.view === 'exercise' ? 'export.printBlank' : 'export.print');
+      print.title = t('export.printHint');
+    },
+  };
 }

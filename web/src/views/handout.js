@@ -1,4 +1,74 @@
-// The printed handout. Being written.
-export function renderHandout(root) {
-  root.replaceChildren();
+// The printed handout: all nine steps of an example on A4 (styles/print.css shows it, and only it,
+// when the page is printed). From the stepper: the current example with every number. From the
+// exercise view: the current question's example with its inputs filled in and every intermediate
+// left blank, for the learner to compute by hand. Laid out just before printing (app.js: the
+// "Print handout" button and the window's beforeprint event); render only.
+
+import { h } from './dom.js';
+import { STEPS } from '../steps.js';
+import { TABLE_LIMIT } from '../state.js';
+import { matrixFormat } from '../format.js';
+import { symbol } from './names.js';
+import { formulaTemplate } from './stage.js';
+import { stepMatrices } from '../labs/export/matrices.js';
+import { computeModel } from '../model.js';
+import { exerciseQuestion } from '../labs/exercise.js';
+import { toRows } from '../matrix.js';
+
+// The exercise asks with the article's options; its blank sheet shows them.
+const ARTICLE_OPTIONS = { scale: 'sqrt_dk', temperature: 1, mask: 'none', softmax: 'stable', axis: 'row' };
+
+/** One matrix as a plain bordered table: numbers, or empty boxes when `blank`. */
+function printedMatrix(id, matrix, state, { blank }) {
+  const caption = h('caption', {}, `${symbol(id, state).text}  (${matrix.rows}×${matrix.cols})`);
+  if (matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT) {
+    return h('table', { class: 'printed too-large' }, caption, h('tbody', {}, h('tr', {}, h('td', {}, `${matrix.rows}×${matrix.cols}`))));
+  }
+  const format = matrixFormat(matrix.data, state.digits);
+  return h('table', { class: `printed${blank ? ' blank' : ''}`, dataset: { name: id } }, caption,
+    h('tbody', {}, toRows(matrix).map((row) => h('tr', {}, row.map((x) => h('td', {}, blank ? '' : format(x)))))));
+}
+
+/** The step's formula, pre-rendered by KaTeX at build time (the same <template> the stage uses). */
+function formula(stepId, state) {
+  const template = formulaTemplate('detail', stepId, state);
+  return h('div', { class: 'handout-formula' }, template ? template.content.cloneNode(true) : null);
+}
+
+/** ctx: { state, model, t, engine } — fills `root` (#handout) for printing. */
+export function renderHandout(root, { state, model, t, engine }) {
+  const exercise = state.view === 'exercise';
+  let shown = state, numbers = model, question = null;
+  if (exercise) {
+    // The learner's sheet: the question's example, computed only to know each matrix's shape.
+    const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
+    question = exerciseQuestion(engine, state, page);
+    shown = { ...state, ...ARTICLE_OPTIONS, mode: 'qkv', view: 'steps' };
+    numbers = computeModel(engine, { ...shown, mats: { q: question.example.q, k: question.example.k, v: question.example.v },
+      n: question.example.q.length, dk: question.example.q[0].length, dv: question.example.v[0].length });
+  }
+  const given = new Set(exercise ? ['q', 'k', 'v'] : ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v']);
+  const printedOnce = new Set();
+  const steps = STEPS.map((stepId, index) => {
+    // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
+    const ids = stepMatrices(stepId, shown.mode).filter((id) => !printedOnce.has(id));
+    ids.forEach((id) => printedOnce.add(id));
+    return h('section', { class: 'handout-step', dataset: { step: stepId } },
+      h('h2', {}, `${index + 1}. ${t(`step.${stepId}.title`)}`),
+      formula(stepId, shown),
+      h('div', { class: 'handout-matrices' }, ids.map((id) => printedMatrix(id, numbers[id], shown, { blank: exercise && !given.has(id) }))));
+  });
+  const options = [t(`opt.scale.${shown.scale}`), shown.temperature !== 1 ? `τ = ${shown.temperature}` : null,
+    shown.mask !== 'none' ? t('opt.mask') : null, t(`opt.softmax.${shown.softmax}`), t(`opt.axis.${shown.axis}`)].filter(Boolean);
+  root.replaceChildren(
+    h('header', { class: 'handout-head' },
+      h('h1', {}, exercise ? t('handout.exerciseTitle') : t('handout.title')),
+      h('p', {}, 'softmax(QKᵀ/√dₖ)·V'),
+      h('p', { class: 'handout-example' }, exercise
+        ? t(`exercise.source.${question.example.source}`)
+        : `${t(`preset.${state.preset}`)} · n = ${state.n}, dₖ = ${state.dk}, dᵥ = ${state.dv}`),
+      h('p', { class: 'handout-options' }, options.join(' · ')),
+      exercise ? h('p', { class: 'handout-task' }, t('handout.task', { digits: state.exdigits })) : null),
+    ...steps);
+  root.dataset.kind = exercise ? 'exercise' : 'steps';
 }

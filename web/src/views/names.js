@@ -24,7 +24,7 @@ function scaled(state) {
 
 /**
  * The symbol of matrix `id` for the current options: { nodes() → fresh MathML children, text }.
- * ids: the model's names (x, wq, …, scores, scaled, shifted, exps, weights, output) and
+ * ids: the model's names (x, wq, …, scores, scaled, rowMax, shifted, exps, rowSum, weights, output) and
  * 'expsArticle' (the article's exp without the max).
  */
 export function symbol(id, state) {
@@ -46,6 +46,8 @@ export function symbol(id, state) {
       ? { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes())], text: `E = exp(${s.text})` }
       : { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes(), ...max())], text: `E = exp(${s.text} − max)` };
     case 'expsArticle': return { nodes: () => [fn('exp'), paren(...s.nodes())], text: `exp(${s.text})` };
+    case 'rowMax': return { nodes: () => [fn('max')], text: 'max' };
+    case 'rowSum': return { nodes: () => [mo('Σ')], text: 'Σ' };
     case 'weights': return simple('A');
     case 'output': return { nodes: () => [mi('A'), mi('V')], text: 'AV' };
     default: throw new Error(`no symbol for ${id}`);

@@ -98,7 +98,7 @@ function notices(stepId, { state, model, t }) {
 }
 
 /** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
-function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
+export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
   const step = stepId ? `[data-step="${stepId}"]` : '';
   return document.querySelector(`template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`);
 }

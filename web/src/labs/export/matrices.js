@@ -9,3 +9,23 @@ export const STEP_MATRICES = Object.freeze(['q', 'k', 'v', 'scores', 'kept', 'sc
 
 /** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v']. */
 export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
+
+/**
+ * The matrices a step shows, in the order the stage draws them (views/stage.js lays them out with
+ * their operators; the PNG export and the printed handout only need which and in what order).
+ */
+export function stepMatrices(stepId, mode) {
+  const inputs = mode === 'x' ? ['x'] : ['q', 'k', 'v'];
+  switch (stepId) {
+    case 'x': return inputs;
+    case 'project': return mode === 'x' ? ['x', 'wq', 'q', 'wk', 'k', 'wv', 'v'] : ['q', 'k', 'v'];
+    case 'scores': return ['q', 'k', 'scores'];
+    case 'scale': return ['scores', 'scaled'];
+    case 'max': return ['scaled', 'rowMax', 'shifted'];
+    case 'exp': return ['exps'];
+    case 'sum': return ['exps', 'rowSum'];
+    case 'weights': return ['weights'];
+    case 'output': return ['weights', 'v', 'output'];
+    default: throw new Error(`no step ${stepId}`);
+  }
+}
