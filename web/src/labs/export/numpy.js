@@ -85,11 +85,24 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
   add(`out, A = attention(${params.join(', ')})`, '');
 
-  // the prints, to the page's significant digits
+  // the prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
+  // all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000
   add(`def show(name, M, digits=${state.digits}):   # ${t('export.py.show', { digits: state.digits })}`,
+    '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
+    '    def text(x):',
+    '        if not np.isfinite(x) or x == 0 or whole:',
+    '            return str(int(x)) if np.isfinite(x) else str(x)',
+    '        a = abs(float(x))',
+    '        if a >= 10 ** digits:',
+    '            t = str(round(a))',
+    '        elif a < 1e-6:',
+    '            t = f"{a:.{digits - 1}e}"',
+    '        else:   # digits significant digits, trailing zeros kept, as JavaScript\'s toPrecision',
+    '            t = f"{a:.{max(digits - 1 - int(np.floor(np.log10(a))), 0)}f}"',
+    '        return ("-" if x < 0 else "") + t',
     '    print(name)',
     '    for row in M:',
-    '        print("  " + "  ".join(np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="-") for x in row))',
+    '        print("  " + "  ".join(text(x) for x in row))',
     '', 'show("A", A)', 'show("AV", out)', '');
   return lines.join('\n');
 }
