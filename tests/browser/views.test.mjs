@@ -77,10 +77,14 @@ test('on a 375 px phone no view scrolls sideways', async () => {
 test('the keyboard alone reaches every control of every lab', async () => {
   for (const view of VIEWS.filter((v) => v !== 'steps')) {
     const page = await b.open(LINKS[view]);
-    // Every control a pointer could use: visible, enabled, focusable.
+    // Folded parts opened (their summary is a control too: Enter opens it).
+    await page.$$eval('#lab-body details', (all) => all.forEach((d) => { d.open = true; }));
+    // Every control a pointer could use: visible, enabled, focusable. A group of radio buttons is
+    // one stop of the Tab key (the arrow keys choose within it), so it counts once.
     const controls = await page.$$eval('#views a, #lab-body :is(a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"]))',
       (els) => els.filter((el) => !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-        .map((el, i) => { el.dataset.reachTest = String(i); return String(i); }));
+        .map((el, i) => { el.dataset.reachTest = el.type === 'radio' ? `radio:${el.name}` : String(i); return el.dataset.reachTest; })
+        .filter((id, i, all) => all.indexOf(id) === i));
     assert.ok(controls.length >= 4, `${view} has controls (${controls.length})`);
     const reached = new Set();
     await page.evaluate(() => document.activeElement?.blur());
