@@ -43,6 +43,20 @@ export async function openBrowser() {
   };
 }
 
+const AXE = fs.readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+/**
+ * axe-core's violations on the page, as "rule (impact): where" lines; `impacts` keeps only those
+ * (e.g. ['serious', 'critical']), all of them by default. axe is evaluated through the driver, not
+ * added as a <script>: the page's Content-Security-Policy (rightly) refuses inline scripts it does not know.
+ */
+export async function axeViolations(page, { impacts } = {}) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => !impacts || impacts.includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
 export async function screenshot(page, name, { fullPage = true } = {}) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });

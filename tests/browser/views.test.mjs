@@ -5,10 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { openBrowser, screenshot, stepInUrl } from './helpers.mjs';
+import { openBrowser, screenshot, stepInUrl, axeViolations } from './helpers.mjs';
 
-const AXE = fs.readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
 // Each lab at a setting a lesson would use: the scale lab at d_k = 256, the cost lab ready to time
 // up to n = 512, the exercise at the worked example's A₁₁ (≈ 0.67).
@@ -17,12 +15,6 @@ const LINKS = { steps: '#step=8', 'scale-lab': '#view=scale-lab&labdk=256', 'cos
 let b;
 before(async () => { b = await openBrowser(); });
 after(async () => { await b?.close(); });
-
-async function violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 test('the view switch: each view is a link of its own, and the stepper keeps its step', async () => {
   const page = await b.open('#step=3');
@@ -53,7 +45,7 @@ for (const [lang, scheme] of [['zh-CN', 'light'], ['en', 'dark']]) {
     for (const view of VIEWS) {
       const page = await b.open(`${LINKS[view]}&lang=${lang}`, { colorScheme: scheme });
       assert.equal(await page.evaluate(() => document.body.dataset.view), view);
-      assert.deepEqual(await violations(page), [], view);
+      assert.deepEqual(await axeViolations(page), [], view);
       await screenshot(page, `view-${view}-${lang}-${scheme}`);
       assert.deepEqual(page.problems, [], view);
       await page.context().close();
