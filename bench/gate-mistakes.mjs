@@ -13,7 +13,11 @@ function uniformInputs(n, d) {
     const data = new Float32Array(n * d);
     let x = seed;
     for (let i = 0; i < data.length; i++) {
-      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
       data[i] = -1 + 2 * ((x >>> 8) / 2 ** 24);
     }
     return { rows: n, cols: d, data };
@@ -33,8 +37,10 @@ const MISTAKES = [
   ['exp cut off at exp(−8)', ({ q, k, v }) => attention(q, k, v, { exp: (x) => Math.exp(Math.max(x, -8)) })],
 ];
 
-const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
-function bfloat16(x) {  // round to nearest even, keep the top 16 bits of the float32
+const f32 = new Float32Array(1),
+  u32 = new Uint32Array(f32.buffer);
+function bfloat16(x) {
+  // round to nearest even, keep the top 16 bits of the float32
   f32[0] = x;
   u32[0] = (u32[0] + 0x7fff + ((u32[0] >>> 16) & 1)) & 0xffff0000;
   return f32[0];
@@ -50,7 +56,10 @@ function shiftRows(m) {
 // softmax(QKᵀ·scale)·V in float64, the softmax along rows (or columns), with a given exp, each
 // weight optionally rounded.
 function attention(q, k, v, { scale = 1 / Math.sqrt(q.cols), axis = 'row', exp = Math.exp, roundWeight = (w) => w }) {
-  const n = q.rows, nK = k.rows, d = q.cols, dV = v.cols;
+  const n = q.rows,
+    nK = k.rows,
+    d = q.cols,
+    dV = v.cols;
   const w = new Float64Array(n * nK);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < nK; j++) {
@@ -60,15 +69,15 @@ function attention(q, k, v, { scale = 1 / Math.sqrt(q.cols), axis = 'row', exp =
     }
   const [outer, inner, stride, step] = axis === 'row' ? [n, nK, nK, 1] : [nK, n, 1, nK];
   for (let a = 0; a < outer; a++) {
-    let m = -Infinity, sum = 0;
+    let m = -Infinity,
+      sum = 0;
     for (let b = 0; b < inner; b++) m = Math.max(m, w[a * stride + b * step]);
-    for (let b = 0; b < inner; b++) sum += (w[a * stride + b * step] = exp(w[a * stride + b * step] - m));
+    for (let b = 0; b < inner; b++) sum += w[a * stride + b * step] = exp(w[a * stride + b * step] - m);
     for (let b = 0; b < inner; b++) w[a * stride + b * step] = roundWeight(w[a * stride + b * step] / sum);
   }
   const out = new Float64Array(n * dV);
   for (let i = 0; i < n; i++)
-    for (let j = 0; j < nK; j++)
-      for (let c = 0; c < dV; c++) out[i * dV + c] += w[i * nK + j] * v.data[j * dV + c];
+    for (let j = 0; j < nK; j++) for (let c = 0; c < dV; c++) out[i * dV + c] += w[i * nK + j] * v.data[j * dV + c];
   return out;
 }
 
@@ -77,7 +86,9 @@ export function gateMistakes(n = 256, d = 64) {
   const sets = { uniform: uniformInputs(n, d), benchmark: inputs(n, d) };
   const wants = Object.fromEntries(Object.entries(sets).map(([name, x]) => [name, reference(x)]));
   return {
-    n, d, limit: MAX_REL_ERR,
+    n,
+    d,
+    limit: MAX_REL_ERR,
     score_std: Object.fromEntries(Object.entries(wants).map(([name, r]) => [name, r.stats.score_std])),
     effective_keys: Object.fromEntries(Object.entries(wants).map(([name, r]) => [name, r.stats.effective_keys])),
     mistakes: MISTAKES.map(([mistake, compute]) => ({

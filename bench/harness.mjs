@@ -32,7 +32,13 @@ const BREAK = args.find((a) => a.startsWith('--break='))?.slice('--break='.lengt
 const log = (text) => console.error('[bench node]', text);
 
 // OS threads of this process right now (Linux): a wasm runtime that starts worker threads adds some.
-const osThreads = () => { try { return fs.readdirSync('/proc/self/task').length; } catch { return null; } };
+const osThreads = () => {
+  try {
+    return fs.readdirSync('/proc/self/task').length;
+  } catch {
+    return null;
+  }
+};
 
 async function loadOurs(build) {
   const file = build === 'simd' ? 'attention' : 'attention-scalar';
@@ -49,7 +55,8 @@ async function loadTf() {
   // flag off the backend does not even ask for the threaded one.
   const simdBinary = path.join(dist, 'tfjs-backend-wasm-simd.wasm');
   tfwasm.setWasmPaths({
-    'tfjs-backend-wasm.wasm': simdBinary, 'tfjs-backend-wasm-simd.wasm': simdBinary,
+    'tfjs-backend-wasm.wasm': simdBinary,
+    'tfjs-backend-wasm-simd.wasm': simdBinary,
     'tfjs-backend-wasm-threaded-simd.wasm': simdBinary,
   });
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -58,11 +65,14 @@ async function loadTf() {
   if (!(await tf.setBackend('wasm'))) throw new Error('tf.setBackend("wasm") returned false');
   await tf.ready();
   const info = {
-    version: tf.version_core, backend: tf.getBackend(), simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
+    version: tf.version_core,
+    backend: tf.getBackend(),
+    simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
     multithread_flag: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT'),
     // the count the backend's wasm reports after its init (get_threads_count), not the option
     threads_reported: tfwasm.getThreadsCount(),
-    binary: 'tfjs-backend-wasm-simd.wasm', os_threads_added: osThreads() - threadsBefore,
+    binary: 'tfjs-backend-wasm-simd.wasm',
+    os_threads_added: osThreads() - threadsBefore,
   };
   if (!info.simd || info.threads_reported !== 1)
     throw new Error(`TensorFlow.js wasm is not SIMD single-threaded here: ${JSON.stringify(info)}`);
@@ -87,7 +97,8 @@ async function loadOrt() {
     // its only binary is ort-wasm-simd-threaded.wasm: threads exist only if it starts workers
     os_threads_added: osThreads() - threadsBefore,
   };
-  if (info.num_threads_after_init !== 1) throw new Error(`onnxruntime-web is not single-threaded here: ${JSON.stringify(info)}`);
+  if (info.num_threads_after_init !== 1)
+    throw new Error(`onnxruntime-web is not single-threaded here: ${JSON.stringify(info)}`);
   return { ort, info };
 }
 
@@ -98,7 +109,10 @@ function loadPeak() {
 }
 
 async function main() {
-  if (!OUT) throw new Error('usage: node --expose-gc bench/harness.mjs --out FILE [--quick] [--streaming-large] [--all-forms] [--break=ID]');
+  if (!OUT)
+    throw new Error(
+      'usage: node --expose-gc bench/harness.mjs --out FILE [--quick] [--streaming-large] [--all-forms] [--break=ID]',
+    );
   if (!globalThis.gc) log('warning: no --expose-gc, samples are not separated by a GC');
   const started = new Date();
   const loadavg = os.loadavg();
@@ -106,9 +120,20 @@ async function main() {
   const simd = await loadOurs('simd');
   const scalar = await loadOurs('scalar');
   if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
-  let tfjs = null, ortMod = null;
-  try { tfjs = await loadTf(); } catch (e) { errors.tfjs = String(e.message ?? e); log(`TensorFlow.js: ${errors.tfjs}`); }
-  try { ortMod = await loadOrt(); } catch (e) { errors.ort = String(e.message ?? e); log(`onnxruntime-web: ${errors.ort}`); }
+  let tfjs = null,
+    ortMod = null;
+  try {
+    tfjs = await loadTf();
+  } catch (e) {
+    errors.tfjs = String(e.message ?? e);
+    log(`TensorFlow.js: ${errors.tfjs}`);
+  }
+  try {
+    ortMod = await loadOrt();
+  } catch (e) {
+    errors.ort = String(e.message ?? e);
+    log(`onnxruntime-web: ${errors.ort}`);
+  }
   const impls = [
     ...ourImplementations({ simd, scalar }),
     ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms: flag('--all-forms') }) : []),
@@ -116,27 +141,53 @@ async function main() {
   ];
   if (BREAK && !impls.some((i) => i.id === BREAK)) throw new Error(`--break=${BREAK}: no such implementation`);
   const env = {
-    quick: QUICK, breakId: BREAK, log,
-    drain: () => new Promise((resolve) => setTimeout(() => { globalThis.gc?.(); resolve(); }, 0)),
-    cpuSeconds: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; },
+    quick: QUICK,
+    breakId: BREAK,
+    log,
+    drain: () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          globalThis.gc?.();
+          resolve();
+        }, 0),
+      ),
+    cpuSeconds: () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    },
   };
   const suite = await runSuite({ impls, peak: await loadPeak(), env });
   const streaming = flag('--streaming-large')
-    ? await streamingLarge(ROOT).catch((e) => ({ error: String(e.message ?? e) })) : null;
+    ? await streamingLarge(ROOT).catch((e) => ({ error: String(e.message ?? e) }))
+    : null;
   const run = {
     environment: 'node',
     meta: {
-      date: started.toISOString(), seconds: (Date.now() - started) / 1000, quick: QUICK, break: BREAK,
-      runtime: `Node ${process.version} (V8 ${process.versions.v8})`, cpu: os.cpus()[0]?.model, cores: os.cpus().length,
-      loadavg_at_start: loadavg, loadavg_at_end: os.loadavg(), gc_between_samples: !!globalThis.gc,
+      date: started.toISOString(),
+      seconds: (Date.now() - started) / 1000,
+      quick: QUICK,
+      break: BREAK,
+      runtime: `Node ${process.version} (V8 ${process.versions.v8})`,
+      cpu: os.cpus()[0]?.model,
+      cores: os.cpus().length,
+      loadavg_at_start: loadavg,
+      loadavg_at_end: os.loadavg(),
+      gc_between_samples: !!globalThis.gc,
       inputs: { qk_sigma: QK_SIGMA, v_sigma: V_SIGMA, max_rel_err: MAX_REL_ERR },
-      ours: { version: simd.version() }, tfjs: tfjs?.info ?? null, ort: ortMod?.info ?? null, errors,
+      ours: { version: simd.version() },
+      tfjs: tfjs?.info ?? null,
+      ort: ortMod?.info ?? null,
+      errors,
     },
-    ...suite, streaming,
+    ...suite,
+    streaming,
   };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, JSON.stringify(run, null, 1) + '\n');
   log(`wrote ${path.relative(process.cwd(), OUT)} (${run.meta.seconds.toFixed(0)} s)`);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -22,7 +22,11 @@ export function fill(rows, cols, seed, sigma) {
   const factor = sigma * Math.sqrt(0.75);
   let x = seed >>> 0;
   const uniform = () => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     return -1 + 2 * ((x >>> 8) / 2 ** 24);
   };
   for (let i = 0; i < data.length; i++) {
@@ -42,12 +46,19 @@ export function inputs(n, d) {
 // averaged over rows), the largest weight of a row (averaged) and the effective number of keys a
 // row attends to, exp(entropy) (averaged; a uniform row would give n).
 export function reference({ q, k, v }) {
-  const n = q.rows, nK = k.rows, d = q.cols, dV = v.cols;
-  const out = new Float64Array(n * dV), s = new Float64Array(nK);
+  const n = q.rows,
+    nK = k.rows,
+    d = q.cols,
+    dV = v.cols;
+  const out = new Float64Array(n * dV),
+    s = new Float64Array(nK);
   const scale = 1 / Math.sqrt(d);
-  let stdSum = 0, maxWeightSum = 0, effectiveSum = 0;
+  let stdSum = 0,
+    maxWeightSum = 0,
+    effectiveSum = 0;
   for (let i = 0; i < n; i++) {
-    let m = -Infinity, mean = 0;
+    let m = -Infinity,
+      mean = 0;
     for (let j = 0; j < nK; j++) {
       let dot = 0;
       for (let c = 0; c < d; c++) dot += q.data[i * d + c] * k.data[j * d + c];
@@ -56,13 +67,15 @@ export function reference({ q, k, v }) {
       mean += s[j];
     }
     mean /= nK;
-    let variance = 0, sum = 0;
+    let variance = 0,
+      sum = 0;
     for (let j = 0; j < nK; j++) {
       variance += (s[j] - mean) ** 2;
-      sum += (s[j] = Math.exp(s[j] - m));
+      sum += s[j] = Math.exp(s[j] - m);
     }
     stdSum += Math.sqrt(variance / nK);
-    let entropy = 0, maxWeight = 0;
+    let entropy = 0,
+      maxWeight = 0;
     const row = out.subarray(i * dV, (i + 1) * dV);
     for (let j = 0; j < nK; j++) {
       const w = s[j] / sum;
@@ -82,7 +95,8 @@ export function reference({ q, k, v }) {
 // ‖got − want‖∞ / ‖want‖∞; a NaN anywhere or a wrong length counts as Infinity.
 export function relError(got, want) {
   if (!got || got.length !== want.length) return Infinity;
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < want.length; i++) {
     const e = Math.abs(got[i] - want[i]);
     num = Number.isNaN(e) ? Infinity : Math.max(num, e);
@@ -95,6 +109,8 @@ export function relError(got, want) {
 export function checkOutput(got, want, what) {
   const err = relError(got, want);
   if (!(err <= MAX_REL_ERR))
-    throw new Error(`${what}: output differs from the float64 reference (relative error ${err.toExponential(2)} > ${MAX_REL_ERR})`);
+    throw new Error(
+      `${what}: output differs from the float64 reference (relative error ${err.toExponential(2)} > ${MAX_REL_ERR})`,
+    );
   return err;
 }

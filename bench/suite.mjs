@@ -14,10 +14,20 @@
 
 import { inputs, reference, checkOutput, relError, MAX_REL_ERR } from './inputs.mjs';
 
-export const SIZES = [[16, 64], [64, 64], [256, 64], [1024, 64], [2048, 64], [256, 16]];
+export const SIZES = [
+  [16, 64],
+  [64, 64],
+  [256, 64],
+  [1024, 64],
+  [2048, 64],
+  [256, 16],
+];
 const PEAK_CHAINS = [8, 10, 12, 16];
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 
 const THREAD_CHECK_N = 1024;
 
@@ -39,9 +49,12 @@ async function cpuPerWall(impl, run, ms, env) {
   const cpu0 = await env.cpuSeconds();
   if (cpu0 === null) return null;
   const t0 = performance.now();
-  do { if (impl.async) await run(); else run(); } while (performance.now() - t0 < ms);
+  do {
+    if (impl.async) await run();
+    else run();
+  } while (performance.now() - t0 < ms);
   const wall = performance.now() - t0;
-  return ((await env.cpuSeconds()) - cpu0) * 1000 / wall;
+  return (((await env.cpuSeconds()) - cpu0) * 1000) / wall;
 }
 
 // With `breakId`, that implementation is given Q·(1/√d) instead of Q: it then computes
@@ -50,7 +63,8 @@ async function benchSize(n, d, impls, env) {
   const x = inputs(n, d);
   const { output: want, stats } = reference(x);
   const brokenQ = { ...x.q, data: x.q.data.map((value) => value / Math.sqrt(d)) };
-  const rows = [], live = [];
+  const rows = [],
+    live = [];
   for (const impl of impls) {
     if (impl.maxN && n > impl.maxN) continue;
     const row = { impl: impl.id, label: impl.label, peer: impl.peer ?? null, n, d };
@@ -64,7 +78,10 @@ async function benchSize(n, d, impls, env) {
       // functions up to TurboFan in the background; every implementation gets the same chance
       const warmStart = performance.now();
       let warm = 0;
-      while (warm < 3 || performance.now() - warmStart < (env.quick ? 50 : 300)) { await prepared.run(); warm++; }
+      while (warm < 3 || performance.now() - warmStart < (env.quick ? 50 : 300)) {
+        await prepared.run();
+        warm++;
+      }
       const perCall = (performance.now() - warmStart) / warm;
       live.push({ impl, prepared, row, calls: Math.max(1, Math.ceil(10 / perCall)), samples: [] });
     } catch (e) {
@@ -84,9 +101,14 @@ async function benchSize(n, d, impls, env) {
     const ms = l.samples;
     // the output of a call after all the timed ones passes the gate too
     const after = relError(await l.prepared.run(), want);
-    if (!(after <= MAX_REL_ERR)) l.row.error = `${l.impl.id}: the output after timing differs from the reference (relative error ${after.toExponential(2)})`;
+    if (!(after <= MAX_REL_ERR))
+      l.row.error = `${l.impl.id}: the output after timing differs from the reference (relative error ${after.toExponential(2)})`;
     Object.assign(l.row, {
-      median_ms: median(ms), min_ms: Math.min(...ms), max_ms: Math.max(...ms), samples: ms.length, calls_per_sample: l.calls,
+      median_ms: median(ms),
+      min_ms: Math.min(...ms),
+      max_ms: Math.max(...ms),
+      samples: ms.length,
+      calls_per_sample: l.calls,
     });
     if (n === THREAD_CHECK_N) l.row.cpu_per_wall = await cpuPerWall(l.impl, l.prepared.run, env.quick ? 150 : 400, env);
     await l.prepared.dispose();
@@ -99,7 +121,7 @@ async function benchSize(n, d, impls, env) {
 function measurePeak(peak, samples, quick) {
   const byChains = {};
   for (const chains of PEAK_CHAINS) {
-    peak._peak_gflops(chains, 2e6);  // warm-up
+    peak._peak_gflops(chains, 2e6); // warm-up
     byChains[chains] = Array.from({ length: samples }, () => peak._peak_gflops(chains, quick ? 2e6 : 1e7));
   }
   return byChains;
@@ -108,7 +130,9 @@ function measurePeak(peak, samples, quick) {
 export async function runSuite({ impls, peak, env }) {
   const peakSamples = env.quick ? 3 : 7;
   const peakRuns = { start: measurePeak(peak, peakSamples, env.quick) };
-  env.log(`peak (start): ${PEAK_CHAINS.map((c) => `${c}: ${median(peakRuns.start[c]).toFixed(1)}`).join(', ')} GFLOP/s`);
+  env.log(
+    `peak (start): ${PEAK_CHAINS.map((c) => `${c}: ${median(peakRuns.start[c]).toFixed(1)}`).join(', ')} GFLOP/s`,
+  );
   const sizes = [];
   for (const [n, d] of SIZES) {
     env.log(`n = ${n}, d = ${d} …`);
@@ -117,8 +141,13 @@ export async function runSuite({ impls, peak, env }) {
   }
   peakRuns.end = measurePeak(peak, peakSamples, env.quick);
   // for each chain count the median over all samples of the run; the best count is the peak
-  const byChains = Object.fromEntries(PEAK_CHAINS.map((c) => [c, median(Object.values(peakRuns).flatMap((p) => p[c]))]));
+  const byChains = Object.fromEntries(
+    PEAK_CHAINS.map((c) => [c, median(Object.values(peakRuns).flatMap((p) => p[c]))]),
+  );
   const [chains, gflops] = Object.entries(byChains).sort((a, b) => b[1] - a[1])[0];
   const all = Object.values(peakRuns).flatMap((p) => p[chains]);
-  return { sizes, peak: { gflops, chains: Number(chains), min: Math.min(...all), max: Math.max(...all), by_chains: byChains } };
+  return {
+    sizes,
+    peak: { gflops, chains: Number(chains), min: Math.min(...all), max: Math.max(...all), by_chains: byChains },
+  };
 }

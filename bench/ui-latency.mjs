@@ -22,15 +22,24 @@ import { openBrowser } from '../tests/browser/helpers.mjs';
 import { pythonServer } from '../tests/browser/static-server.mjs';
 
 const SIZES = [8, 16, 32, 64];
-const STEPS = [[2, 'projections (X, W_Q/W_K/W_V, Q, K, V)'], [9, 'output (A, V, AV, the mix)']];
+const STEPS = [
+  [2, 'projections (X, W_Q/W_K/W_V, Q, K, V)'],
+  [9, 'output (A, V, AV, the mix)'],
+];
 const D = 16; // X is n×16: an editable grid (wider matrices are pasted, not typed)
 const WARMUP = 5;
 const REPS = 60;
 const STEP_ROUNDS = 4;
 const COLD_RUNS = 9;
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
 const ms = (x) => x.toFixed(2);
 const hashFor = (n, step) => `#preset=random&mode=x&n=${n}&d=${D}&dk=${D}&dv=${D}&seed=11&step=${step}`;
 
@@ -44,55 +53,76 @@ try {
   for (const n of SIZES) {
     for (const [step, what] of STEPS) {
       const page = await b.open(hashFor(n, step), { reducedMotion: 'no-preference' });
-      info ||= await page.evaluate(() => `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`);
-      const times = await page.evaluate(async ({ warmup, reps }) => {
-        const input = document.getElementById('in-x-0-0');
-        const stage = document.getElementById('stage-body');
-        const frame = () => new Promise(requestAnimationFrame);
-        const out = { script: [], layout: [], frame: [] };
-        for (let r = 0; r < warmup + reps; r++) {
-          await frame();
-          const t0 = performance.now();
-          input.value = String(((r % 9) - 4) / 4);
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          const t1 = performance.now();
-          void stage.offsetHeight;
-          const t2 = performance.now();
-          await frame();
-          const t3 = performance.now();
-          if (r >= warmup) { out.script.push(t1 - t0); out.layout.push(t2 - t0); out.frame.push(t3 - t0); }
-        }
-        return out;
-      }, { warmup: WARMUP, reps: REPS });
+      info ||= await page.evaluate(
+        () =>
+          `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`,
+      );
+      const times = await page.evaluate(
+        async ({ warmup, reps }) => {
+          const input = document.getElementById('in-x-0-0');
+          const stage = document.getElementById('stage-body');
+          const frame = () => new Promise(requestAnimationFrame);
+          const out = { script: [], layout: [], frame: [] };
+          for (let r = 0; r < warmup + reps; r++) {
+            await frame();
+            const t0 = performance.now();
+            input.value = String(((r % 9) - 4) / 4);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            const t1 = performance.now();
+            void stage.offsetHeight;
+            const t2 = performance.now();
+            await frame();
+            const t3 = performance.now();
+            if (r >= warmup) {
+              out.script.push(t1 - t0);
+              out.layout.push(t2 - t0);
+              out.frame.push(t3 - t0);
+            }
+          }
+          return out;
+        },
+        { warmup: WARMUP, reps: REPS },
+      );
       const cells = await page.locator('#stage-body td.c').count();
       const canvases = await page.locator('#stage-body canvas').count();
       if (page.problems.length) throw new Error(page.problems.join('\n'));
       edits.push({ n, step, what, cells, canvases, times });
-      console.log(`edit n=${n} step ${step}: script ${ms(median(times.script))} ms, +layout ${ms(median(times.layout))} ms, next frame ${ms(median(times.frame))} ms (median of ${REPS})`);
+      console.log(
+        `edit n=${n} step ${step}: script ${ms(median(times.script))} ms, +layout ${ms(median(times.layout))} ms, next frame ${ms(median(times.frame))} ms (median of ${REPS})`,
+      );
       await page.context().close();
     }
     const page = await b.open(hashFor(n, 1), { reducedMotion: 'no-preference' });
-    const times = await page.evaluate(async ({ rounds }) => {
-      const frame = () => new Promise(requestAnimationFrame);
-      const out = { script: [], layout: [] };
-      for (let r = 0; r < rounds; r++) {
-        for (let step = 2; step <= 10; step++) {
-          await frame();
-          // Nine clicks on "下一步", then one on the map's first node to start again.
-          const button = step <= 9 ? document.getElementById('next') : document.querySelector('.step-link[data-step="1"]');
-          const t0 = performance.now();
-          button.click();
-          const t1 = performance.now();
-          void document.body.offsetHeight;
-          const t2 = performance.now();
-          if (r > 0) { out.script.push(t1 - t0); out.layout.push(t2 - t0); }
+    const times = await page.evaluate(
+      async ({ rounds }) => {
+        const frame = () => new Promise(requestAnimationFrame);
+        const out = { script: [], layout: [] };
+        for (let r = 0; r < rounds; r++) {
+          for (let step = 2; step <= 10; step++) {
+            await frame();
+            // Nine clicks on "下一步", then one on the map's first node to start again.
+            const button =
+              step <= 9 ? document.getElementById('next') : document.querySelector('.step-link[data-step="1"]');
+            const t0 = performance.now();
+            button.click();
+            const t1 = performance.now();
+            void document.body.offsetHeight;
+            const t2 = performance.now();
+            if (r > 0) {
+              out.script.push(t1 - t0);
+              out.layout.push(t2 - t0);
+            }
+          }
         }
-      }
-      return out;
-    }, { rounds: STEP_ROUNDS });
+        return out;
+      },
+      { rounds: STEP_ROUNDS },
+    );
     if (page.problems.length) throw new Error(page.problems.join('\n'));
     steps.push({ n, times });
-    console.log(`step n=${n}: script ${ms(median(times.script))} ms, +layout ${ms(median(times.layout))} ms, max ${ms(Math.max(...times.layout))} ms`);
+    console.log(
+      `step n=${n}: script ${ms(median(times.script))} ms, +layout ${ms(median(times.layout))} ms, max ${ms(Math.max(...times.layout))} ms`,
+    );
     await page.context().close();
   }
 
@@ -104,7 +134,10 @@ try {
       await context.addInitScript(() => {
         new MutationObserver((_, observer) => {
           const cell = document.querySelector('figure.matrix[data-name="output"] td.c');
-          if (cell?.textContent === '6.698') { window.numbersAt = performance.now(); observer.disconnect(); }
+          if (cell?.textContent === '6.698') {
+            window.numbersAt = performance.now();
+            observer.disconnect();
+          }
         }).observe(document, { childList: true, subtree: true, characterData: true });
       });
       const page = await context.newPage();
@@ -121,10 +154,14 @@ try {
   await b.close();
 }
 
-const editTable = edits.map(({ n, step, what, cells, canvases, times }) =>
-  `| ${n} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(median(times.frame))} |`);
-const stepTable = steps.map(({ n, times }) =>
-  `| ${n} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(Math.max(...times.layout))} |`);
+const editTable = edits.map(
+  ({ n, step, what, cells, canvases, times }) =>
+    `| ${n} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(median(times.frame))} |`,
+);
+const stepTable = steps.map(
+  ({ n, times }) =>
+    `| ${n} | ${ms(median(times.script))} | ${ms(median(times.layout))} | ${ms(quantile(times.layout, 0.9))} | ${ms(Math.max(...times.layout))} |`,
+);
 const md = `# UI latency: an edit, a step, a cold start
 
 Measured by \`node bench/ui-latency.mjs\` (report only, nothing is asserted). Targets (README,

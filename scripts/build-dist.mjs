@@ -21,7 +21,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, pageStyles, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import {
+  at,
+  ROOT,
+  formulaTemplates,
+  usedFaces,
+  katexCss,
+  PAGE_FACES,
+  pageStyles,
+  cspMeta,
+  fillPage,
+  iconLink,
+  sha256,
+} from './lib/page-parts.mjs';
 import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 /** The most each output may weigh, in bytes. */
@@ -47,8 +59,14 @@ const inlineFonts = {
     b.onResolve({ filter: /^inline-fonts$/ }, () => ({ path: 'inline-fonts', namespace: 'inline-fonts' }));
     b.onLoad({ filter: /.*/, namespace: 'inline-fonts' }, () => ({
       loader: 'js',
-      contents: `export default ${JSON.stringify(katex.faces.map(({ family, weight, style, file }) =>
-        ({ family, weight, style, base64: fs.readFileSync(file).toString('base64') })))};`,
+      contents: `export default ${JSON.stringify(
+        katex.faces.map(({ family, weight, style, file }) => ({
+          family,
+          weight,
+          style,
+          base64: fs.readFileSync(file).toString('base64'),
+        })),
+      )};`,
     }));
   },
 };
@@ -73,7 +91,8 @@ const bundle = await esbuild.build({
 });
 const script = bundle.outputFiles[0].text;
 // Inside an inline <script>, "</script" would end it and "<!--" changes how it is parsed.
-if (/<\/script|<!--/i.test(script)) throw new Error('build-dist: the bundle contains "</script" or "<!--"; it cannot be inlined');
+if (/<\/script|<!--/i.test(script))
+  throw new Error('build-dist: the bundle contains "</script" or "<!--"; it cannot be inlined');
 
 // 2. The styles: KaTeX's (without @font-face), then ours, minified.
 const { code: css } = await esbuild.transform(katex.css + pageStyles(), { loader: 'css', minify: true });
@@ -81,7 +100,9 @@ if (/<\/style/i.test(css)) throw new Error('build-dist: the styles contain "</st
 
 // 3. The pages. The build id is a hash of what the page is made of: a new build (new content)
 //    gets a new service-worker cache, the same content the same id.
-const build = sha256(script + css + formulas).replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+const build = sha256(script + css + formulas)
+  .replace(/[^A-Za-z0-9]/g, '')
+  .slice(0, 12);
 const inlineScript = `<script>${script}</script>`;
 const scriptHash = `'sha256-${sha256(script)}'`;
 function page({ hosted }) {
@@ -102,7 +123,9 @@ function page({ hosted }) {
       hosted ? '<meta name="attention-playground-sw" content="sw.js">' : '',
       hosted ? '<meta name="attention-playground-offline-file" content="attention-playground.html">' : '',
       hosted ? iconLink() : '',
-    ].filter(Boolean).join('\n'),
+    ]
+      .filter(Boolean)
+      .join('\n'),
     STYLES: `<style>${css}</style>`,
     FALLBACK: '',
     FORMULAS: formulas,
@@ -115,12 +138,15 @@ const outputs = {
   'attention-playground.html': offline,
   'site/index.html': page({ hosted: true }),
   'site/attention-playground.html': offline,
-  'site/embed.js': (await esbuild.transform(fs.readFileSync(at('web', 'embed.js'), 'utf8'), { minify: true, target: 'es2015' })).code,
+  'site/embed.js': (
+    await esbuild.transform(fs.readFileSync(at('web', 'embed.js'), 'utf8'), { minify: true, target: 'es2015' })
+  ).code,
 };
 // The service worker caches the page and the host script; the offline file is cached when it is
 // first downloaded. Its text changes with every build id, which is what makes browsers update it.
 const precache = ['index.html', 'embed.js'];
-outputs['site/sw.js'] = fs.readFileSync(at('web', 'sw.js'), 'utf8')
+outputs['site/sw.js'] = fs
+  .readFileSync(at('web', 'sw.js'), 'utf8')
   .replace("'__BUILD__'", JSON.stringify(build))
   .replace('__PRECACHE__', JSON.stringify(precache));
 
@@ -136,7 +162,9 @@ for (const [name, text] of Object.entries(outputs)) {
   const budget = BUDGETS[name];
   const ok = size <= budget;
   if (!ok) over++;
-  console.log(`  ${path.relative(ROOT, file).padEnd(38)} ${kB(size).padStart(10)}  (budget ${kB(budget)})${ok ? '' : '  OVER BUDGET'}`);
+  console.log(
+    `  ${path.relative(ROOT, file).padEnd(38)} ${kB(size).padStart(10)}  (budget ${kB(budget)})${ok ? '' : '  OVER BUDGET'}`,
+  );
 }
 if (over) {
   console.error(`build-dist: ${over} output(s) over budget`);

@@ -8,7 +8,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { at, ROOT, formulaTemplates, usedFaces, katexCss, PAGE_FACES, pageStyles, cspMeta, fillPage, iconLink, sha256 } from './lib/page-parts.mjs';
+import {
+  at,
+  ROOT,
+  formulaTemplates,
+  usedFaces,
+  katexCss,
+  PAGE_FACES,
+  pageStyles,
+  cspMeta,
+  fillPage,
+  iconLink,
+  sha256,
+} from './lib/page-parts.mjs';
 import { costWorkerPlugin } from './lib/cost-worker.mjs';
 
 const out = at('build', 'web');
@@ -17,7 +29,9 @@ const started = performance.now();
 
 for (const needed of [...wasmFiles, at('wasm', 'attention.mjs'), at('wasm', 'attention-scalar.mjs')]) {
   if (!fs.existsSync(needed)) {
-    console.error(`build-web: ${path.relative(ROOT, needed)} is missing — build the wasm core first (bash scripts/build.sh)`);
+    console.error(
+      `build-web: ${path.relative(ROOT, needed)} is missing — build the wasm core first (bash scripts/build.sh)`,
+    );
     process.exit(1);
   }
 }

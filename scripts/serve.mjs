@@ -7,11 +7,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
 
@@ -19,12 +27,26 @@ export function startServer({ root, port = 0, host = '127.0.0.1' } = {}) {
   const base = path.resolve(root);
   const server = http.createServer((req, res) => {
     let rel;
-    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      rel = '/';
+    }
     let file = path.join(base, path.normalize(rel).replace(/^([/\\])+/, ''));
-    if (!file.startsWith(base)) { res.writeHead(403).end('forbidden'); return; }
-    try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch { /* 404 below */ }
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    try {
+      if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    } catch {
+      /* 404 below */
+    }
     fs.readFile(file, (err, body) => {
-      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
       res.writeHead(200, {
         'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
@@ -36,8 +58,11 @@ export function startServer({ root, port = 0, host = '127.0.0.1' } = {}) {
     server.once('error', reject);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolve({ server, url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}/`,
-        close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        server,
+        url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}/`,
+        close: () => new Promise((r) => server.close(r)),
+      });
     });
   });
 }
@@ -51,11 +76,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`serve: ${root}/index.html not found — run \`npm run build\` first`);
     process.exit(1);
   }
-  startServer({ root, port }).then(({ url }) => {
-    console.log(`Attention Playground: ${url}  (Ctrl+C to stop)`);
-  }, (err) => {
-    console.error(`serve: cannot listen on port ${port}: ${err.message}` +
-      (err.code === 'EADDRINUSE' ? ' — set PORT=another number' : ''));
-    process.exit(1);
-  });
+  startServer({ root, port }).then(
+    ({ url }) => {
+      console.log(`Attention Playground: ${url}  (Ctrl+C to stop)`);
+    },
+    (err) => {
+      console.error(
+        `serve: cannot listen on port ${port}: ${err.message}` +
+          (err.code === 'EADDRINUSE' ? ' — set PORT=another number' : ''),
+      );
+      process.exit(1);
+    },
+  );
 }

@@ -39,13 +39,19 @@ function fail(code, argument, message, params = {}, cell = undefined) {
 // as undefined take their default, as when they are left out.
 function readArgs(fn, args, known) {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    fail('bad_arguments', undefined, `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
-      { function: fn, got: describe(args) });
+    fail(
+      'bad_arguments',
+      undefined,
+      `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
+      { function: fn, got: describe(args) },
+    );
   const snapshot = {};
   for (const key of Object.keys(args)) {
     if (!known.includes(key))
-      fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`,
-        { function: fn, known: known.join(', ') });
+      fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`, {
+        function: fn,
+        known: known.join(', '),
+      });
     const value = args[key];
     if (value !== undefined) snapshot[key] = value;
   }
@@ -54,8 +60,10 @@ function readArgs(fn, args, known) {
 
 function checkDim(name, field, value) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIM)
-    fail('bad_dimension', name, `${name}.${field} must be a whole number ≥ 1 (got ${describe(value)})`,
-      { field, got: describe(value) });
+    fail('bad_dimension', name, `${name}.${field} must be a whole number ≥ 1 (got ${describe(value)})`, {
+      field,
+      got: describe(value),
+    });
 }
 
 // A typed array's own facts, read through the built-in getters of %TypedArray%.prototype, so that
@@ -67,7 +75,12 @@ const [kindOf, bufferOf, offsetOf, lengthOf] = [Symbol.toStringTag, 'buffer', 'b
 
 // A transferred (detached) buffer cannot be viewed again: constructing even an empty view throws.
 function isDetached(buffer) {
-  try { new Uint8Array(buffer, 0, 0); return false; } catch { return true; }
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 // A matrix argument, read once: { rows, cols, data } with data a typed array or an array of
@@ -76,8 +89,10 @@ function isDetached(buffer) {
 function readMatrix(name, m) {
   if (m === undefined) fail('missing_matrix', name, `${name} is missing; pass { rows, cols, data }`);
   if (typeof m !== 'object' || m === null || Array.isArray(m))
-    fail('not_a_matrix', name, `${name} must be an object { rows, cols, data } (got ${describe(m)})`, { got: describe(m) });
-  const { rows, cols, data } = m;  // each read once, in this order
+    fail('not_a_matrix', name, `${name} must be an object { rows, cols, data } (got ${describe(m)})`, {
+      got: describe(m),
+    });
+  const { rows, cols, data } = m; // each read once, in this order
   checkDim(name, 'rows', rows);
   checkDim(name, 'cols', cols);
   const kind = ArrayBuffer.isView(data) ? kindOf.call(data) : undefined;
@@ -86,11 +101,16 @@ function readMatrix(name, m) {
   if (kind !== undefined) {
     // (a detached buffer's views have length 0, so a view with values needs no further test)
     if (lengthOf.call(data) === 0 && isDetached(bufferOf.call(data)))
-      fail('detached_data', name, `${name}.data's buffer has been detached (transferred or freed); ` +
-        'pass a Float32Array that still holds its values');
-    const values = kind === 'Float32Array'
-      ? new Float32Array(bufferOf.call(data), offsetOf.call(data), lengthOf.call(data))
-      : new Float32Array(data);  // converts from the other typed arrays through their internal slots
+      fail(
+        'detached_data',
+        name,
+        `${name}.data's buffer has been detached (transferred or freed); ` +
+          'pass a Float32Array that still holds its values',
+      );
+    const values =
+      kind === 'Float32Array'
+        ? new Float32Array(bufferOf.call(data), offsetOf.call(data), lengthOf.call(data))
+        : new Float32Array(data); // converts from the other typed arrays through their internal slots
     return Object.freeze({ rows, cols, data: values });
   }
   if (Array.isArray(data)) {
@@ -100,14 +120,20 @@ function readMatrix(name, m) {
     for (let i = 0; i < length; i++) {
       const x = data[i];
       if (typeof x !== 'number')
-        fail('not_a_number', name, `${name}.data[${i}] is not a number (got ${describe(x)})`,
-          { index: i, got: describe(x) }, { row: Math.floor(i / cols), col: i % cols });
+        fail(
+          'not_a_number',
+          name,
+          `${name}.data[${i}] is not a number (got ${describe(x)})`,
+          { index: i, got: describe(x) },
+          { row: Math.floor(i / cols), col: i % cols },
+        );
       values[i] = x;
     }
     return Object.freeze({ rows, cols, data: values });
   }
-  fail('bad_data', name, `${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`,
-    { got: describe(data) });
+  fail('bad_data', name, `${name}.data must be a Float32Array or an array of numbers (got ${describe(data)})`, {
+    got: describe(data),
+  });
 }
 
 // The values every matrix of one call holds, the mask included, against what fits in the module.
@@ -115,8 +141,13 @@ function checkInputSize(matrices) {
   const values = matrices.reduce((sum, m) => sum + m.data.length, 0);
   const bytes = values * 4;
   if (bytes > MAX_INPUT_BYTES)
-    fail('inputs_too_large', undefined, `the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
-      `at most ${MAX_INPUT_BYTES / 2 ** 20} MiB fit in the module's memory`, { values, bytes, limit: MAX_INPUT_BYTES });
+    fail(
+      'inputs_too_large',
+      undefined,
+      `the inputs hold ${values} values (${(bytes / 2 ** 20).toFixed(1)} MiB); ` +
+        `at most ${MAX_INPUT_BYTES / 2 ** 20} MiB fit in the module's memory`,
+      { values, bytes, limit: MAX_INPUT_BYTES },
+    );
 }
 
 // An option value of the wrong kind: bad_option, naming the option.
@@ -167,7 +198,9 @@ function onPath(core, fn, { path = DEFAULTS.path }) {
 // and the options, checked; returns the arguments of the binding and the snapshot.
 function qkv(fn, args, keys) {
   const snapshot = readArgs(fn, args, keys);
-  const q = readMatrix('q', snapshot.q), k = readMatrix('k', snapshot.k), v = readMatrix('v', snapshot.v);
+  const q = readMatrix('q', snapshot.q),
+    k = readMatrix('k', snapshot.k),
+    v = readMatrix('v', snapshot.v);
   const options = encodeOptions(fn, snapshot);
   checkInputSize([q, k, v, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
   return { inputs: [q, k, v, options], snapshot };
@@ -200,7 +233,8 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     /** X·W, on path 'simd' (default) or 'reference' (equal bit for bit). */
     project(args) {
       const snapshot = readArgs('project', args, ['x', 'w', 'path']);
-      const x = readMatrix('x', snapshot.x), w = readMatrix('w', snapshot.w);
+      const x = readMatrix('x', snapshot.x),
+        w = readMatrix('w', snapshot.w);
       checkInputSize([x, w]);
       return unwrap(onPath(core, 'project', snapshot)(x, w));
     },

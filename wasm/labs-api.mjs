@@ -19,7 +19,8 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap }) {
   }
   // A size of workingMemory's shape: the bindings read sizes up to MAX_DIM, as for a matrix.
   function size(fn, name, value) {
-    if (!Number.isInteger(value) || value < 1 || value > MAX_DIM) badOption(fn, name, `a whole number from 1 to ${MAX_DIM}`, value);
+    if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
+      badOption(fn, name, `a whole number from 1 to ${MAX_DIM}`, value);
     return value;
   }
 
@@ -32,7 +33,8 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap }) {
     dotProductSamples(args) {
       const fn = 'dotProductSamples';
       const { dk, count, seed } = readArgs(fn, args, ['dk', 'count', 'seed']);
-      return unwrap(core.dotProductSamples(whole(fn, 'dk', dk), whole(fn, 'count', count), whole(fn, 'seed', seed))).data;
+      return unwrap(core.dotProductSamples(whole(fn, 'dk', dk), whole(fn, 'count', count), whole(fn, 'seed', seed)))
+        .data;
     },
     /**
      * A { rows, cols, data } of independent N(0, 1) values from the same seeded stream
@@ -51,11 +53,26 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap }) {
      */
     workingMemory(args) {
       const fn = 'workingMemory';
-      const { operation, nq, nk, d, dv, axis = DEFAULTS.axis } = readArgs(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
+      const {
+        operation,
+        nq,
+        nk,
+        d,
+        dv,
+        axis = DEFAULTS.axis,
+      } = readArgs(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
       if (!OPERATIONS.includes(operation)) badOption(fn, 'operation', oneOf(OPERATIONS), operation);
       if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
-      const { bytes, limit } = unwrap(core.workingMemory(operation, size(fn, 'nq', nq), size(fn, 'nk', nk),
-        size(fn, 'd', d), size(fn, 'dv', dv), axis));
+      const { bytes, limit } = unwrap(
+        core.workingMemory(
+          operation,
+          size(fn, 'nq', nq),
+          size(fn, 'nk', nk),
+          size(fn, 'd', d),
+          size(fn, 'dv', dv),
+          axis,
+        ),
+      );
       return { bytes, limit };
     },
   };

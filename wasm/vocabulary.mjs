@@ -23,7 +23,14 @@ export const SOFTMAXES = Object.freeze(['stable', 'naive']);
 export const PATHS = Object.freeze(['simd', 'reference']);
 
 /** Every option's value when it is left out. */
-export const DEFAULTS = Object.freeze({ scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row', path: 'simd' });
+export const DEFAULTS = Object.freeze({
+  scale: 'sqrt_dk',
+  temperature: 1,
+  mask: 'none',
+  stable: true,
+  axis: 'row',
+  path: 'simd',
+});
 
 /** The largest rows or cols api.mjs accepts (the bindings read sizes as 32-bit integers). */
 export const MAX_DIM = 0x7fffffff;
@@ -33,14 +40,32 @@ export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 
 /** The codes of the core's refusals (core/error.hpp's table), the same in both builds. */
 export const CORE_ERROR_CODES = Object.freeze([
-  'empty_matrix', 'wrong_length', 'not_finite', 'dk_mismatch', 'key_value_mismatch', 'projection_mismatch',
-  'mask_shape', 'mask_value', 'bad_temperature', 'bad_option', 'out_of_range', 'too_much_memory',
+  'empty_matrix',
+  'wrong_length',
+  'not_finite',
+  'dk_mismatch',
+  'key_value_mismatch',
+  'projection_mismatch',
+  'mask_shape',
+  'mask_value',
+  'bad_temperature',
+  'bad_option',
+  'out_of_range',
+  'too_much_memory',
 ]);
 
 /** The codes api.mjs throws itself, for what only JS can see (types, unknown keys, sizes). */
 export const API_ERROR_CODES = Object.freeze([
-  'bad_arguments', 'unknown_option', 'missing_matrix', 'not_a_matrix', 'bad_dimension', 'bad_data', 'not_a_number',
-  'detached_data', 'bad_option', 'inputs_too_large',
+  'bad_arguments',
+  'unknown_option',
+  'missing_matrix',
+  'not_a_matrix',
+  'bad_dimension',
+  'bad_data',
+  'not_a_number',
+  'detached_data',
+  'bad_option',
+  'inputs_too_large',
 ]);
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */

@@ -37,7 +37,11 @@
   // Tells a frame that a host listens, so that its "open in the playground" link asks us to open
   // the page (a frame sandboxed without allow-popups cannot open a tab itself).
   function announce(win) {
-    try { win.postMessage({ type: PREFIX + 'host' }, '*'); } catch (e) { /* frame gone */ }
+    try {
+      win.postMessage({ type: PREFIX + 'host' }, '*');
+    } catch (e) {
+      /* frame gone */
+    }
   }
   var existing = document.querySelectorAll('iframe[data-attention-playground]');
   for (var i = 0; i < existing.length; i++) if (existing[i].contentWindow) announce(existing[i].contentWindow);

@@ -12,13 +12,25 @@ const CACHE = PREFIX + BUILD;
 self.addEventListener('install', (event) => {
   // cache: 'reload' — from the server, never from the HTTP cache, which may still hold the last build.
   const requests = PRECACHE.map((url) => new Request(url, { cache: 'reload' }));
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(requests))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil(caches.keys()
-    .then((names) => Promise.all(names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name))))
-    .then(() => self.clients.claim()));
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
 });
 
 self.addEventListener('fetch', (event) => {
@@ -27,10 +39,19 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
   // The site's folder and its index.html are one page (the hash is never sent).
   const scope = new URL(self.registration.scope);
-  const key = request.mode === 'navigate' && url.pathname === scope.pathname ? new URL('index.html', scope).href : request;
-  event.respondWith(caches.open(CACHE).then((cache) => cache.match(key, { ignoreSearch: true }).then((hit) => hit ?? fetch(request).then((response) => {
-    // Anything else of the site (the offline file, say) is kept once it has been fetched.
-    if (response.ok && response.type === 'basic') cache.put(request, response.clone());
-    return response;
-  }))));
+  const key =
+    request.mode === 'navigate' && url.pathname === scope.pathname ? new URL('index.html', scope).href : request;
+  event.respondWith(
+    caches.open(CACHE).then((cache) =>
+      cache.match(key, { ignoreSearch: true }).then(
+        (hit) =>
+          hit ??
+          fetch(request).then((response) => {
+            // Anything else of the site (the offline file, say) is kept once it has been fetched.
+            if (response.ok && response.type === 'basic') cache.put(request, response.clone());
+            return response;
+          }),
+      ),
+    ),
+  );
 });

@@ -12,11 +12,16 @@ import { ourImplementations } from '../peers/ours.mjs';
 import { tfjsImplementations } from '../peers/tfjs.mjs';
 import { ortImplementations } from '../peers/ort.mjs';
 
-const log = (text) => { document.getElementById('status').textContent = text; globalThis.benchLog?.(text); };
+const log = (text) => {
+  document.getElementById('status').textContent = text;
+  globalThis.benchLog?.(text);
+};
 
 async function loadOurs() {
   const [{ default: createSimd }, { default: createScalar }] = await Promise.all([
-    import('/wasm/attention.mjs'), import('/wasm/attention-scalar.mjs')]);
+    import('/wasm/attention.mjs'),
+    import('/wasm/attention-scalar.mjs'),
+  ]);
   return { simd: await createSimd(), scalar: await createScalar() };
 }
 
@@ -27,7 +32,8 @@ async function loadTf() {
   // shows which one was fetched)
   const simdBinary = `${dist}tfjs-backend-wasm-simd.wasm`;
   tf.wasm.setWasmPaths({
-    'tfjs-backend-wasm.wasm': simdBinary, 'tfjs-backend-wasm-simd.wasm': simdBinary,
+    'tfjs-backend-wasm.wasm': simdBinary,
+    'tfjs-backend-wasm-simd.wasm': simdBinary,
     'tfjs-backend-wasm-threaded-simd.wasm': simdBinary,
   });
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -35,7 +41,9 @@ async function loadTf() {
   if (!(await tf.setBackend('wasm'))) throw new Error('tf.setBackend("wasm") returned false');
   await tf.ready();
   const info = {
-    version: tf.version_core, backend: tf.getBackend(), simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
+    version: tf.version_core,
+    backend: tf.getBackend(),
+    simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
     multithread_flag: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT'),
     threads_reported: tf.wasm.getThreadsCount(),
   };
@@ -54,7 +62,8 @@ async function loadOrt() {
   const probe = await ort.InferenceSession.create(attentionGraph(2, 2, 2, 2), { executionProviders: ['wasm'] });
   await probe.release();
   const info = { version: ort.env.versions?.web ?? 'unknown', num_threads_after_init: ort.env.wasm.numThreads };
-  if (info.num_threads_after_init !== 1) throw new Error(`onnxruntime-web is not single-threaded here: ${JSON.stringify(info)}`);
+  if (info.num_threads_after_init !== 1)
+    throw new Error(`onnxruntime-web is not single-threaded here: ${JSON.stringify(info)}`);
   return { ort, info };
 }
 
@@ -81,9 +90,20 @@ globalThis.runBench = async ({ quick = false, breakId = null, allForms = false }
   const errors = {};
   const { simd, scalar } = await loadOurs();
   if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
-  let tfjs = null, ortMod = null;
-  try { tfjs = await loadTf(); } catch (e) { errors.tfjs = String(e.message ?? e); log(`TensorFlow.js: ${errors.tfjs}`); }
-  try { ortMod = await loadOrt(); } catch (e) { errors.ort = String(e.message ?? e); log(`onnxruntime-web: ${errors.ort}`); }
+  let tfjs = null,
+    ortMod = null;
+  try {
+    tfjs = await loadTf();
+  } catch (e) {
+    errors.tfjs = String(e.message ?? e);
+    log(`TensorFlow.js: ${errors.tfjs}`);
+  }
+  try {
+    ortMod = await loadOrt();
+  } catch (e) {
+    errors.ort = String(e.message ?? e);
+    log(`onnxruntime-web: ${errors.ort}`);
+  }
   const impls = [
     ...ourImplementations({ simd, scalar }),
     ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms }) : []),
@@ -91,23 +111,38 @@ globalThis.runBench = async ({ quick = false, breakId = null, allForms = false }
   ];
   if (breakId && !impls.some((i) => i.id === breakId)) throw new Error(`--break=${breakId}: no such implementation`);
   const env = {
-    quick, breakId, log,
+    quick,
+    breakId,
+    log,
     // a macrotask lets onnxruntime-web's pending promises and timers finish; gc() exists when the
     // driver starts Chromium with --js-flags=--expose-gc
-    drain: () => new Promise((resolve) => setTimeout(() => { globalThis.gc?.(); resolve(); }, 0)),
+    drain: () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          globalThis.gc?.();
+          resolve();
+        }, 0),
+      ),
     cpuSeconds: async () => (globalThis.benchCpuSeconds ? globalThis.benchCpuSeconds() : null),
   };
   const suite = await runSuite({ impls, peak: await loadPeak(), env });
   return {
     environment: 'browser',
     meta: {
-      seconds: (Date.now() - started) / 1000, quick, break: breakId, user_agent: navigator.userAgent,
-      gc_between_samples: typeof globalThis.gc === 'function', timer_resolution_ms: timerResolutionMs(),
+      seconds: (Date.now() - started) / 1000,
+      quick,
+      break: breakId,
+      user_agent: navigator.userAgent,
+      gc_between_samples: typeof globalThis.gc === 'function',
+      timer_resolution_ms: timerResolutionMs(),
       // without cross-origin isolation a page has no SharedArrayBuffer, so no wasm threads at all
       cross_origin_isolated: globalThis.crossOriginIsolated === true,
       shared_array_buffer: typeof SharedArrayBuffer !== 'undefined',
       workers_created: globalThis.benchWorkersCreated ?? null,
-      ours: { version: simd.version() }, tfjs: tfjs?.info ?? null, ort: ortMod?.info ?? null, errors,
+      ours: { version: simd.version() },
+      tfjs: tfjs?.info ?? null,
+      ort: ortMod?.info ?? null,
+      errors,
     },
     ...suite,
   };

@@ -16,17 +16,36 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const args = process.argv.slice(2);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : null;
 const options = {
-  quick: args.includes('--quick'), allForms: args.includes('--all-forms'),
+  quick: args.includes('--quick'),
+  allForms: args.includes('--all-forms'),
   breakId: args.find((a) => a.startsWith('--break='))?.slice('--break='.length) ?? null,
 };
 // The project's usual flags for headless Chromium here, plus an exposed gc() for the samples' GC.
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--js-flags=--expose-gc'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--js-flags=--expose-gc',
+];
 const log = (text) => console.error('[bench browser]', text);
 
-if (!OUT) { console.error('usage: node bench/browser/run.mjs --out FILE [--quick] [--all-forms] [--break=ID]'); process.exit(2); }
-for (const file of ['build/wasm/attention_core.wasm', 'build/wasm/attention_core_scalar.wasm', 'build/bench/peak-web.mjs'])
-  if (!fs.existsSync(path.join(ROOT, file))) { console.error(`${file} is missing: run bench/run.sh (after npm run build)`); process.exit(1); }
+if (!OUT) {
+  console.error('usage: node bench/browser/run.mjs --out FILE [--quick] [--all-forms] [--break=ID]');
+  process.exit(2);
+}
+for (const file of [
+  'build/wasm/attention_core.wasm',
+  'build/wasm/attention_core_scalar.wasm',
+  'build/bench/peak-web.mjs',
+])
+  if (!fs.existsSync(path.join(ROOT, file))) {
+    console.error(`${file} is missing: run bench/run.sh (after npm run build)`);
+    process.exit(1);
+  }
 
 const loadavg = os.loadavg();
 const started = new Date();
@@ -43,18 +62,25 @@ try {
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
   await page.exposeFunction('benchCpuSeconds', rendererCpuSeconds);
   await page.exposeFunction('benchLog', (text) => log(text));
   await page.goto(`${server.url}bench/browser/index.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
   const run = await page.evaluate((opts) => globalThis.runBench(opts), options);
   Object.assign(run.meta, {
-    date: started.toISOString(), runtime: `Chromium ${browser.version()}`, cpu: os.cpus()[0]?.model, cores: os.cpus().length,
-    loadavg_at_start: loadavg, loadavg_at_end: os.loadavg(),
+    date: started.toISOString(),
+    runtime: `Chromium ${browser.version()}`,
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    loadavg_at_start: loadavg,
+    loadavg_at_end: os.loadavg(),
     // the wasm binaries the page fetched: which build of each runtime really ran
     wasm_served: [...new Set(server.served.filter((u) => u.endsWith('.wasm')))],
-    not_served: server.refused, page_problems: problems,
+    not_served: server.refused,
+    page_problems: problems,
   });
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, JSON.stringify(run, null, 1) + '\n');

@@ -11,7 +11,8 @@ export const PLAIN_JS_MAX_N = 256;
 
 export function ourImplementations({ simd, scalar }) {
   const api = (id, label, mod, fn) => ({
-    id, label,
+    id,
+    label,
     prepare: (q, k, v) => ({ run: () => mod[fn]({ q, k, v }).data, dispose() {} }),
   });
   return [
@@ -19,8 +20,13 @@ export function ourImplementations({ simd, scalar }) {
     api('wasm-scalar', 'this project, `attention`, wasm scalar', scalar, 'attention'),
     api('wasm-streaming', 'this project, `attentionStreaming`, wasm SIMD128', simd, 'attentionStreaming'),
     {
-      id: 'plain-js', label: 'plain JS triple loop (the article’s NumPy code)', maxN: PLAIN_JS_MAX_N,
-      prepare: (q, k, v) => ({ run: () => plainJsAttention(q.data, k.data, v.data, q.rows, k.rows, q.cols, v.cols), dispose() {} }),
+      id: 'plain-js',
+      label: 'plain JS triple loop (the article’s NumPy code)',
+      maxN: PLAIN_JS_MAX_N,
+      prepare: (q, k, v) => ({
+        run: () => plainJsAttention(q.data, k.data, v.data, q.rows, k.rows, q.cols, v.cols),
+        dispose() {},
+      }),
     },
   ];
 }
@@ -28,7 +34,8 @@ export function ourImplementations({ simd, scalar }) {
 // The article's NumPy code, translated: scores = Q @ K.T / sqrt(d_k); weights = softmax(scores)
 // (max subtracted); output = weights @ V — plain triple loops, float32 storage.
 function plainJsAttention(Q, K, V, n, nK, d, dV) {
-  const scores = new Float32Array(n * nK), out = new Float32Array(n * dV);
+  const scores = new Float32Array(n * nK),
+    out = new Float32Array(n * dV);
   const scale = 1 / Math.sqrt(d);
   for (let i = 0; i < n; i++)
     for (let j = 0; j < nK; j++) {
@@ -37,9 +44,10 @@ function plainJsAttention(Q, K, V, n, nK, d, dV) {
       scores[i * nK + j] = dot * scale;
     }
   for (let i = 0; i < n; i++) {
-    let m = -Infinity, sum = 0;
+    let m = -Infinity,
+      sum = 0;
     for (let j = 0; j < nK; j++) m = Math.max(m, scores[i * nK + j]);
-    for (let j = 0; j < nK; j++) sum += (scores[i * nK + j] = Math.exp(scores[i * nK + j] - m));
+    for (let j = 0; j < nK; j++) sum += scores[i * nK + j] = Math.exp(scores[i * nK + j] - m);
     for (let j = 0; j < nK; j++) scores[i * nK + j] /= sum;
   }
   for (let i = 0; i < n; i++)

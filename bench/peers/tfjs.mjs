@@ -12,24 +12,40 @@
 // that the claim can be re-measured.
 
 const FORMS = [
-  ['tfjs-scores-scaled', 'TensorFlow.js wasm: transpose + matMul, scale on the n² scores',
-    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.mul(tf.matMul(Q, tf.transpose(K)), s)), V)],
-  ['tfjs-q-scaled', 'TensorFlow.js wasm: transpose + matMul, scale folded into Q',
-    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.matMul(tf.mul(Q, s), tf.transpose(K))), V)],
+  [
+    'tfjs-scores-scaled',
+    'TensorFlow.js wasm: transpose + matMul, scale on the n² scores',
+    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.mul(tf.matMul(Q, tf.transpose(K)), s)), V),
+  ],
+  [
+    'tfjs-q-scaled',
+    'TensorFlow.js wasm: transpose + matMul, scale folded into Q',
+    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.matMul(tf.mul(Q, s), tf.transpose(K))), V),
+  ],
 ];
 const SLOW_FORMS = [
-  ['tfjs-scores-scaled-transposeB', 'TensorFlow.js wasm: matMul(transposeB), scale on the scores',
-    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.mul(tf.matMul(Q, K, false, true), s)), V)],
-  ['tfjs-q-scaled-transposeB', 'TensorFlow.js wasm: matMul(transposeB), scale folded into Q',
-    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.matMul(tf.mul(Q, s), K, false, true)), V)],
+  [
+    'tfjs-scores-scaled-transposeB',
+    'TensorFlow.js wasm: matMul(transposeB), scale on the scores',
+    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.mul(tf.matMul(Q, K, false, true), s)), V),
+  ],
+  [
+    'tfjs-q-scaled-transposeB',
+    'TensorFlow.js wasm: matMul(transposeB), scale folded into Q',
+    (tf, Q, K, V, s) => tf.matMul(tf.softmax(tf.matMul(tf.mul(Q, s), K, false, true)), V),
+  ],
 ];
 
 export function tfjsImplementations(tf, { allForms = false } = {}) {
   return [...FORMS, ...(allForms ? SLOW_FORMS : [])].map(([id, label, forward]) => ({
-    id, label, peer: 'tfjs',
+    id,
+    label,
+    peer: 'tfjs',
     prepare(q, k, v) {
-      const Q = tf.tensor2d(q.data, [q.rows, q.cols]), K = tf.tensor2d(k.data, [k.rows, k.cols]);
-      const V = tf.tensor2d(v.data, [v.rows, v.cols]), scale = tf.scalar(1 / Math.sqrt(q.cols));
+      const Q = tf.tensor2d(q.data, [q.rows, q.cols]),
+        K = tf.tensor2d(k.data, [k.rows, k.cols]);
+      const V = tf.tensor2d(v.data, [v.rows, v.cols]),
+        scale = tf.scalar(1 / Math.sqrt(q.cols));
       return {
         run() {
           const out = tf.tidy(() => forward(tf, Q, K, V, scale));

@@ -29,7 +29,10 @@ export function costWorkerPlugin({ minify = false } = {}) {
   return {
     name: 'cost-worker-source',
     setup(build) {
-      build.onResolve({ filter: /^cost-worker-source$/ }, () => ({ path: 'cost-worker-source', namespace: 'cost-worker-source' }));
+      build.onResolve({ filter: /^cost-worker-source$/ }, () => ({
+        path: 'cost-worker-source',
+        namespace: 'cost-worker-source',
+      }));
       build.onLoad({ filter: /.*/, namespace: 'cost-worker-source' }, async () => ({
         loader: 'js',
         contents: `export default ${JSON.stringify(await bundleCostWorker({ minify }))};`,

@@ -23,12 +23,13 @@ const katexStylesheet = () => fs.readFileSync(path.join(KATEX_DIST, 'katex.min.c
  * serves, so a formula the options do not change is written once.
  */
 export function formulaTemplates() {
-  const render = (tex) => katex.renderToString(tex, {
-    displayMode: true,
-    throwOnError: true,
-    strict: 'ignore',
-    trust: (context) => context.command === '\\htmlClass',
-  });
+  const render = (tex) =>
+    katex.renderToString(tex, {
+      displayMode: true,
+      throwOnError: true,
+      strict: 'ignore',
+      trust: (context) => context.command === '\\htmlClass',
+    });
   const templates = [];
   const group = (attributes, texOf) => {
     const byHtml = new Map();
@@ -36,10 +37,12 @@ export function formulaTemplates() {
       const html = render(texOf(v));
       byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
     }
-    for (const [html, keys] of byHtml) templates.push(`<template ${attributes} data-variants="${keys.join(' ')}">${html}</template>`);
+    for (const [html, keys] of byHtml)
+      templates.push(`<template ${attributes} data-variants="${keys.join(' ')}">${html}</template>`);
   };
   group('data-formula="main"', (v) => mainFormula(v.scale));
-  for (const step of STEPS) group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis));
+  for (const step of STEPS)
+    group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis));
   return templates.join('\n');
 }
 
@@ -77,7 +80,8 @@ export function usedFaces(html, extra = []) {
     for (const selector of selectors.split(',')) {
       const last = selector.trim().split(/\s+/).pop();
       const classes = [...last.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
-      if (classes.length && elements.some((el) => classes.every((c) => el.has(c)))) used.add(`${family}|${weight}|${style}`);
+      if (classes.length && elements.some((el) => classes.every((c) => el.has(c))))
+        used.add(`${family}|${weight}|${style}`);
     }
   }
   return used;
@@ -112,8 +116,13 @@ export function katexCss({ keep, fontFaceRules = true }) {
  * sheet in web/styles/ in name order (the labs, the exports, the printed handout).
  */
 export function pageStyles() {
-  const sheets = fs.readdirSync(at('web', 'styles')).filter((f) => f.endsWith('.css')).sort();
-  return [at('web', 'styles.css'), ...sheets.map((f) => at('web', 'styles', f))].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+  const sheets = fs
+    .readdirSync(at('web', 'styles'))
+    .filter((f) => f.endsWith('.css'))
+    .sort();
+  return [at('web', 'styles.css'), ...sheets.map((f) => at('web', 'styles', f))]
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
 }
 
 export const faceKey = (family, weight = 'normal', style = 'normal') => `${family}|${weight}|${style}`;
@@ -130,7 +139,9 @@ export const sha256 = (text) => crypto.createHash('sha256').update(text).digest(
  * KaTeX's pre-rendered markup places every glyph with a style attribute.
  */
 export function cspMeta(directives) {
-  const text = Object.entries(directives).map(([name, values]) => `${name} ${values.join(' ')}`).join('; ');
+  const text = Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
   return `<meta http-equiv="Content-Security-Policy" content="${text}">`;
 }
 

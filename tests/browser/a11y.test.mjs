@@ -6,13 +6,20 @@ import assert from 'node:assert/strict';
 import { openBrowser, screenshot, axeViolations } from './helpers.mjs';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 // No violation at all, of any impact (issue 11: axe-core passes in every view).
 const allViolations = (page) => axeViolations(page);
 
-for (const [lang, scheme, preset] of [['zh-CN', 'light', 'article'], ['en', 'dark', 'cat']]) {
+for (const [lang, scheme, preset] of [
+  ['zh-CN', 'light', 'article'],
+  ['en', 'dark', 'cat'],
+]) {
   test(`axe finds no violation on any step (${lang}, ${scheme}, ${preset})`, async () => {
     const page = await b.open(`#lang=${lang}&preset=${preset}&step=1`, { colorScheme: scheme });
     for (let step = 1; step <= 9; step++) {
@@ -32,7 +39,10 @@ test('on a phone-sized screen nothing overflows sideways, and axe still passes',
   const page = await b.open('#preset=cat&step=9', { viewport: { width: 390, height: 844 } });
   for (const step of [9, 3, 2]) {
     if (step !== 9) await page.click(`.step-link[data-step="${step}"]`);
-    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      window.innerWidth,
+    ]);
     assert.ok(scrollWidth <= innerWidth, `step ${step}: page is ${scrollWidth}px wide in a ${innerWidth}px screen`);
   }
   assert.deepEqual(await allViolations(page), []);

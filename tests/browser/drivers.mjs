@@ -10,8 +10,15 @@
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 // Runs in every document (frames included) before its own scripts.
 const REPORT_CSP = () => {
@@ -21,7 +28,9 @@ const REPORT_CSP = () => {
 };
 
 function watch(page, problems) {
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (req) => {
     if (!page.expectFailures) problems.push(`requestfailed: ${req.url().slice(0, 120)}`);
@@ -45,7 +54,12 @@ async function launchChromium() {
         await context.route('**/*', (route) => {
           const req = route.request();
           // The file:// document itself is the page, not a network request: let it through.
-          if (req.isNavigationRequest() && req.url().startsWith('file:') && req.frame() === req.frame().page().mainFrame()) route.continue();
+          if (
+            req.isNavigationRequest() &&
+            req.url().startsWith('file:') &&
+            req.frame() === req.frame().page().mainFrame()
+          )
+            route.continue();
           else route.abort();
         });
       }
@@ -68,7 +82,10 @@ async function launchChromium() {
 /** Firefox ESR (puppeteer-core over WebDriver BiDi). */
 async function launchFirefox() {
   const browser = await puppeteer.launch({
-    browser: 'firefox', executablePath: '/usr/bin/firefox-esr', protocol: 'webDriverBiDi', headless: true,
+    browser: 'firefox',
+    executablePath: '/usr/bin/firefox-esr',
+    protocol: 'webDriverBiDi',
+    headless: true,
   });
   return {
     name: 'firefox',
@@ -85,7 +102,8 @@ async function launchFirefox() {
         page.requests.push(req.url());
         if (!blockNetwork || req.isInterceptResolutionHandled()) return;
         // The file:// document itself is the page, not a network request: let it through.
-        if (req.isNavigationRequest() && req.url().startsWith('file:') && req.frame() === page.mainFrame()) req.continue();
+        if (req.isNavigationRequest() && req.url().startsWith('file:') && req.frame() === page.mainFrame())
+          req.continue();
         else req.abort();
       });
       watch(page, page.problems);
@@ -103,18 +121,26 @@ export const DRIVERS = { chromium: launchChromium, firefox: launchFirefox };
 
 /** Sets a form field's value as typing or choosing would, firing its input and change events. */
 export function setField(page, selector, value) {
-  return page.evaluate(([sel, v]) => {
-    const el = document.querySelector(sel);
-    el.value = v;
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-    el.dispatchEvent(new Event('change', { bubbles: true }));
-  }, [selector, value]);
+  return page.evaluate(
+    ([sel, v]) => {
+      const el = document.querySelector(sel);
+      el.value = v;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    [selector, value],
+  );
 }
 
 /** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */
 export function matrixIn(pageOrFrame, name) {
-  return pageOrFrame.evaluate((n) => [...document.querySelectorAll(`figure.matrix[data-name="${n}"] tbody tr:not(.foot)`)]
-    .map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))), name);
+  return pageOrFrame.evaluate(
+    (n) =>
+      [...document.querySelectorAll(`figure.matrix[data-name="${n}"] tbody tr:not(.foot)`)].map((tr) =>
+        [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-')),
+      ),
+    name,
+  );
 }
 
 /** The step number in a page's or frame's URL hash. */

@@ -18,15 +18,27 @@ before(async () => {
   b = await openBrowser();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-downloads-'));
 });
-after(async () => { await b?.close(); });
+after(async () => {
+  await b?.close();
+});
 
 /** A page that may download, whose print dialog is replaced by a counter (headless has none). */
 async function openForExport(hash) {
-  const context = await b.browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-  await context.addInitScript(() => { window.print = () => { window.printed = (window.printed ?? 0) + 1; }; });
+  const context = await b.browser.newContext({
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+  });
+  await context.addInitScript(() => {
+    window.print = () => {
+      window.printed = (window.printed ?? 0) + 1;
+    };
+  });
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(msg.text());
+  });
   page.on('pageerror', (err) => problems.push(err.message));
   await page.goto(b.url + hash);
   await page.waitForSelector('body[data-ready="true"]');
@@ -52,7 +64,10 @@ function printed(text) {
   return out;
 }
 
-for (const [what, hash] of [['the worked example', '#step=9'], ['"它 是 猫" from X with the causal mask', '#step=9&preset=cat&mask=causal']]) {
+for (const [what, hash] of [
+  ['the worked example', '#step=9'],
+  ['"它 是 猫" from X with the causal mask', '#step=9&preset=cat&mask=causal'],
+]) {
   test(`NumPy: the downloaded script of ${what}, run with python3, prints the page's A and AV`, async () => {
     const page = await openForExport(hash);
     const file = await save(page, 'numpy');
@@ -61,7 +76,11 @@ for (const [what, hash] of [['the worked example', '#step=9'], ['"它 是 猫" f
     const minus = (rows) => rows.map((row) => row.map((x) => x.replace(/^-0$/, '0')));
     assert.deepEqual(minus(out.A), await matrixText(page, 'weights'));
     assert.deepEqual(minus(out.AV), await matrixText(page, 'output'));
-    if (hash === '#step=9') assert.deepEqual(out.AV, [['6.698', '3.302'], ['3.302', '6.698']]);
+    if (hash === '#step=9')
+      assert.deepEqual(out.AV, [
+        ['6.698', '3.302'],
+        ['3.302', '6.698'],
+      ]);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
@@ -81,20 +100,32 @@ test('JSON holds every number the page shows, CSV one block per matrix, PNG is a
       const data = json.steps[name]?.data ?? json.inputs[name]?.data;
       if (!data) continue; // the article's own exp (beside the stable one) is not an intermediate of the core
       const shown = await matrixText(page, name);
-      const digits = shown.flat().find((x) => x.includes('.'))?.replace(/^-?0?\./, '').length;
+      const digits = shown
+        .flat()
+        .find((x) => x.includes('.'))
+        ?.replace(/^-?0?\./, '').length;
       const shape = [shown.length, shown[0].length];
       assert.deepEqual([data.length, data[0].length], shape, `${name}'s shape`);
-      data.forEach((row, i) => row.forEach((x, j) => {
-        const onPage = Number(shown[i][j]);
-        assert.ok(Math.abs(x - onPage) <= Math.max(Math.abs(onPage), 1) * 1e-3, `${name}[${i}][${j}]: file ${x}, page ${shown[i][j]} (${digits} digits)`);
-      }));
+      data.forEach((row, i) =>
+        row.forEach((x, j) => {
+          const onPage = Number(shown[i][j]);
+          assert.ok(
+            Math.abs(x - onPage) <= Math.max(Math.abs(onPage), 1) * 1e-3,
+            `${name}[${i}][${j}]: file ${x}, page ${shown[i][j]} (${digits} digits)`,
+          );
+        }),
+      );
       seen.add(name);
     }
   }
-  for (const name of ['x', 'wq', 'q', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'output']) assert.ok(seen.has(name), `${name} compared`);
+  for (const name of ['x', 'wq', 'q', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'output'])
+    assert.ok(seen.has(name), `${name} compared`);
 
   const csv = fs.readFileSync(await save(page, 'csv'), 'utf8');
-  const headers = csv.trim().split(/\n\s*\n/).map((block) => block.split('\n')[0]);
+  const headers = csv
+    .trim()
+    .split(/\n\s*\n/)
+    .map((block) => block.split('\n')[0]);
   assert.deepEqual(headers.slice(0, 4), ['x,3,4', 'wq,4,4', 'wk,4,4', 'wv,4,4']);
   assert.ok(headers.includes('weights,3,3') && headers.includes('output,3,4'));
 
@@ -118,7 +149,7 @@ test('no export in an embed, and only the worksheet in the exercise', async () =
   await page.context().close();
 });
 
-test('the handout: the nine steps with the worked example\'s numbers on A4; the worksheet leaves them blank', async () => {
+test("the handout: the nine steps with the worked example's numbers on A4; the worksheet leaves them blank", async () => {
   const page = await openForExport('#step=5');
   await page.click('#print-handout');
   assert.equal(await page.evaluate(() => window.printed), 1, 'the print dialog was asked for');
@@ -127,10 +158,14 @@ test('the handout: the nine steps with the worked example\'s numbers on A4; the 
   const titles = await page.$$eval('#handout .handout-step h2', (hs) => hs.map((x) => x.textContent));
   assert.equal(titles.length, 9);
   assert.equal(titles[0], '1. 输入矩阵 X');
-  const cells = (name) => page.$$eval(`#handout table[data-name="${name}"] td`, (tds) => tds.map((td) => td.textContent));
+  const cells = (name) =>
+    page.$$eval(`#handout table[data-name="${name}"] td`, (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(await cells('weights'), ['0.6698', '0.3302', '0.3302', '0.6698']);
   assert.deepEqual(await cells('output'), ['6.698', '3.302', '3.302', '6.698']);
-  assert.ok(await page.$$eval('#handout .handout-formula .katex', (f) => f.length) >= 9, 'each step with its formula');
+  assert.ok(
+    (await page.$$eval('#handout .handout-formula .katex', (f) => f.length)) >= 9,
+    'each step with its formula',
+  );
   const pdf = await page.pdf({ format: 'A4' });
   assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
   const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;

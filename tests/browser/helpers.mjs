@@ -9,26 +9,42 @@ import { startServer } from '../../scripts/serve.mjs';
 
 export const SCREENSHOTS = 'test-results/screenshots';
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** Starts the server and the browser once per test file; returns helpers and a close(). */
 export async function openBrowser() {
-  if (!fs.existsSync('build/web/index.html')) throw new Error('build/web/index.html is missing — run `bash scripts/build.sh` first');
+  if (!fs.existsSync('build/web/index.html'))
+    throw new Error('build/web/index.html is missing — run `bash scripts/build.sh` first');
   const server = await startServer({ root: 'build/web' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   return {
     url: server.url,
     browser,
     /** A fresh page (own context) at `hash`, waiting until the page has computed its first result. */
-    async open(hash = '', { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions, reducedMotion = 'reduce' } = {}) {
+    async open(
+      hash = '',
+      { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions, reducedMotion = 'reduce' } = {},
+    ) {
       const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion });
       // Content-Security-Policy violations become console errors, which every test checks for.
-      await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
-        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`)));
+      await context.addInitScript(() =>
+        document.addEventListener('securitypolicyviolation', (e) =>
+          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`),
+        ),
+      );
       const page = await context.newPage();
       const problems = [];
-      page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+      });
       page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
       page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()}`));
       await page.goto(server.url + hash);
@@ -53,8 +69,15 @@ const AXE = fs.readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 export async function axeViolations(page, { impacts } = {}) {
   await page.evaluate(AXE);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.filter((v) => !impacts || impacts.includes(v.impact))
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return result.violations
+    .filter((v) => !impacts || impacts.includes(v.impact))
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 export async function screenshot(page, name, { fullPage = true } = {}) {
@@ -65,7 +88,8 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
 /** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */
 export async function matrixText(page, name) {
   return page.$$eval(`figure.matrix[data-name="${name}"] tbody tr:not(.foot)`, (rows) =>
-    rows.map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))));
+    rows.map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))),
+  );
 }
 
 /** Reads the current step number from the URL hash. */

@@ -11,7 +11,7 @@ import zh from '../../web/src/i18n/zh-CN.js';
 
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 const long = 'x'.repeat(100000);
-const shortened = `${'x'.repeat(24)}…`;  // how a message quotes text that long
+const shortened = `${'x'.repeat(24)}…`; // how a message quotes text that long
 const injection = '<img src=x onerror="window.__injected = true">';
 const size = fill(en['err.size'], { max: 64 });
 
@@ -27,8 +27,13 @@ const FIELDS = {
   temperature: { hash: '', input: '#temperature', via: 'change', slot: '#err-temperature' },
   paste: { hash: '', input: '#paste-k', via: 'apply', button: '#apply-k', slot: '#err-paste-k' },
   // the paste box of K when q₀₀ is already 3·10³⁸: a large k₀₀ makes the score q₀·k₀ overflow
-  pasteK: { hash: '&preset=custom&mode=qkv&n=2&d=2&dk=2&dv=2&q=3e38,0;0,1&k=1,0;0,1&v=10,0;0,10', input: '#paste-k',
-    via: 'apply', button: '#apply-k', slot: '#err-paste-k' },
+  pasteK: {
+    hash: '&preset=custom&mode=qkv&n=2&d=2&dk=2&dv=2&q=3e38,0;0,1&k=1,0;0,1&v=10,0;0,10',
+    input: '#paste-k',
+    via: 'apply',
+    button: '#apply-k',
+    slot: '#err-paste-k',
+  },
 };
 
 // [field, what is typed (or, for 'hash', the whole hash), expected]: expected is
@@ -54,7 +59,7 @@ const TABLE = [
   ['n', '65', { error: size }],
   ['n', '2.5', { error: size }],
   ['n', '', { error: size }],
-  ['n', 'abc', { error: size }],  // a type=number field hands over '' for letters
+  ['n', 'abc', { error: size }], // a type=number field hands over '' for letters
   ['n', '9007199254740993', { error: size }],
   ['n', '1e1', { accepted: true }],
   ['dk', '-1', { error: size }],
@@ -78,11 +83,28 @@ const TABLE = [
   ['paste', '1,5', { error: fill(en['err.ambiguousComma'], { text: '1,5', decimal: '1.5', pair: '1, 5' }) }],
   ['paste', '[[1,2],[3', { error: en['err.brackets'] }],
   ['paste', '[[1, 2], [3]]', { error: fill(en['err.ragged'], { row: 2, got: 1, want: 2 }) }],
-  ['paste', '<script>window.__injected = true</script>', { error: fill(en['err.cellIn'], { row: 1, col: 1,
-    message: fill(en['err.notNumber'], { text: '<script>window.__injecte…' }) }) }],
-  ['paste', long, { error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.notNumber'], { text: shortened }) }) }],
+  [
+    'paste',
+    '<script>window.__injected = true</script>',
+    {
+      error: fill(en['err.cellIn'], {
+        row: 1,
+        col: 1,
+        message: fill(en['err.notNumber'], { text: '<script>window.__injecte…' }),
+      }),
+    },
+  ],
+  [
+    'paste',
+    long,
+    { error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.notNumber'], { text: shortened }) }) },
+  ],
   ['paste', `[${'1, '.repeat(100)}1]`, { error: size }],
-  ['paste', '[[1e39, 0], [0, 1]]', { error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.tooLarge'], { text: '1e39' }) }) }],
+  [
+    'paste',
+    '[[1e39, 0], [0, 1]]',
+    { error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.tooLarge'], { text: '1e39' }) }) },
+  ],
   ['paste', 'np.array([[1., 0.], [0., 1.]])', { accepted: true }],
   ['pasteK', '[[3e38, 0], [0, 1]]', { notice: fill(en['notice.nonFinite'], { step: 3 }) }],
   ['hash', '#step=99', { badHash: true }],
@@ -96,7 +118,7 @@ const TABLE = [
   ['hash', '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=10,0;0,1e39', { badHash: true }],
   ['hash', '#step=%E0%A4%A', { badHash: true }],
   ['hash', `#step=${encodeURIComponent(injection)}`, { badHash: true }],
-  ['hash', `#step=3&${'a=1&'.repeat(10000)}b=2`, { accepted: true }],  // keys it does not know are ignored
+  ['hash', `#step=3&${'a=1&'.repeat(10000)}b=2`, { accepted: true }], // keys it does not know are ignored
   ['hash', '#step=3&', { badHash: true }],
   ['hash', '#temperature=1e-40&step=8', { notice: fill(zh['notice.nonFinite'], { step: 4 }) }],
 ];
@@ -106,11 +128,16 @@ before(async () => {
   b = await openBrowser();
   page = await b.open('#lang=en');
 });
-after(async () => { await page?.context().close(); await b?.close(); });
+after(async () => {
+  await page?.context().close();
+  await b?.close();
+});
 
 // A fresh view through the hash (the page's own hashchange handler: errors cleared, state rebuilt).
 async function reset(hash) {
-  await page.evaluate((h) => { location.hash = h; }, `#lang=en&step=9${hash}`);
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, `#lang=en&step=9${hash}`);
   await page.waitForFunction(() => document.querySelector('#next')?.disabled === true);
 }
 
@@ -122,26 +149,31 @@ test('every field, the paste box and the hash, given hostile input, do what the 
     const what = `${field} ← ${JSON.stringify(input.length > 60 ? `${input.slice(0, 60)}…` : input)}`;
     try {
       if (field === 'hash') {
-        await page.evaluate((h) => { location.hash = h; }, input);
+        await page.evaluate((h) => {
+          location.hash = h;
+        }, input);
         await page.waitForFunction(() => document.body.dataset.ready === 'true');
-        await page.waitForTimeout(50);  // the hashchange handler runs after the navigation
+        await page.waitForTimeout(50); // the hashchange handler runs after the navigation
         const notice = await page.textContent('#notice');
         assert.equal(notice, expected.badHash ? zh['notice.badHash'] : '', 'the link notice');
         if (expected.notice) assert.ok((await stageText()).includes(expected.notice), `notice ${expected.notice}`);
       } else {
         const f = FIELDS[field];
         await reset(f.hash);
-        await page.evaluate(({ f, input }) => {
-          const el = document.querySelector(f.input);
-          el.value = input;
-          if (f.via === 'apply') document.querySelector(f.button).click();
-          else el.dispatchEvent(new Event(f.via, { bubbles: true }));
-        }, { f, input });
+        await page.evaluate(
+          ({ f, input }) => {
+            const el = document.querySelector(f.input);
+            el.value = input;
+            if (f.via === 'apply') document.querySelector(f.button).click();
+            else el.dispatchEvent(new Event(f.via, { bubbles: true }));
+          },
+          { f, input },
+        );
         const message = await page.textContent(f.slot);
         assert.equal(message, expected.error ?? '', 'the message at the field');
         if (expected.notice) assert.ok((await stageText()).includes(expected.notice), `notice ${expected.notice}`);
       }
-      assert.ok(await page.locator('#stage-body figure').count() > 0, 'a result is on the stage');
+      assert.ok((await page.locator('#stage-body figure').count()) > 0, 'a result is on the stage');
       assert.equal(await page.evaluate(() => window.__injected), undefined, 'nothing ran as script');
     } catch (error) {
       failures.push(`${what}: ${error.message.split('\n')[0]} (got ${JSON.stringify(error.actual)?.slice(0, 80)})`);

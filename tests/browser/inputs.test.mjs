@@ -8,8 +8,12 @@ import zh from '../../web/src/i18n/zh-CN.js';
 import en from '../../web/src/i18n/en.js';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 
@@ -26,7 +30,7 @@ const CELL_CASES = [
 for (const [what, text, message] of CELL_CASES) {
   test(`bad cell input (${what}) shows its message at the cell; the last good result stays`, async () => {
     const page = await b.open('#step=9');
-    await page.fill('#in-v-1-1', '5');          // another input, which must be kept
+    await page.fill('#in-v-1-1', '5'); // another input, which must be kept
     const good = await matrixText(page, 'output');
     await page.fill('#in-q-0-1', text);
     assert.equal(await page.textContent('#err-q'), message);
@@ -59,8 +63,12 @@ test('a ragged paste is refused with its message, in English too', async () => {
 
 test('a size out of range is refused at its field', async () => {
   const page = await b.open('#step=3');
-  for (const [value, message] of [['99', fill(zh['err.size'], { max: 64 })], ['0', fill(zh['err.size'], { max: 64 })],
-    ['2.5', fill(zh['err.size'], { max: 64 })], ['', fill(zh['err.size'], { max: 64 })]]) {
+  for (const [value, message] of [
+    ['99', fill(zh['err.size'], { max: 64 })],
+    ['0', fill(zh['err.size'], { max: 64 })],
+    ['2.5', fill(zh['err.size'], { max: 64 })],
+    ['', fill(zh['err.size'], { max: 64 })],
+  ]) {
     await page.fill('#size-n', value);
     await page.dispatchEvent('#size-n', 'change');
     assert.equal(await page.textContent('#err-size-n'), message, `n = "${value}"`);
@@ -98,7 +106,11 @@ test('pasting NumPy text with full-width digits and U+2212 replaces the matrix a
   await page.click('#apply-q');
   assert.equal(await page.textContent('#err-paste-q'), '');
   // One format across the matrix: 0.5 makes it a matrix of 4 significant digits, whole numbers included.
-  assert.deepEqual(await matrixText(page, 'q'), [['1.000', '-2.000', '0'], ['3.000', '4.000', '0.5000'], ['0', '0', '1.000']]);
+  assert.deepEqual(await matrixText(page, 'q'), [
+    ['1.000', '-2.000', '0'],
+    ['3.000', '4.000', '0.5000'],
+    ['0', '0', '1.000'],
+  ]);
   assert.equal(await page.inputValue('#size-n'), '3');
   assert.equal(await page.inputValue('#size-dk'), '3');
   assert.equal((await matrixText(page, 'k')).length, 3, 'K follows the new n');
@@ -106,7 +118,7 @@ test('pasting NumPy text with full-width digits and U+2212 replaces the matrix a
   assert.match(await page.textContent('#filled-note'), /K、V/);
   assert.equal(await page.locator('#editor-k input.filled').count(), 5, 'K: 2×2 → 3×3, five new cells');
   assert.equal(await page.locator('#editor-k input.filled#in-k-0-0').count(), 0, 'the old cells are not marked');
-  assert.equal(await page.locator('#editor-q input.filled').count(), 0, 'the pasted matrix is all the reader\'s');
+  assert.equal(await page.locator('#editor-q input.filled').count(), 0, "the pasted matrix is all the reader's");
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -167,7 +179,10 @@ test("a refusal of the core reads in the reader's language, at the right place",
   assert.equal(await page.textContent('#err-engine'), '', 'a good value clears it');
   const english = await b.open('#preset=cat&step=3&lang=en');
   await english.fill('#in-x-0-0', '3e38');
-  assert.match(await english.textContent('#err-engine'), /^The computing core rejected this input: Row 1, column 2: Q = X·W_Q is ∞ here/);
+  assert.match(
+    await english.textContent('#err-engine'),
+    /^The computing core rejected this input: Row 1, column 2: Q = X·W_Q is ∞ here/,
+  );
   assert.deepEqual([...page.problems, ...english.problems], []);
   await page.context().close();
   await english.context().close();

@@ -8,19 +8,28 @@ import assert from 'node:assert/strict';
 import { openBrowser } from './helpers.mjs';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 const hashOf = (page) => page.evaluate(() => location.hash);
 
 test('why √dₖ: at dₖ = 256 the measured variance is within 10% of 256 unscaled and of 1 scaled', async () => {
   const page = await b.open('#view=scale-lab&labdk=256');
-  const series = Object.fromEntries(await page.$$eval('.scale-hist', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.variance)])));
+  const series = Object.fromEntries(
+    await page.$$eval('.scale-hist', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.variance)])),
+  );
   assert.ok(Math.abs(series.none - 256) <= 25.6, `unscaled variance ${series.none}`);
   assert.ok(Math.abs(series.sqrt_dk - 1) <= 0.1, `÷√dₖ variance ${series.sqrt_dk}`);
   assert.ok(series.dk < 0.01, `÷dₖ variance ${series.dk}: "too flat", 1/256`);
   // What the reader sees says the same: the measured figure beside the theory.
-  assert.match(await page.textContent('.scale-hist[data-scale="none"] .scale-variance'), /实测方差 2[3-8]\d,理论值 256/);
+  assert.match(
+    await page.textContent('.scale-hist[data-scale="none"] .scale-variance'),
+    /实测方差 2[3-8]\d,理论值 256/,
+  );
   assert.match(await page.textContent('.scale-hist[data-scale="sqrt_dk"] .scale-variance'), /理论值 1$/);
 
   // The slider, from the keyboard: 256 → 512 → 1024, in the URL; unscaled, one weight takes almost all.
@@ -30,10 +39,20 @@ test('why √dₖ: at dₖ = 256 the measured variance is within 10% of 256 unsc
   assert.match(await hashOf(page), /labdk=1024/);
   assert.equal(await page.textContent('#scale-dk-value'), 'dₖ = 1024');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'scale-dk', 'the slider keeps the focus');
-  const largest = Object.fromEntries(await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.largest)])));
-  assert.ok(largest.none > 0.95 && largest.sqrt_dk < 0.5, `winner takes all unscaled (${largest.none}), not scaled (${largest.sqrt_dk})`);
-  const gradient = Object.fromEntries(await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.gradient)])));
-  assert.ok(gradient.none < 0.05 && gradient.sqrt_dk > 0.1, `the gradient vanishes unscaled (${gradient.none}) and not scaled (${gradient.sqrt_dk})`);
+  const largest = Object.fromEntries(
+    await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.largest)])),
+  );
+  assert.ok(
+    largest.none > 0.95 && largest.sqrt_dk < 0.5,
+    `winner takes all unscaled (${largest.none}), not scaled (${largest.sqrt_dk})`,
+  );
+  const gradient = Object.fromEntries(
+    await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.gradient)])),
+  );
+  assert.ok(
+    gradient.none < 0.05 && gradient.sqrt_dk > 0.1,
+    `the gradient vanishes unscaled (${gradient.none}) and not scaled (${gradient.sqrt_dk})`,
+  );
 
   await page.click('#lang-switch');
   assert.match(await page.textContent('.scale-hist[data-scale="none"] figcaption'), /^Unscaled: q·k$/);
@@ -51,16 +70,27 @@ test('the cost of n²: n = 64…512 timed in a Worker while a click is answered 
   // would show here as the click waiting in the queue.
   await page.evaluate(() => {
     window.answered = new Promise((resolve) => {
-      document.getElementById('lang-switch').addEventListener('click', (event) => {
-        const seen = new MutationObserver(() => { seen.disconnect(); resolve(performance.now() - event.timeStamp); });
-        seen.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
-      }, { capture: true, once: true });
+      document.getElementById('lang-switch').addEventListener(
+        'click',
+        (event) => {
+          const seen = new MutationObserver(() => {
+            seen.disconnect();
+            resolve(performance.now() - event.timeStamp);
+          });
+          seen.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+        },
+        { capture: true, once: true },
+      );
     });
   });
   await page.click('#lang-switch');
   const answeredMs = await page.evaluate(() => window.answered);
   assert.ok(answeredMs <= 100, `the page answered in ${answeredMs.toFixed(1)} ms`);
-  assert.equal(await page.getAttribute('.lab-cost', 'data-status'), 'running', 'a change of language does not stop the run');
+  assert.equal(
+    await page.getAttribute('.lab-cost', 'data-status'),
+    'running',
+    'a change of language does not stop the run',
+  );
   await page.waitForSelector('.lab-cost[data-status="done"]', { timeout: 120000 });
   const slope = Number(await page.getAttribute('#cost-legend li[data-path="simd"]', 'data-slope'));
   assert.ok(slope >= 1.6 && slope <= 2.4, `SIMD path slope ${slope}`);
@@ -76,11 +106,13 @@ test('the cost of n²: n = 64…512 timed in a Worker while a click is answered 
 test('the cost of n²: a long run stops at once, keeps what it measured, and the page answers', async () => {
   const page = await b.open('#view=cost-lab&costmax=4096');
   await page.click('#cost-run');
-  await page.waitForFunction(() => document.querySelectorAll('#cost-times td.num').length >= 3, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('#cost-times td.num').length >= 3, null, {
+    timeout: 60000,
+  });
   await page.click('#cost-stop');
   assert.equal(await page.getAttribute('.lab-cost', 'data-status'), 'stopped');
   assert.match(await page.textContent('#cost-status'), /已停止/);
-  assert.ok(await page.$$eval('#cost-times td.num', (tds) => tds.length) >= 3, 'the measurements stay');
+  assert.ok((await page.$$eval('#cost-times td.num', (tds) => tds.length)) >= 3, 'the measurements stay');
   await page.click('#views a[data-view="steps"]');
   assert.equal(await page.isVisible('figure.matrix[data-name="scores"], figure.matrix[data-name="q"]'), true);
   assert.deepEqual(page.problems, []);
@@ -135,7 +167,7 @@ test('the exercise: the worked example first — S₁₁ = 1, then A₁₁ ≈ 0
   await page.context().close();
 });
 
-test('the exercise: a teacher\'s link fixes the series — three weights of seeded examples', async () => {
+test("the exercise: a teacher's link fixes the series — three weights of seeded examples", async () => {
   const page = await b.open('#view=exercise&exlen=3&exseed=7&exkinds=weight&lang=en');
   const kinds = [];
   for (let q = 1; q <= 3; q++) {

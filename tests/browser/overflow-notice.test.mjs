@@ -8,8 +8,12 @@ import { openBrowser } from './helpers.mjs';
 import en from '../../web/src/i18n/en.js';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 const stageText = (page) => page.textContent('#stage-body');
@@ -18,8 +22,8 @@ test('temperature 1e-40 on the worked example: a notice from step 4 on, and not 
   const page = await b.open('#temperature=1e-40&step=8&lang=en');
   const text = await stageText(page);
   assert.ok(text.includes(fill(en['notice.nonFinite'], { step: 4 })), 'the notice names step 4 (÷√dₖ·τ)');
-  assert.ok(!text.includes(en['article.weights']), 'the article\'s remark on its own numbers is gone');
-  await page.click('#prev');  // step 7
+  assert.ok(!text.includes(en['article.weights']), "the article's remark on its own numbers is gone");
+  await page.click('#prev'); // step 7
   assert.ok((await stageText(page)).includes(fill(en['notice.nonFinite'], { step: 4 })));
   await page.goto(`${b.url}#temperature=1e-40&step=3&lang=en`);
   await page.waitForSelector('body[data-ready="true"]');

@@ -7,23 +7,40 @@ import assert from 'node:assert/strict';
 import { openBrowser, screenshot, matrixText, stepInUrl } from './helpers.mjs';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 /** softmax of one row, and 4-significant-digit text as the page writes it by default. */
-const softmax = (row) => { const m = Math.max(...row); const e = row.map((x) => Math.exp(x - m)); const s = e.reduce((a, c) => a + c); return e.map((x) => x / s); };
+const softmax = (row) => {
+  const m = Math.max(...row);
+  const e = row.map((x) => Math.exp(x - m));
+  const s = e.reduce((a, c) => a + c);
+  return e.map((x) => x / s);
+};
 const sig4 = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(4));
 /** The lines of the popover's expansion as text, without spaces, typographic minus as '-'. */
-const expansionLines = (page) => page.$$eval('#cell-explain ol.expansion > li .line', (lines) =>
-  lines.map((line) => line.textContent.replace(/\s+/g, '').replace(/\u2212/g, '-')));
+const expansionLines = (page) =>
+  page.$$eval('#cell-explain ol.expansion > li .line', (lines) =>
+    lines.map((line) => line.textContent.replace(/\s+/g, '').replace(/\u2212/g, '-')),
+  );
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 
 test('opening the page shows the worked example at step 1, in Chinese', async () => {
   const page = await b.open();
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await page.textContent('#step-title'), /输入矩阵 X/);
-  assert.deepEqual(await matrixText(page, 'q'), [['1', '0'], ['0', '1']]);
-  assert.deepEqual(await matrixText(page, 'v'), [['10', '0'], ['0', '10']]);
+  assert.deepEqual(await matrixText(page, 'q'), [
+    ['1', '0'],
+    ['0', '1'],
+  ]);
+  assert.deepEqual(await matrixText(page, 'v'), [
+    ['10', '0'],
+    ['0', '10'],
+  ]);
   assert.equal(await page.inputValue('#preset'), 'article');
   noProblems(page);
   await page.context().close();
@@ -42,8 +59,14 @@ test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …]
   // The article's example, computed independently: softmax([1/√2, 0]).
   const [a, c] = softmax([1 / Math.SQRT2, 0]);
   assert.equal(sig4(a), '0.6698');
-  assert.deepEqual(await matrixText(page, 'weights'), [[sig4(a), sig4(c)], [sig4(c), sig4(a)]]);
-  assert.deepEqual(await matrixText(page, 'output'), [['6.698', '3.302'], ['3.302', '6.698']]);
+  assert.deepEqual(await matrixText(page, 'weights'), [
+    [sig4(a), sig4(c)],
+    [sig4(c), sig4(a)],
+  ]);
+  assert.deepEqual(await matrixText(page, 'output'), [
+    ['6.698', '3.302'],
+    ['3.302', '6.698'],
+  ]);
   assert.match(await page.textContent('#stage-body'), /6\.7, 3\.3/, "the article's reading of its result");
   await page.keyboard.press('ArrowRight');
   assert.equal(await stepInUrl(page), 9, 'no step after the last');
@@ -91,7 +114,11 @@ test('hovering score (0,1) highlights q_1 and k_2 and expands that one number ne
   const lines = await expansionLines(page);
   assert.equal(lines[0], 'S12=q1·k2=1·0+0·1=0', 'term by term, then the sum');
   assert.equal(lines[1], 'x12=S12dk=02=0', '÷ √d_k (a fraction: √ has no text)');
-  assert.equal(lines[2], "e12=exp(x12-maxj′x1j′)=exp(0-0.7071)=exp(-0.7071)=0.4931", 'exp(x − max), the shifted score from the core');
+  assert.equal(
+    lines[2],
+    'e12=exp(x12-maxj′x1j′)=exp(0-0.7071)=exp(-0.7071)=0.4931',
+    'exp(x − max), the shifted score from the core',
+  );
   assert.equal(lines[3], 'A12=e12Σ1=0.49311.493=0.3302', '÷ row sum = A_12, as its cell on the weights step');
   assert.equal(await page.locator('figure[data-name="q"] tr.hl-row').getAttribute('data-i'), '0');
   assert.equal(await page.locator('figure[data-name="k"] tr.hl-row').getAttribute('data-i'), '1');
@@ -112,7 +139,12 @@ test('hovering score (0,1) highlights q_1 and k_2 and expands that one number ne
 });
 
 test('the popover appears next to each cell and agrees with its value, to the shown digits', async () => {
-  for (const hash of ['#step=8', '#preset=cat&step=8', '#preset=cat&step=9', '#preset=random&mode=x&n=6&d=5&dk=5&dv=3&seed=4&step=8']) {
+  for (const hash of [
+    '#step=8',
+    '#preset=cat&step=8',
+    '#preset=cat&step=9',
+    '#preset=random&mode=x&n=6&d=5&dk=5&dv=3&seed=4&step=8',
+  ]) {
     const page = await b.open(hash);
     for (const td of await page.locator('td.pick').all()) {
       await td.hover();
@@ -120,13 +152,23 @@ test('the popover appears next to each cell and agrees with its value, to the sh
       const box = await page.locator('#cell-explain').boundingBox();
       const value = (await td.textContent()).replace(/\u2212/g, '-');
       const lines = await expansionLines(page);
-      assert.equal(lines.at(-1).split('=').at(-1), value, `${hash} (${await td.getAttribute('data-i')}, ${await td.getAttribute('data-j')})`);
+      assert.equal(
+        lines.at(-1).split('=').at(-1),
+        value,
+        `${hash} (${await td.getAttribute('data-i')}, ${await td.getAttribute('data-j')})`,
+      );
       // Beside the matrix, level with the cell: its edge within a few pixels of the table, and the
       // cell's row inside its height.
-      const table = await td.evaluate((el) => { const r = el.closest('.table-scroll').getBoundingClientRect(); return { left: r.left, right: r.right }; });
+      const table = await td.evaluate((el) => {
+        const r = el.closest('.table-scroll').getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      });
       const gap = Math.min(Math.abs(box.x - table.right), Math.abs(table.left - (box.x + box.width)));
       assert.ok(gap <= 20, `${hash}: the popover is ${gap}px from the table`);
-      assert.ok(box.y <= cell.y + cell.height && box.y + box.height >= cell.y, `${hash}: the popover is level with the cell`);
+      assert.ok(
+        box.y <= cell.y + cell.height && box.y + box.height >= cell.y,
+        `${hash}: the popover is level with the cell`,
+      );
     }
     noProblems(page);
     await page.context().close();
@@ -163,11 +205,17 @@ test('naive softmax on scores near 1000 shows ∞/NaN; the stable one does not',
   const finite = (rows) => rows.flat().every((x) => !/NaN|∞/.test(x));
   assert.ok(finite(await matrixText(page, 'weights')), 'stable: all finite');
   const scaled = await page.goto(`${b.url}#preset=overflow&step=4`).then(() => matrixText(page, 'scaled'));
-  assert.ok(scaled.flat().every((x) => Number(x) > 950 && Number(x) <= 1000), `scores are near 1000 (${scaled})`);
+  assert.ok(
+    scaled.flat().every((x) => Number(x) > 950 && Number(x) <= 1000),
+    `scores are near 1000 (${scaled})`,
+  );
   await page.click('.step-link[data-step="8"]');
   await page.check('#softmax-naive');
   const naive = await matrixText(page, 'weights');
-  assert.ok(naive.flat().some((x) => x === 'NaN'), `naive: NaN appears (${naive})`);
+  assert.ok(
+    naive.flat().some((x) => x === 'NaN'),
+    `naive: NaN appears (${naive})`,
+  );
   await page.click('.step-link[data-step="6"]');
   assert.ok((await matrixText(page, 'exps')).flat().includes('∞'), 'e^1000 overflows to ∞');
   // the step's formula says what was computed: exp(x_ij), with no max subtracted
@@ -187,7 +235,9 @@ test('softmax along columns is shown as the misconception, with the FAQ', async 
   const page = await b.open('#preset=cat&step=8');
   await page.check('#axis-column');
   assert.match(await page.textContent('#stage-body'), /误区/);
-  const foot = await page.$$eval('figure[data-name="weights"] tr.foot td.side', (tds) => tds.map((td) => td.textContent));
+  const foot = await page.$$eval('figure[data-name="weights"] tr.foot td.side', (tds) =>
+    tds.map((td) => td.textContent),
+  );
   assert.equal(foot.length, 3);
   for (const sum of foot) assert.match(sum, /^(1|1\.000|0\.9999)$/, 'each column sums to 1 (to float32 rounding)');
   noProblems(page);
@@ -203,10 +253,17 @@ test('the URL round-trips the whole state, custom matrices included', async () =
   await page.click('#lang-switch');
   const href = page.url();
   const stage = await page.textContent('#stage-body');
-  const inputs = await page.$$eval('#panel input, #panel select', (els) => els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`));
+  const inputs = await page.$$eval('#panel input, #panel select', (els) =>
+    els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`),
+  );
   const again = await b.open(new URL(href).hash);
   assert.equal(await again.textContent('#stage-body'), stage);
-  assert.deepEqual(await again.$$eval('#panel input, #panel select', (els) => els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`)), inputs);
+  assert.deepEqual(
+    await again.$$eval('#panel input, #panel select', (els) =>
+      els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`),
+    ),
+    inputs,
+  );
   assert.equal(again.url(), href, 'the restored page writes the same link');
   noProblems(page);
   noProblems(again);
@@ -218,7 +275,10 @@ test('a link that does not parse falls back to the default with a notice', async
   const page = await b.open('#step=banana&preset=article');
   assert.match(await page.textContent('#notice'), /无法解析/);
   assert.match(await page.textContent('#step-title'), /输入矩阵 X/);
-  assert.deepEqual(await matrixText(page, 'v'), [['10', '0'], ['0', '10']]);
+  assert.deepEqual(await matrixText(page, 'v'), [
+    ['10', '0'],
+    ['0', '10'],
+  ]);
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.textContent('#notice'), '', 'the notice goes once the reader moves on');
   noProblems(page);
@@ -236,7 +296,11 @@ test('switching to English changes the texts and keeps the state', async () => {
   assert.equal(await stepInUrl(page), 5);
   assert.deepEqual(await matrixText(page, 'shifted'), before);
   assert.equal(await page.inputValue('#in-v-0-0'), '7', 'the edit is kept');
-  const zhLeft = await page.$$eval('#panel label, #panel legend, #panel summary', (els) => els.filter((e) => /[\u4e00-\u9fff]/.test(e.textContent) && !/它 是 猫/.test(e.textContent)).map((e) => e.textContent));
+  const zhLeft = await page.$$eval('#panel label, #panel legend, #panel summary', (els) =>
+    els
+      .filter((e) => /[\u4e00-\u9fff]/.test(e.textContent) && !/它 是 猫/.test(e.textContent))
+      .map((e) => e.textContent),
+  );
   assert.deepEqual(zhLeft, [], 'no Chinese left in the panel');
   noProblems(page);
   await page.context().close();
@@ -245,8 +309,14 @@ test('switching to English changes the texts and keeps the state', async () => {
 test('two significant digits reproduce the article: 0.67 / 0.33 and 6.7 / 3.3', async () => {
   const page = await b.open('#step=9');
   await page.selectOption('#digits', '2');
-  assert.deepEqual(await matrixText(page, 'weights'), [['0.67', '0.33'], ['0.33', '0.67']]);
-  assert.deepEqual(await matrixText(page, 'output'), [['6.7', '3.3'], ['3.3', '6.7']]);
+  assert.deepEqual(await matrixText(page, 'weights'), [
+    ['0.67', '0.33'],
+    ['0.33', '0.67'],
+  ]);
+  assert.deepEqual(await matrixText(page, 'output'), [
+    ['6.7', '3.3'],
+    ['3.3', '6.7'],
+  ]);
   noProblems(page);
   await page.context().close();
 });
@@ -275,7 +345,14 @@ test('hovering a heatmap cell (n > 16) expands that number too', async () => {
   assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '2');
   // The heatmap marks the cell, and has axes and a colour bar with numbers.
   assert.ok(await page.locator('figure[data-name="scores"] .hm-mark').isVisible());
-  assert.deepEqual(await page.locator('figure[data-name="scores"] .hm-cols span').allTextContents(), ['1', '4', '8', '12', '16', '20']);
+  assert.deepEqual(await page.locator('figure[data-name="scores"] .hm-cols span').allTextContents(), [
+    '1',
+    '4',
+    '8',
+    '12',
+    '16',
+    '20',
+  ]);
   assert.match(await page.textContent('figure[data-name="scores"] .colorbar'), /^\u2212\d.*0.*\d/);
   noProblems(page);
   await page.context().close();
@@ -302,10 +379,13 @@ test('changing numbers moves nothing on the page (no layout jump)', async () => 
   // a pointer left over the matrices would hover (and expand) whatever cell slides under it.
   await page.click('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   await page.mouse.move(1, 1);
-  const boxes = () => page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) => els.map((e) => {
-    const r = e.getBoundingClientRect();  // page coordinates: typing may scroll the input into view
-    return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');
-  }));
+  const boxes = () =>
+    page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect(); // page coordinates: typing may scroll the input into view
+        return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');
+      }),
+    );
   const before = await boxes();
   for (const value of ['-3.25', '12', '0.5', '7']) {
     await page.fill('#in-v-0-0', value);
@@ -319,7 +399,9 @@ test('opened as a file (Chromium blocks modules on file://), the page says how t
   const context = await b.browser.newContext();
   const page = await context.newPage();
   await page.goto(new URL('../../build/web/index.html', import.meta.url).href);
-  await page.waitForFunction(() => /npm start/.test(document.getElementById('loading')?.textContent ?? ''), null, { timeout: 10000 });
+  await page.waitForFunction(() => /npm start/.test(document.getElementById('loading')?.textContent ?? ''), null, {
+    timeout: 10000,
+  });
   assert.match(await page.textContent('#loading'), /npm start/);
   await context.close();
 });

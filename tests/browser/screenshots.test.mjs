@@ -9,8 +9,12 @@ import assert from 'node:assert/strict';
 import { openBrowser, screenshot } from './helpers.mjs';
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 const VIEWPORTS = { 1280: { width: 1280, height: 900 }, 375: { width: 375, height: 740 } };
 
@@ -23,7 +27,10 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
           if (step > 1) await page.click('#next');
           // The first screen is what a reader sees; the phone's whole page shows what follows.
           await screenshot(page, `set-${width}-${lang}-${scheme}-step-${step}`, { fullPage: width === '375' });
-          const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+          const [scrollWidth, innerWidth] = await page.evaluate(() => [
+            document.documentElement.scrollWidth,
+            window.innerWidth,
+          ]);
           assert.ok(scrollWidth <= innerWidth, `step ${step}: ${scrollWidth}px wide in ${innerWidth}px`);
         }
         assert.deepEqual(page.problems, []);

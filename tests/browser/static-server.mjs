@@ -9,14 +9,20 @@ export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
   });
 }
 
 function accepts(port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -27,7 +33,9 @@ function accepts(port) {
  */
 export async function pythonServer(dir, port) {
   port ??= await freePort();
-  const child = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', dir, String(port)], { stdio: 'ignore' });
+  const child = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', dir, String(port)], {
+    stdio: 'ignore',
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let tries = 0; !(await accepts(port)); tries++) {
     if (tries > 100 || child.exitCode !== null) throw new Error(`python3 -m http.server did not start on port ${port}`);
@@ -36,6 +44,9 @@ export async function pythonServer(dir, port) {
   return {
     url: `http://127.0.0.1:${port}/`,
     port,
-    async stop() { child.kill(); await exited; },
+    async stop() {
+      child.kill();
+      await exited;
+    },
   };
 }

@@ -10,17 +10,37 @@ import { openBrowser, screenshot, stepInUrl, axeViolations } from './helpers.mjs
 const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
 // Each lab at a setting a lesson would use: the scale lab at d_k = 256, the cost lab ready to time
 // up to n = 512, the exercise at the worked example's A₁₁ (≈ 0.67).
-const LINKS = { steps: '#step=8', 'scale-lab': '#view=scale-lab&labdk=256', 'cost-lab': '#view=cost-lab&costmax=512', exercise: '#view=exercise&ex=3' };
+const LINKS = {
+  steps: '#step=8',
+  'scale-lab': '#view=scale-lab&labdk=256',
+  'cost-lab': '#view=cost-lab&costmax=512',
+  exercise: '#view=exercise&ex=3',
+};
 
 let b;
-before(async () => { b = await openBrowser(); });
-after(async () => { await b?.close(); });
+before(async () => {
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+});
 
 test('the view switch: each view is a link of its own, and the stepper keeps its step', async () => {
   const page = await b.open('#step=3');
-  const tabs = await page.$$eval('#views a', (links) => links.map((a) => [a.dataset.view, a.textContent, a.getAttribute('aria-current')]));
-  assert.deepEqual(tabs, [['steps', '九个步骤', 'page'], ['scale-lab', '为什么除以 √dₖ', null], ['cost-lab', 'n² 的代价', null], ['exercise', '动手算一算', null]]);
-  assert.match(await page.getAttribute('#views a[data-view="exercise"]', 'href'), /^#view=exercise&step=3&/, 'a link that opens in a new tab too');
+  const tabs = await page.$$eval('#views a', (links) =>
+    links.map((a) => [a.dataset.view, a.textContent, a.getAttribute('aria-current')]),
+  );
+  assert.deepEqual(tabs, [
+    ['steps', '九个步骤', 'page'],
+    ['scale-lab', '为什么除以 √dₖ', null],
+    ['cost-lab', 'n² 的代价', null],
+    ['exercise', '动手算一算', null],
+  ]);
+  assert.match(
+    await page.getAttribute('#views a[data-view="exercise"]', 'href'),
+    /^#view=exercise&step=3&/,
+    'a link that opens in a new tab too',
+  );
 
   await page.click('#views a[data-view="exercise"]');
   assert.match(await page.evaluate(() => location.hash), /^#view=exercise&step=3&.*&ex=1&/);
@@ -40,7 +60,10 @@ test('the view switch: each view is a link of its own, and the stepper keeps its
   await page.context().close();
 });
 
-for (const [lang, scheme] of [['zh-CN', 'light'], ['en', 'dark']]) {
+for (const [lang, scheme] of [
+  ['zh-CN', 'light'],
+  ['en', 'dark'],
+]) {
   test(`axe-core finds no violation in any view (${lang}, ${scheme})`, async () => {
     for (const view of VIEWS) {
       const page = await b.open(`${LINKS[view]}&lang=${lang}`, { colorScheme: scheme });
@@ -57,8 +80,14 @@ test('on a 375 px phone no view scrolls sideways', async () => {
   for (const view of VIEWS) {
     for (const lang of ['zh-CN', 'en']) {
       const page = await b.open(`${LINKS[view]}&lang=${lang}`, { viewport: { width: 375, height: 740 } });
-      const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-      assert.ok(scrollWidth <= innerWidth, `${view} (${lang}): the page is ${scrollWidth}px wide in a ${innerWidth}px screen`);
+      const [scrollWidth, innerWidth] = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        window.innerWidth,
+      ]);
+      assert.ok(
+        scrollWidth <= innerWidth,
+        `${view} (${lang}): the page is ${scrollWidth}px wide in a ${innerWidth}px screen`,
+      );
       if (lang === 'zh-CN') await screenshot(page, `phone-view-${view}`);
       assert.deepEqual(page.problems, [], view);
       await page.context().close();
@@ -70,13 +99,26 @@ test('the keyboard alone reaches every control of every lab', async () => {
   for (const view of VIEWS.filter((v) => v !== 'steps')) {
     const page = await b.open(LINKS[view]);
     // Folded parts opened (their summary is a control too: Enter opens it).
-    await page.$$eval('#lab-body details', (all) => all.forEach((d) => { d.open = true; }));
+    await page.$$eval('#lab-body details', (all) =>
+      all.forEach((d) => {
+        d.open = true;
+      }),
+    );
     // Every control a pointer could use: visible, enabled, focusable. A group of radio buttons is
     // one stop of the Tab key (the arrow keys choose within it), so it counts once.
-    const controls = await page.$$eval('#views a, #lab-body :is(a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"]))',
-      (els) => els.filter((el) => !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-        .map((el, i) => { el.dataset.reachTest = el.type === 'radio' ? `radio:${el.name}` : String(i); return el.dataset.reachTest; })
-        .filter((id, i, all) => all.indexOf(id) === i));
+    const controls = await page.$$eval(
+      '#views a, #lab-body :is(a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"]))',
+      (els) =>
+        els
+          .filter(
+            (el) => !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden',
+          )
+          .map((el, i) => {
+            el.dataset.reachTest = el.type === 'radio' ? `radio:${el.name}` : String(i);
+            return el.dataset.reachTest;
+          })
+          .filter((id, i, all) => all.indexOf(id) === i),
+    );
     assert.ok(controls.length >= 4, `${view} has controls (${controls.length})`);
     const reached = new Set();
     await page.evaluate(() => document.activeElement?.blur());
@@ -86,8 +128,17 @@ test('the keyboard alone reaches every control of every lab', async () => {
       if (at !== undefined) reached.add(at);
     }
     const missed = controls.filter((c) => !reached.has(c));
-    const names = await page.$$eval('[data-reach-test]', (els, m) => els.filter((el) => m.includes(el.dataset.reachTest))
-      .map((el) => `${el.tagName.toLowerCase()}#${el.id} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`), missed);
+    const names = await page.$$eval(
+      '[data-reach-test]',
+      (els, m) =>
+        els
+          .filter((el) => m.includes(el.dataset.reachTest))
+          .map(
+            (el) =>
+              `${el.tagName.toLowerCase()}#${el.id} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`,
+          ),
+      missed,
+    );
     assert.deepEqual(names, [], `${view}: controls Tab never reaches`);
     assert.deepEqual(page.problems, [], view);
     await page.context().close();

@@ -7,15 +7,62 @@ import fs from 'node:fs';
 const OUT = new URL('./corpus/', import.meta.url);
 
 // fuzz_attention.cpp's tables, by value (the index is what goes into the input).
-const PALETTE = ['NaN', 'Infinity', '-Infinity', 'denorm_min', -1e-40, 1e-40, 'FLT_MIN', 'FLT_MAX', '-FLT_MAX', 3e38,
-  -3e38, 1e-20, 1e20, 0, '-0', 1, -1, 10, 0.5, 1000, -1000, 88.7];
-const TEMPERATURES = [1, 0.25, 4, 3e38, 1e-40, 'FLT_MIN', 'FLT_MAX', 'denorm_min', 1e-30, 1e30, 1e-38, 0, -1, 'NaN', 'Infinity', 1e38];
+const PALETTE = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'denorm_min',
+  -1e-40,
+  1e-40,
+  'FLT_MIN',
+  'FLT_MAX',
+  '-FLT_MAX',
+  3e38,
+  -3e38,
+  1e-20,
+  1e20,
+  0,
+  '-0',
+  1,
+  -1,
+  10,
+  0.5,
+  1000,
+  -1000,
+  88.7,
+];
+const TEMPERATURES = [
+  1,
+  0.25,
+  4,
+  3e38,
+  1e-40,
+  'FLT_MIN',
+  'FLT_MAX',
+  'denorm_min',
+  1e-30,
+  1e30,
+  1e-38,
+  0,
+  -1,
+  'NaN',
+  'Infinity',
+  1e38,
+];
 const SCALES = { sqrt_dk: 0, dk: 1, none: 2 };
 const MASKS = { none: 0, causal: 1, custom: 2 };
 const TWISTS = { none: 0, dkMismatch: 1, vShort: 2, maskWide: 3, qShort: 4 };
 
-const float32 = (x) => { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, x, true); return [...b]; };
-const u64 = (x) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, BigInt(x), true); return [...b]; };
+const float32 = (x) => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setFloat32(0, x, true);
+  return [...b];
+};
+const u64 = (x) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(x), true);
+  return [...b];
+};
 
 // One value: its palette index when it has one (Object.is tells 0 from -0), else raw.
 function value(x) {
@@ -24,12 +71,31 @@ function value(x) {
 }
 
 /** An ordinary call: sizes, options and every value of q, k, v (rows of numbers), the mask and w. */
-function call({ q, k, v, mask, w, scale = 'sqrt_dk', maskKind = mask ? 'custom' : 'none', naive = false, column = false,
-  temperature = 1, twist = 'none' }) {
+function call({
+  q,
+  k,
+  v,
+  mask,
+  w,
+  scale = 'sqrt_dk',
+  maskKind = mask ? 'custom' : 'none',
+  naive = false,
+  column = false,
+  temperature = 1,
+  twist = 'none',
+}) {
   const [nQ, dK, nK, dV] = [q.length, q[0].length, k.length, v[0].length];
   const t = TEMPERATURES.findIndex((p) => Object.is(p, temperature));
-  const bytes = [0, nQ - 1, nK - 1, dK - 1, dV - 1, SCALES[scale] + 3 * MASKS[maskKind] + 9 * naive + 18 * column,
-    ...(t >= 0 ? [t] : [200, ...float32(temperature)]), TWISTS[twist]];
+  const bytes = [
+    0,
+    nQ - 1,
+    nK - 1,
+    dK - 1,
+    dV - 1,
+    SCALES[scale] + 3 * MASKS[maskKind] + 9 * naive + 18 * column,
+    ...(t >= 0 ? [t] : [200, ...float32(temperature)]),
+    TWISTS[twist],
+  ];
   for (const m of [q, k, v]) for (const x of m.flat()) bytes.push(...value(x));
   if (mask) for (const x of mask.flat()) bytes.push(x === 0 ? 0 : x === 1 ? 1 : 254);
   for (const x of (w ?? [[1]]).flat()) bytes.push(...value(x));
@@ -43,21 +109,43 @@ function call({ q, k, v, mask, w, scale = 'sqrt_dk', maskKind = mask ? 'custom' 
  * rows × cols values.
  */
 function claimed({ who, rows, cols, values = 0, dK = 1, shapes = [] }) {
-  const bytes = [240 + ['q', 'k', 'v', 'mask', 'x', 'w'].indexOf(who), 0, 0, dK - 1, 0, 0, 0, 0, ...u64(rows), ...u64(cols), values];
+  const bytes = [
+    240 + ['q', 'k', 'v', 'mask', 'x', 'w'].indexOf(who),
+    0,
+    0,
+    dK - 1,
+    0,
+    0,
+    0,
+    0,
+    ...u64(rows),
+    ...u64(cols),
+    values,
+  ];
   for (let i = 0; i < values; i++) bytes.push(...value(1));
-  for (let i = 0; i < 3 * dK + 1; i++) bytes.push(...value(1));       // q 1×d_k, k 1×d_k, v 1×1, w d_k×1
+  for (let i = 0; i < 3 * dK + 1; i++) bytes.push(...value(1)); // q 1×d_k, k 1×d_k, v 1×1, w d_k×1
   for (const [r, c] of shapes) bytes.push(...u64(r), ...u64(c), 0);
   return bytes;
 }
 
 /** The labs' sampler: dk, count, seed as 64-bit integers (negative ones as two's complement). */
 function sampler(dk, count, seed) {
-  const arg = (x) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(x), true); return [1, ...b]; };
+  const arg = (x) => {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigInt64(0, BigInt(x), true);
+    return [1, ...b];
+  };
   return [230, ...arg(dk), ...arg(count), ...arg(seed)];
 }
 
-const I2 = [[1, 0], [0, 1]];
-const V10 = [[10, 0], [0, 10]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
+const V10 = [
+  [10, 0],
+  [0, 10],
+];
 const NaN_ = 'NaN';
 
 const CASES = {
@@ -66,31 +154,96 @@ const CASES = {
   // defect 1: rows × cols = 2^64 wraps around to 0 values; the estimate of 2^63-row scores too
   'defect1-claimed-2e62x4-no-data': claimed({ who: 'q', rows: 2n ** 62n, cols: 4, dK: 4 }),
   'defect1-claimed-x-2e62x4': claimed({ who: 'x', rows: 2n ** 62n, cols: 4, dK: 4 }),
-  'defect1-memory-estimate-wraps': claimed({ who: 'v', rows: 1, cols: 1, values: 1,
-    shapes: [[2n ** 63n, 1], [2n ** 63n, 1], [2n ** 63n, 1], [1, 1], [1, 1]] }),
+  'defect1-memory-estimate-wraps': claimed({
+    who: 'v',
+    rows: 1,
+    cols: 1,
+    values: 1,
+    shapes: [
+      [2n ** 63n, 1],
+      [2n ** 63n, 1],
+      [2n ** 63n, 1],
+      [1, 1],
+      [1, 1],
+    ],
+  }),
   // defect 4: the fast paths' folded divisor overflows
   'defect4-temperature-3e38': call({ q: I2, k: I2, v: V10, temperature: 3e38 }),
   'defect4-temperature-3e38-causal': call({ q: I2, k: I2, v: V10, temperature: 3e38, maskKind: 'causal' }),
-  'defect4-temperature-1e-40-tiny-scores': call({ q: [[1e-20]], k: [[1e-20], [0]], v: [[1], [3]], temperature: 1e-40, scale: 'none' }),
+  'defect4-temperature-1e-40-tiny-scores': call({
+    q: [[1e-20]],
+    k: [[1e-20], [0]],
+    v: [[1], [3]],
+    temperature: 1e-40,
+    scale: 'none',
+  }),
   // defect 5: finite inputs, NaN from ÷τ overflowing
   'defect5-temperature-1e-40-worked-example': call({ q: I2, k: I2, v: V10, temperature: 1e-40 }),
   // defect 7: a mask of the wrong shape
-  'defect7-mask-wider-than-scores': call({ q: I2, k: I2, v: V10, mask: [[1, 1], [1, 1]], twist: 'maskWide' }),
+  'defect7-mask-wider-than-scores': call({
+    q: I2,
+    k: I2,
+    v: V10,
+    mask: [
+      [1, 1],
+      [1, 1],
+    ],
+    twist: 'maskWide',
+  }),
   // defect 8: masks and NaN
-  'defect8-causal-nan-in-query-row': call({ q: [[NaN_, 0], [0, 1]], k: I2, v: V10, maskKind: 'causal' }),
-  'defect8-nan-value-behind-masked-key': call({ q: I2, k: I2, v: [[10, 0], [NaN_, NaN_]], maskKind: 'causal' }),
-  'defect8-fully-masked-row-nan-value': call({ q: I2, k: I2, v: [[10, 0], [NaN_, 10]], mask: [[0, 0], [1, 1]] }),
+  'defect8-causal-nan-in-query-row': call({
+    q: [
+      [NaN_, 0],
+      [0, 1],
+    ],
+    k: I2,
+    v: V10,
+    maskKind: 'causal',
+  }),
+  'defect8-nan-value-behind-masked-key': call({
+    q: I2,
+    k: I2,
+    v: [
+      [10, 0],
+      [NaN_, NaN_],
+    ],
+    maskKind: 'causal',
+  }),
+  'defect8-fully-masked-row-nan-value': call({
+    q: I2,
+    k: I2,
+    v: [
+      [10, 0],
+      [NaN_, 10],
+    ],
+    mask: [
+      [0, 0],
+      [1, 1],
+    ],
+  }),
   // the naive softmax's overflow, the column softmax, 65 keys (the streaming kernel inside attention)
   'naive-scores-near-1000': call({ q: [[1]], k: [[1000], [999]], v: [[1], [0]], scale: 'none', naive: true }),
-  'column-softmax-one-query': call({ q: [[1, 0]], k: [[1, 0], [0, 1], [1, 1]], v: [[1], [2], [3]], column: true,
-    mask: [[1, 0, 1]] }),
+  'column-softmax-one-query': call({
+    q: [[1, 0]],
+    k: [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+    v: [[1], [2], [3]],
+    column: true,
+    mask: [[1, 0, 1]],
+  }),
   // the labs' sampler: in range, and refused below, above and far above its ranges
   'sampler-dk-64-count-100': sampler(64, 100, 7),
   'sampler-dk-negative': sampler(-1, 100, 7),
   'sampler-count-2e62': sampler(2, 2n ** 62n, 7),
   'sampler-seed-2e32': sampler(2, 100, 2n ** 32n),
-  'streaming-65-keys': call({ q: [[0.5, -1]], k: Array.from({ length: 65 }, (_, j) => [j / 64, 1 - j / 32]),
-    v: Array.from({ length: 65 }, (_, j) => [j]) }),
+  'streaming-65-keys': call({
+    q: [[0.5, -1]],
+    k: Array.from({ length: 65 }, (_, j) => [j / 64, 1 - j / 32]),
+    v: Array.from({ length: 65 }, (_, j) => [j]),
+  }),
 };
 
 fs.mkdirSync(OUT, { recursive: true });

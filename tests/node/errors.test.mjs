@@ -7,143 +7,353 @@ import assert from 'node:assert/strict';
 import { loadAttention, loadCore, matrix, assertClose } from './load-module.mjs';
 import { ERROR_CODES } from '../../wasm/vocabulary.mjs';
 
-const I2 = matrix([[1, 0], [0, 1]]);
-const V10 = matrix([[10, 0], [0, 10]]);
+const I2 = matrix([
+  [1, 0],
+  [0, 1],
+]);
+const V10 = matrix([
+  [10, 0],
+  [0, 10],
+]);
 const big = { rows: 12000, cols: 1, data: new Float32Array(12000).fill(0.5) };
 const huge = { rows: 1, cols: 2 ** 28, data: new Float32Array(2 ** 28) };
 
 // [what, call(attn), { code, argument, cell, params, message }]: message is the exact sentence.
 const CASES = [
   // --- refused by the core (C++), the same codes on every entry point ---
-  ['wrong_length: a data length that does not match the shape',
+  [
+    'wrong_length: a data length that does not match the shape',
     (a) => a.attentionSteps({ q: { rows: 3, cols: 4, data: new Float32Array(10) }, k: I2, v: V10 }),
-    { code: 'wrong_length', argument: 'q', params: { got: 10, need: 12, rows: 3, cols: 4 },
-      message: 'q has 10 values but 3×4 needs 12' }],
-  ['not_finite: +Infinity in v, with its cell',
+    {
+      code: 'wrong_length',
+      argument: 'q',
+      params: { got: 10, need: 12, rows: 3, cols: 4 },
+      message: 'q has 10 values but 3×4 needs 12',
+    },
+  ],
+  [
+    'not_finite: +Infinity in v, with its cell',
     (a) => a.attentionSteps({ q: I2, k: I2, v: { rows: 2, cols: 2, data: [10, 0, Infinity, 10] } }),
-    { code: 'not_finite', argument: 'v', cell: { row: 1, col: 0 }, params: { value: Infinity },
-      message: 'v[1][0] is +Infinity; only finite numbers (or NaN) are allowed' }],
-  ['not_finite: -Infinity in q',
+    {
+      code: 'not_finite',
+      argument: 'v',
+      cell: { row: 1, col: 0 },
+      params: { value: Infinity },
+      message: 'v[1][0] is +Infinity; only finite numbers (or NaN) are allowed',
+    },
+  ],
+  [
+    'not_finite: -Infinity in q',
     (a) => a.attention({ q: { rows: 2, cols: 2, data: [1, -Infinity, 0, 1] }, k: I2, v: V10 }),
-    { code: 'not_finite', argument: 'q', cell: { row: 0, col: 1 }, params: { value: -Infinity },
-      message: 'q[0][1] is -Infinity; only finite numbers (or NaN) are allowed' }],
-  ['dk_mismatch: k is charged, being checked against q',
+    {
+      code: 'not_finite',
+      argument: 'q',
+      cell: { row: 0, col: 1 },
+      params: { value: -Infinity },
+      message: 'q[0][1] is -Infinity; only finite numbers (or NaN) are allowed',
+    },
+  ],
+  [
+    'dk_mismatch: k is charged, being checked against q',
     (a) => a.attentionSteps({ q: matrix([[1, 2, 3]]), k: I2, v: V10 }),
-    { code: 'dk_mismatch', argument: 'k', params: { got: 2, need: 3 },
-      message: 'q has d_k = 3 columns but k has 2; QKᵀ needs the same d_k in both' }],
-  ['key_value_mismatch: keys without values',
+    {
+      code: 'dk_mismatch',
+      argument: 'k',
+      params: { got: 2, need: 3 },
+      message: 'q has d_k = 3 columns but k has 2; QKᵀ needs the same d_k in both',
+    },
+  ],
+  [
+    'key_value_mismatch: keys without values',
     (a) => a.attentionStreaming({ q: I2, k: I2, v: matrix([[1, 2]]) }),
-    { code: 'key_value_mismatch', argument: 'v', params: { got: 1, need: 2 },
-      message: 'k has 2 rows (keys) but v has 1; every key needs exactly one value row' }],
-  ['bad_temperature: 0',
+    {
+      code: 'key_value_mismatch',
+      argument: 'v',
+      params: { got: 1, need: 2 },
+      message: 'k has 2 rows (keys) but v has 1; every key needs exactly one value row',
+    },
+  ],
+  [
+    'bad_temperature: 0',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, temperature: 0 }),
-    { code: 'bad_temperature', argument: 'temperature', params: { value: 0 },
-      message: 'temperature must be a finite number greater than 0 (got 0)' }],
-  ['bad_temperature: negative',
+    {
+      code: 'bad_temperature',
+      argument: 'temperature',
+      params: { value: 0 },
+      message: 'temperature must be a finite number greater than 0 (got 0)',
+    },
+  ],
+  [
+    'bad_temperature: negative',
     (a) => a.attention({ q: I2, k: I2, v: V10, temperature: -1 }),
-    { code: 'bad_temperature', argument: 'temperature', params: { value: -1 },
-      message: 'temperature must be a finite number greater than 0 (got -1)' }],
-  ['mask_shape: a mask of the wrong shape',
+    {
+      code: 'bad_temperature',
+      argument: 'temperature',
+      params: { value: -1 },
+      message: 'temperature must be a finite number greater than 0 (got -1)',
+    },
+  ],
+  [
+    'mask_shape: a mask of the wrong shape',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, mask: { rows: 3, cols: 2, data: [1, 1, 1, 1, 1, 1] } }),
-    { code: 'mask_shape', argument: 'mask', params: { rows: 3, cols: 2, needRows: 2, needCols: 2 },
-      message: 'mask is 3×2 but the scores are 2×2 (n_q×n_k)' }],
-  ['mask_value: a 0.5 in the mask, with its cell',
+    {
+      code: 'mask_shape',
+      argument: 'mask',
+      params: { rows: 3, cols: 2, needRows: 2, needCols: 2 },
+      message: 'mask is 3×2 but the scores are 2×2 (n_q×n_k)',
+    },
+  ],
+  [
+    'mask_value: a 0.5 in the mask, with its cell',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, mask: { rows: 2, cols: 2, data: [1, 0.5, 1, 1] } }),
-    { code: 'mask_value', argument: 'mask', cell: { row: 0, col: 1 }, params: { value: 0.5 },
-      message: 'mask[0][1] is 0.5; a mask holds only 0 (masked) and 1 (kept)' }],
-  ['projection_mismatch: w is charged, being checked against x',
+    {
+      code: 'mask_value',
+      argument: 'mask',
+      cell: { row: 0, col: 1 },
+      params: { value: 0.5 },
+      message: 'mask[0][1] is 0.5; a mask holds only 0 (masked) and 1 (kept)',
+    },
+  ],
+  [
+    'projection_mismatch: w is charged, being checked against x',
     (a) => a.project({ x: matrix([[1, 2, 3]]), w: I2 }),
-    { code: 'projection_mismatch', argument: 'w', params: { got: 2, need: 3, xRows: 1, xCols: 3, wRows: 2, wCols: 2 },
-      message: 'x is 1×3 but w is 2×2; X·W needs w to have as many rows as x has columns (3)' }],
-  ['too_much_memory: 12000×12000 scores, refused before allocating',
+    {
+      code: 'projection_mismatch',
+      argument: 'w',
+      params: { got: 2, need: 3, xRows: 1, xCols: 3, wRows: 2, wCols: 2 },
+      message: 'x is 1×3 but w is 2×2; X·W needs w to have as many rows as x has columns (3)',
+    },
+  ],
+  [
+    'too_much_memory: 12000×12000 scores, refused before allocating',
     (a) => a.attentionSteps({ q: big, k: big, v: big }),
-    { code: 'too_much_memory', params: { operation: 'attention_steps', what: 'scores', rows: 12000, cols: 12000,
-      bytes: (7 * 12000 * 12000 + 12000) * 4, limit: 2 ** 30 },
-    message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB' }],
-  ['out_of_range: d_k beyond the lab sampler\'s 1 … 1024',
+    {
+      code: 'too_much_memory',
+      params: {
+        operation: 'attention_steps',
+        what: 'scores',
+        rows: 12000,
+        cols: 12000,
+        bytes: (7 * 12000 * 12000 + 12000) * 4,
+        limit: 2 ** 30,
+      },
+      message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB',
+    },
+  ],
+  [
+    "out_of_range: d_k beyond the lab sampler's 1 … 1024",
     (a) => a.dotProductSamples({ dk: 2048, count: 10, seed: 1 }),
-    { code: 'out_of_range', argument: 'dk', params: { got: 2048, min: 1, max: 1024 },
-      message: 'dk must be a whole number from 1 to 1024 (got 2048)' }],
+    {
+      code: 'out_of_range',
+      argument: 'dk',
+      params: { got: 2048, min: 1, max: 1024 },
+      message: 'dk must be a whole number from 1 to 1024 (got 2048)',
+    },
+  ],
   // --- refused by api.mjs (JS types the core cannot see) ---
-  ['bad_arguments: no argument at all',
+  [
+    'bad_arguments: no argument at all',
     (a) => a.attentionSteps(),
-    { code: 'bad_arguments', params: { function: 'attentionSteps', got: 'undefined' },
-      message: 'attentionSteps needs one object argument { q, k, v, scale, temperature, mask, stable, axis, path } (got undefined)' }],
-  ['unknown_option: a misspelt option',
+    {
+      code: 'bad_arguments',
+      params: { function: 'attentionSteps', got: 'undefined' },
+      message:
+        'attentionSteps needs one object argument { q, k, v, scale, temperature, mask, stable, axis, path } (got undefined)',
+    },
+  ],
+  [
+    'unknown_option: a misspelt option',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, sclae: 'dk' }),
-    { code: 'unknown_option', argument: 'sclae',
+    {
+      code: 'unknown_option',
+      argument: 'sclae',
       params: { function: 'attentionSteps', known: 'q, k, v, scale, temperature, mask, stable, axis, path' },
-      message: 'attentionSteps: unknown option "sclae"; the options are q, k, v, scale, temperature, mask, stable, axis, path' }],
-  ['unknown_option: a teaching switch attention() does not have',
+      message:
+        'attentionSteps: unknown option "sclae"; the options are q, k, v, scale, temperature, mask, stable, axis, path',
+    },
+  ],
+  [
+    'unknown_option: a teaching switch attention() does not have',
     (a) => a.attention({ q: I2, k: I2, v: V10, stable: false }),
-    { code: 'unknown_option', argument: 'stable', params: { function: 'attention', known: 'q, k, v, scale, temperature, mask' },
-      message: 'attention: unknown option "stable"; the options are q, k, v, scale, temperature, mask' }],
-  ['missing_matrix: no v',
+    {
+      code: 'unknown_option',
+      argument: 'stable',
+      params: { function: 'attention', known: 'q, k, v, scale, temperature, mask' },
+      message: 'attention: unknown option "stable"; the options are q, k, v, scale, temperature, mask',
+    },
+  ],
+  [
+    'missing_matrix: no v',
     (a) => a.attentionSteps({ q: I2, k: I2 }),
-    { code: 'missing_matrix', argument: 'v', message: 'v is missing; pass { rows, cols, data }' }],
-  ['missing_matrix: no w',
+    { code: 'missing_matrix', argument: 'v', message: 'v is missing; pass { rows, cols, data }' },
+  ],
+  [
+    'missing_matrix: no w',
     (a) => a.project({ x: I2 }),
-    { code: 'missing_matrix', argument: 'w', message: 'w is missing; pass { rows, cols, data }' }],
-  ['not_a_matrix: nested arrays',
-    (a) => a.attentionSteps({ q: [[1, 0], [0, 1]], k: I2, v: V10 }),
-    { code: 'not_a_matrix', argument: 'q', params: { got: 'an array' },
-      message: 'q must be an object { rows, cols, data } (got an array)' }],
-  ['bad_dimension: zero rows',
+    { code: 'missing_matrix', argument: 'w', message: 'w is missing; pass { rows, cols, data }' },
+  ],
+  [
+    'not_a_matrix: nested arrays',
+    (a) =>
+      a.attentionSteps({
+        q: [
+          [1, 0],
+          [0, 1],
+        ],
+        k: I2,
+        v: V10,
+      }),
+    {
+      code: 'not_a_matrix',
+      argument: 'q',
+      params: { got: 'an array' },
+      message: 'q must be an object { rows, cols, data } (got an array)',
+    },
+  ],
+  [
+    'bad_dimension: zero rows',
     (a) => a.attentionSteps({ q: { rows: 0, cols: 2, data: [] }, k: I2, v: V10 }),
-    { code: 'bad_dimension', argument: 'q', params: { field: 'rows', got: '0' },
-      message: 'q.rows must be a whole number ≥ 1 (got 0)' }],
-  ['bad_dimension: negative cols',
+    {
+      code: 'bad_dimension',
+      argument: 'q',
+      params: { field: 'rows', got: '0' },
+      message: 'q.rows must be a whole number ≥ 1 (got 0)',
+    },
+  ],
+  [
+    'bad_dimension: negative cols',
     (a) => a.attentionSteps({ q: I2, k: { rows: 2, cols: -2, data: [1, 0, 0, 1] }, v: V10 }),
-    { code: 'bad_dimension', argument: 'k', params: { field: 'cols', got: '-2' },
-      message: 'k.cols must be a whole number ≥ 1 (got -2)' }],
-  ['bad_dimension: fractional rows',
+    {
+      code: 'bad_dimension',
+      argument: 'k',
+      params: { field: 'cols', got: '-2' },
+      message: 'k.cols must be a whole number ≥ 1 (got -2)',
+    },
+  ],
+  [
+    'bad_dimension: fractional rows',
     (a) => a.attentionSteps({ q: { rows: 1.5, cols: 2, data: [1, 0, 0, 1] }, k: I2, v: V10 }),
-    { code: 'bad_dimension', argument: 'q', params: { field: 'rows', got: '1.5' },
-      message: 'q.rows must be a whole number ≥ 1 (got 1.5)' }],
-  ['bad_data: data that is not an array',
+    {
+      code: 'bad_dimension',
+      argument: 'q',
+      params: { field: 'rows', got: '1.5' },
+      message: 'q.rows must be a whole number ≥ 1 (got 1.5)',
+    },
+  ],
+  [
+    'bad_data: data that is not an array',
     (a) => a.attentionSteps({ q: { rows: 2, cols: 2, data: 'abcd' }, k: I2, v: V10 }),
-    { code: 'bad_data', argument: 'q', params: { got: '"abcd"' },
-      message: 'q.data must be a Float32Array or an array of numbers (got "abcd")' }],
-  ['bad_data: BigInts',
+    {
+      code: 'bad_data',
+      argument: 'q',
+      params: { got: '"abcd"' },
+      message: 'q.data must be a Float32Array or an array of numbers (got "abcd")',
+    },
+  ],
+  [
+    'bad_data: BigInts',
     (a) => a.project({ x: I2, w: { rows: 2, cols: 2, data: new BigInt64Array(4) } }),
-    { code: 'bad_data', argument: 'w', params: { got: 'BigInt64Array' }, message: 'w.data must hold numbers, not BigInts' }],
-  ['not_a_number: a string in the data, with its cell',
+    {
+      code: 'bad_data',
+      argument: 'w',
+      params: { got: 'BigInt64Array' },
+      message: 'w.data must hold numbers, not BigInts',
+    },
+  ],
+  [
+    'not_a_number: a string in the data, with its cell',
     (a) => a.attentionSteps({ q: { rows: 2, cols: 2, data: [1, 0, '0', 1] }, k: I2, v: V10 }),
-    { code: 'not_a_number', argument: 'q', cell: { row: 1, col: 0 }, params: { index: 2, got: '"0"' },
-      message: 'q.data[2] is not a number (got "0")' }],
-  ['detached_data: a Float32Array whose buffer was transferred away',
-    (a) => { const data = new Float32Array(4); structuredClone(data.buffer, { transfer: [data.buffer] });
-      return a.attentionSteps({ q: I2, k: { rows: 2, cols: 2, data }, v: V10 }); },
-    { code: 'detached_data', argument: 'k',
-      message: "k.data's buffer has been detached (transferred or freed); pass a Float32Array that still holds its values" }],
-  ['bad_option: an unknown scale',
+    {
+      code: 'not_a_number',
+      argument: 'q',
+      cell: { row: 1, col: 0 },
+      params: { index: 2, got: '"0"' },
+      message: 'q.data[2] is not a number (got "0")',
+    },
+  ],
+  [
+    'detached_data: a Float32Array whose buffer was transferred away',
+    (a) => {
+      const data = new Float32Array(4);
+      structuredClone(data.buffer, { transfer: [data.buffer] });
+      return a.attentionSteps({ q: I2, k: { rows: 2, cols: 2, data }, v: V10 });
+    },
+    {
+      code: 'detached_data',
+      argument: 'k',
+      message:
+        "k.data's buffer has been detached (transferred or freed); pass a Float32Array that still holds its values",
+    },
+  ],
+  [
+    'bad_option: an unknown scale',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, scale: 'sqrt' }),
-    { code: 'bad_option', argument: 'scale', params: { got: '"sqrt"' },
-      message: 'attentionSteps: scale must be "sqrt_dk", "dk" or "none" (got "sqrt")' }],
-  ['bad_option: an unknown axis',
+    {
+      code: 'bad_option',
+      argument: 'scale',
+      params: { got: '"sqrt"' },
+      message: 'attentionSteps: scale must be "sqrt_dk", "dk" or "none" (got "sqrt")',
+    },
+  ],
+  [
+    'bad_option: an unknown axis',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, axis: 'diagonal' }),
-    { code: 'bad_option', argument: 'axis', params: { got: '"diagonal"' },
-      message: 'attentionSteps: axis must be "row" or "column" (got "diagonal")' }],
-  ['bad_option: an unknown mask',
+    {
+      code: 'bad_option',
+      argument: 'axis',
+      params: { got: '"diagonal"' },
+      message: 'attentionSteps: axis must be "row" or "column" (got "diagonal")',
+    },
+  ],
+  [
+    'bad_option: an unknown mask',
     (a) => a.attentionStreaming({ q: I2, k: I2, v: V10, mask: 'future' }),
-    { code: 'bad_option', argument: 'mask', params: { got: '"future"' },
-      message: 'attentionStreaming: mask must be "none", "causal" or a { rows, cols, data } of 0/1 (got "future")' }],
-  ['bad_option: stable as a string',
+    {
+      code: 'bad_option',
+      argument: 'mask',
+      params: { got: '"future"' },
+      message: 'attentionStreaming: mask must be "none", "causal" or a { rows, cols, data } of 0/1 (got "future")',
+    },
+  ],
+  [
+    'bad_option: stable as a string',
     (a) => a.attentionSteps({ q: I2, k: I2, v: V10, stable: 'no' }),
-    { code: 'bad_option', argument: 'stable', params: { got: '"no"' },
-      message: 'attentionSteps: stable must be true or false (got "no")' }],
-  ['bad_option: temperature as a string',
+    {
+      code: 'bad_option',
+      argument: 'stable',
+      params: { got: '"no"' },
+      message: 'attentionSteps: stable must be true or false (got "no")',
+    },
+  ],
+  [
+    'bad_option: temperature as a string',
     (a) => a.attention({ q: I2, k: I2, v: V10, temperature: '2' }),
-    { code: 'bad_option', argument: 'temperature', params: { got: '"2"' },
-      message: 'attention: temperature must be a number (got "2")' }],
-  ['bad_option: an unknown path',
+    {
+      code: 'bad_option',
+      argument: 'temperature',
+      params: { got: '"2"' },
+      message: 'attention: temperature must be a number (got "2")',
+    },
+  ],
+  [
+    'bad_option: an unknown path',
     (a) => a.project({ x: I2, w: I2, path: 'fast' }),
-    { code: 'bad_option', argument: 'path', params: { got: '"fast"' },
-      message: 'project: path must be "simd" or "reference" (got "fast")' }],
-  ['inputs_too_large: more than fits in the module',
+    {
+      code: 'bad_option',
+      argument: 'path',
+      params: { got: '"fast"' },
+      message: 'project: path must be "simd" or "reference" (got "fast")',
+    },
+  ],
+  [
+    'inputs_too_large: more than fits in the module',
     (a) => a.attention({ q: huge, k: huge, v: I2 }),
-    { code: 'inputs_too_large', params: { values: 2 ** 29 + 4, bytes: (2 ** 29 + 4) * 4, limit: 512 * 2 ** 20 },
-      message: "the inputs hold 536870916 values (2048.0 MiB); at most 512 MiB fit in the module's memory" }],
+    {
+      code: 'inputs_too_large',
+      params: { values: 2 ** 29 + 4, bytes: (2 ** 29 + 4) * 4, limit: 512 * 2 ** 20 },
+      message: "the inputs hold 536870916 values (2048.0 MiB); at most 512 MiB fit in the module's memory",
+    },
+  ],
 ];
 
 // Every code a caller of the JS API can meet: all of vocabulary.mjs's but empty_matrix, which
@@ -164,14 +374,27 @@ function assertRefusal(error, want) {
 for (const build of ['simd', 'scalar']) {
   describe(`${build} build: refused calls throw an Error with code, argument, cell and params`, () => {
     let attn;
-    before(async () => { attn = await loadAttention(build); });
+    before(async () => {
+      attn = await loadAttention(build);
+    });
 
     for (const [what, call, want] of CASES) {
       it(what, () => {
-        assert.throws(() => call(attn), (e) => assertRefusal(e, want));
+        assert.throws(
+          () => call(attn),
+          (e) => assertRefusal(e, want),
+        );
         // ... and the module still answers correctly
-        assertClose(assert, attn.attentionSteps({ q: I2, k: I2, v: V10 }).output, [[6.698, 3.302], [3.302, 6.698]], 1e-4,
-          'after the error');
+        assertClose(
+          assert,
+          attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
+          [
+            [6.698, 3.302],
+            [3.302, 6.698],
+          ],
+          1e-4,
+          'after the error',
+        );
       });
     }
 
@@ -183,10 +406,15 @@ for (const build of ['simd', 'scalar']) {
       const core = await loadCore(build);
       const options = { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' };
       const { error } = core.attentionStepsSimd({ rows: 0, cols: 2, data: [] }, I2, V10, options);
-      assert.deepEqual({ ...error, params: { ...error.params } }, {
-        code: 'empty_matrix', argument: 'q', params: { rows: 0, cols: 2 },
-        message: 'q must have at least one row and one column (got 0×2)',
-      });
+      assert.deepEqual(
+        { ...error, params: { ...error.params } },
+        {
+          code: 'empty_matrix',
+          argument: 'q',
+          params: { rows: 0, cols: 2 },
+          message: 'q must have at least one row and one column (got 0×2)',
+        },
+      );
     });
   });
 }

@@ -8,7 +8,8 @@ import { SAMPLE_LIMITS, OPERATIONS } from '../../wasm/vocabulary.mjs';
 
 // Mean and variance in float64.
 function moments(values) {
-  let mean = 0, variance = 0;
+  let mean = 0,
+    variance = 0;
   for (const x of values) mean += x;
   mean /= values.length;
   for (const x of values) variance += (x - mean) ** 2;
@@ -51,12 +52,14 @@ for (const build of ['simd', 'scalar']) {
 
     it('sample p is the dot product of rows 2p and 2p + 1 of normalMatrix with the same seed', () => {
       const attn = builds[build];
-      const dk = 13, count = 20;
+      const dk = 13,
+        count = 20;
       const m = attn.normalMatrix({ rows: 2 * count, cols: dk, seed: 5 });
       assert.deepEqual([m.rows, m.cols, m.data.length], [2 * count, dk, 2 * count * dk]);
       const s = attn.dotProductSamples({ dk, count, seed: 5 });
       for (let p = 0; p < count; p++) {
-        let dot = 0, size = 0;
+        let dot = 0,
+          size = 0;
         for (let i = 0; i < dk; i++) {
           const term = m.data[2 * p * dk + i] * m.data[(2 * p + 1) * dk + i];
           dot += term;
@@ -73,24 +76,47 @@ for (const build of ['simd', 'scalar']) {
       assert.equal(attn.dotProductSamples({ dk: dk.min, count: count.max, seed: seed.min }).length, count.max);
       assert.equal(attn.normalMatrix({ rows: count.max, cols: 1, seed: 0 }).rows, count.max);
       for (const [args, argument, limits] of [
-        [{ dk: dk.max + 1, count: 1, seed: 0 }, 'dk', dk], [{ dk: dk.min - 1, count: 1, seed: 0 }, 'dk', dk],
-        [{ dk: 1, count: count.max + 1, seed: 0 }, 'count', count], [{ dk: 1, count: 1, seed: seed.max + 1 }, 'seed', seed],
-        [{ dk: 1, count: 1, seed: seed.min - 1 }, 'seed', seed]]) {
-        assert.throws(() => attn.dotProductSamples(args), (e) => e.code === 'out_of_range' && e.argument === argument &&
-          e.params.min === limits.min && e.params.max === limits.max && e.params.got === args[argument], argument);
+        [{ dk: dk.max + 1, count: 1, seed: 0 }, 'dk', dk],
+        [{ dk: dk.min - 1, count: 1, seed: 0 }, 'dk', dk],
+        [{ dk: 1, count: count.max + 1, seed: 0 }, 'count', count],
+        [{ dk: 1, count: 1, seed: seed.max + 1 }, 'seed', seed],
+        [{ dk: 1, count: 1, seed: seed.min - 1 }, 'seed', seed],
+      ]) {
+        assert.throws(
+          () => attn.dotProductSamples(args),
+          (e) =>
+            e.code === 'out_of_range' &&
+            e.argument === argument &&
+            e.params.min === limits.min &&
+            e.params.max === limits.max &&
+            e.params.got === args[argument],
+          argument,
+        );
       }
-      assert.throws(() => attn.normalMatrix({ rows: 2, cols: dk.max + 1, seed: 0 }),
-        { code: 'out_of_range', argument: 'cols', message: 'cols must be a whole number from 1 to 1024 (got 1025)' });
+      assert.throws(() => attn.normalMatrix({ rows: 2, cols: dk.max + 1, seed: 0 }), {
+        code: 'out_of_range',
+        argument: 'cols',
+        message: 'cols must be a whole number from 1 to 1024 (got 1025)',
+      });
     });
 
     it('a value that is not a whole number is refused with bad_option before it reaches the core', () => {
       const attn = builds[build];
-      assert.throws(() => attn.dotProductSamples({ dk: 2.5, count: 10, seed: 1 }),
-        { code: 'bad_option', argument: 'dk', message: 'dotProductSamples: dk must be a whole number (got 2.5)' });
-      assert.throws(() => attn.dotProductSamples({ dk: 2, count: 10 }),
-        { code: 'bad_option', argument: 'seed', message: 'dotProductSamples: seed must be a whole number (got undefined)' });
+      assert.throws(() => attn.dotProductSamples({ dk: 2.5, count: 10, seed: 1 }), {
+        code: 'bad_option',
+        argument: 'dk',
+        message: 'dotProductSamples: dk must be a whole number (got 2.5)',
+      });
+      assert.throws(() => attn.dotProductSamples({ dk: 2, count: 10 }), {
+        code: 'bad_option',
+        argument: 'seed',
+        message: 'dotProductSamples: seed must be a whole number (got undefined)',
+      });
       assert.throws(() => attn.normalMatrix({ rows: '2', cols: 2, seed: 1 }), { code: 'bad_option', argument: 'rows' });
-      assert.throws(() => attn.dotProductSamples({ dk: 2, count: 10, seed: 1, n: 3 }), { code: 'unknown_option', argument: 'n' });
+      assert.throws(() => attn.dotProductSamples({ dk: 2, count: 10, seed: 1, n: 3 }), {
+        code: 'unknown_option',
+        argument: 'n',
+      });
     });
   });
 }
@@ -102,7 +128,9 @@ describe('both builds', () => {
       const scalar = builds.scalar.dotProductSamples({ dk, count: 200, seed: 99 });
       if (dk === 1) assert.deepEqual(simd, scalar);
       // the sums run in another order: |Δ| within a few float32 ulps of the terms' size (≈ √d_k·… ≤ d_k)
-      simd.forEach((x, p) => assert.ok(Math.abs(x - scalar[p]) <= 1e-6 * dk * 4, `d_k ${dk}, sample ${p}: ${x} vs ${scalar[p]}`));
+      simd.forEach((x, p) =>
+        assert.ok(Math.abs(x - scalar[p]) <= 1e-6 * dk * 4, `d_k ${dk}, sample ${p}: ${x} vs ${scalar[p]}`),
+      );
     }
   });
 });
@@ -111,20 +139,38 @@ for (const build of ['simd', 'scalar']) {
   describe(`${build} build: workingMemory`, () => {
     it('the worked example: attention_steps holds 7 score matrices and the output, 2×2 each: 128 bytes', () => {
       const attn = builds[build];
-      assert.deepEqual(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2 }),
-        { bytes: (7 * 4 + 4) * 4, limit: 2 ** 30 });
-      assert.equal(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2, axis: 'column' }).bytes, (11 * 4 + 4) * 4);
+      assert.deepEqual(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2 }), {
+        bytes: (7 * 4 + 4) * 4,
+        limit: 2 ** 30,
+      });
+      assert.equal(
+        attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2, axis: 'column' }).bytes,
+        (11 * 4 + 4) * 4,
+      );
     });
 
     it('is the bytes each refusal names: attentionSteps at 12000², attention and attentionStreaming with a 1 GiB output', () => {
       const attn = builds[build];
       const column = (n) => ({ rows: n, cols: 1, data: new Float32Array(n).fill(0.5) });
-      const refusal = (call) => { try { call(); } catch (e) { return e; } assert.fail('not refused'); };
+      const refusal = (call) => {
+        try {
+          call();
+        } catch (e) {
+          return e;
+        }
+        assert.fail('not refused');
+      };
       const steps = refusal(() => attn.attentionSteps({ q: column(12000), k: column(12000), v: column(12000) }));
       assert.equal(steps.code, 'too_much_memory');
-      assert.equal(steps.params.bytes, attn.workingMemory({ operation: 'attention_steps', nq: 12000, nk: 12000, d: 1, dv: 1 }).bytes);
+      assert.equal(
+        steps.params.bytes,
+        attn.workingMemory({ operation: 'attention_steps', nq: 12000, nk: 12000, d: 1, dv: 1 }).bytes,
+      );
       const args = { q: column(32768), k: column(1), v: { rows: 1, cols: 8192, data: new Float32Array(8192) } };
-      for (const [call, operation] of [['attention', 'attention'], ['attentionStreaming', 'attention_streaming']]) {
+      for (const [call, operation] of [
+        ['attention', 'attention'],
+        ['attentionStreaming', 'attention_streaming'],
+      ]) {
         const e = refusal(() => attn[call](args));
         assert.equal(e.params.operation, operation);
         const need = attn.workingMemory({ operation, nq: 32768, nk: 1, d: 1, dv: 8192 });
@@ -145,10 +191,14 @@ for (const build of ['simd', 'scalar']) {
 
     it("OPERATIONS are the core's: each is accepted, and the bindings' own refusal lists exactly them", async () => {
       const attn = builds[build];
-      for (const operation of OPERATIONS) assert.ok(attn.workingMemory({ operation, nq: 1, nk: 1, d: 1, dv: 1 }).bytes > 0);
+      for (const operation of OPERATIONS)
+        assert.ok(attn.workingMemory({ operation, nq: 1, nk: 1, d: 1, dv: 1 }).bytes > 0);
       assert.throws(() => attn.workingMemory({ operation: 'project', nq: 1, nk: 1, d: 1, dv: 1 }), {
-        code: 'bad_option', argument: 'operation',
-        message: 'workingMemory: operation must be "attention_steps", "attention" or "attention_streaming" (got "project")' });
+        code: 'bad_option',
+        argument: 'operation',
+        message:
+          'workingMemory: operation must be "attention_steps", "attention" or "attention_streaming" (got "project")',
+      });
       // past api.mjs, the core's table (kOperationNames) names them in its own message
       const { error } = (await loadCore(build)).workingMemory('project', 1, 1, 1, 1, 'row');
       assert.equal(error.code, 'bad_option');
@@ -159,8 +209,14 @@ for (const build of ['simd', 'scalar']) {
     it('refuses sizes that are not whole numbers from 1 to 2147483647', () => {
       const attn = builds[build];
       assert.throws(() => attn.workingMemory({ operation: 'attention', nq: 0, nk: 1, d: 1, dv: 1 }), {
-        code: 'bad_option', argument: 'nq', message: 'workingMemory: nq must be a whole number from 1 to 2147483647 (got 0)' });
-      assert.throws(() => attn.workingMemory({ operation: 'attention', nq: 1, nk: 1, d: 1 }), { code: 'bad_option', argument: 'dv' });
+        code: 'bad_option',
+        argument: 'nq',
+        message: 'workingMemory: nq must be a whole number from 1 to 2147483647 (got 0)',
+      });
+      assert.throws(() => attn.workingMemory({ operation: 'attention', nq: 1, nk: 1, d: 1 }), {
+        code: 'bad_option',
+        argument: 'dv',
+      });
     });
   });
 }

@@ -6,7 +6,11 @@ const ROOT = new URL('../../', import.meta.url);
 
 export const builds = {
   simd: { module: 'wasm/attention.mjs', core: 'build/wasm/attention_core.mjs', wasm: 'build/wasm/attention_core.wasm' },
-  scalar: { module: 'wasm/attention-scalar.mjs', core: 'build/wasm/attention_core_scalar.mjs', wasm: 'build/wasm/attention_core_scalar.wasm' },
+  scalar: {
+    module: 'wasm/attention-scalar.mjs',
+    core: 'build/wasm/attention_core_scalar.mjs',
+    wasm: 'build/wasm/attention_core_scalar.wasm',
+  },
 };
 
 /** The public API of one build (wasm/api.mjs around the Embind module). */
@@ -34,8 +38,9 @@ export async function loadAttentionWithCore(build = 'simd') {
   const { default: createCore } = await import(new URL(corePath, ROOT));
   const { wrapCore } = await import(new URL('wasm/api.mjs', ROOT));
   let core;
-  const attn = await wrapCore((options) => createCore(options).then((c) => (core = c)),
-    { wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
+  const attn = await wrapCore((options) => createCore(options).then((c) => (core = c)), {
+    wasmBinary: fs.readFileSync(new URL(wasm, ROOT)),
+  });
   return { attn, core, memoryBytes: () => core.HEAP8.length, heapBytes: () => core.heapInUse() };
 }
 
@@ -56,7 +61,11 @@ export function assertClose(assert, actual, expected, tol, what) {
   assert.equal(actual.cols, want.cols, `${what}: cols`);
   actual.data.forEach((x, t) => {
     const y = want.data[t];
-    const ok = Number.isNaN(y) ? Number.isNaN(x) : !Number.isFinite(y) ? x === y : Math.abs(x - y) <= tol + tol * Math.abs(y);
+    const ok = Number.isNaN(y)
+      ? Number.isNaN(x)
+      : !Number.isFinite(y)
+        ? x === y
+        : Math.abs(x - y) <= tol + tol * Math.abs(y);
     assert.ok(ok, `${what}[${Math.floor(t / want.cols)}][${t % want.cols}] = ${x}, expected ${y}`);
   });
 }
@@ -70,9 +79,11 @@ export function assertEachCell(assert, actual, expected, what, near) {
   assert.equal(actual.rows, expected.rows, `${what}: rows`);
   assert.equal(actual.cols, expected.cols, `${what}: cols`);
   assert.ok(actual.data instanceof Float32Array, `${what}: a Float32Array`);
-  let bad = 0, first = '';
+  let bad = 0,
+    first = '';
   for (let t = 0; t < expected.data.length; t++) {
-    const a = actual.data[t], b = expected.data[t];
+    const a = actual.data[t],
+      b = expected.data[t];
     const ok = Number.isNaN(b) ? Number.isNaN(a) : !Number.isFinite(b) ? a === b : near(a, b);
     if (!ok && bad++ === 0) first = `[${Math.floor(t / expected.cols)}][${t % expected.cols}] = ${a}, expected ${b}`;
   }
@@ -84,7 +95,11 @@ export function random(rows, cols, seed, lo = -1, hi = 1) {
   let x = (seed * 2654435761 + 1) >>> 0;
   const data = new Float32Array(rows * cols);
   for (let i = 0; i < data.length; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     data[i] = lo + (hi - lo) * ((x >>> 8) / 2 ** 24);
   }
   return { rows, cols, data };
@@ -93,6 +108,7 @@ export function random(rows, cols, seed, lo = -1, hi = 1) {
 /** A 0/1 mask with about a quarter masked, row 1 fully masked (its output must be zeros) and column 0 masked. */
 export function customMask(nQ, nK, seed) {
   const m = random(nQ, nK, seed, 0, 1);
-  for (let t = 0; t < m.data.length; t++) m.data[t] = m.data[t] < 0.25 || t % nK === 0 || Math.floor(t / nK) === 1 ? 0 : 1;
+  for (let t = 0; t < m.data.length; t++)
+    m.data[t] = m.data[t] < 0.25 || t % nK === 0 || Math.floor(t / nK) === 1 ? 0 : 1;
   return m;
 }

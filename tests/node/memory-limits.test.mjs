@@ -15,11 +15,11 @@ test('n_q = 1, n_k = 65, d = 2,030,000: attention counts its workspace, frees it
   const d = 2_030_000;
   const q = { rows: 1, cols: d, data: new Float32Array(d).fill(0.001) };
   const k = { rows: 65, cols: d, data: new Float32Array(65 * d).fill(0.001) };
-  k.data.fill(0.002, 0, d);  // key 0 scores 2·10⁻⁶·d/√d ≈ 2.85 against 1.42 for the others
+  k.data.fill(0.002, 0, d); // key 0 scores 2·10⁻⁶·d/√d ≈ 2.85 against 1.42 for the others
   const v = { rows: 65, cols: 1, data: Float32Array.from({ length: 65 }, (_, j) => (j === 0 ? 65 : 0)) };
   const out = attn.attention({ q, k, v });
-  const e = Math.exp(0.002 * 0.001 * d / Math.sqrt(d) - 0.001 * 0.001 * d / Math.sqrt(d));
-  assert.ok(Math.abs(out.data[0] - 65 * e / (e + 64)) < 1e-3 * 65, `attention gave ${out.data[0]}`);
+  const e = Math.exp((0.002 * 0.001 * d) / Math.sqrt(d) - (0.001 * 0.001 * d) / Math.sqrt(d));
+  assert.ok(Math.abs(out.data[0] - (65 * e) / (e + 64)) < 1e-3 * 65, `attention gave ${out.data[0]}`);
   assert.ok(memoryBytes() <= 2 * GiB);
   // 7 score matrices of 4400² floats: 542 MB of working memory, well under the limit.
   const n = 4400;
@@ -30,7 +30,25 @@ test('n_q = 1, n_k = 65, d = 2,030,000: attention counts its workspace, frees it
   // The same kernel, the same count of its buffers: attentionStreaming accepts the call too.
   const streamed = attn.attentionStreaming({ q, k, v });
   assert.ok(Math.abs(streamed.data[0] - out.data[0]) < 1e-4 * 65, 'attentionStreaming agrees');
-  const I2 = matrix([[1, 0], [0, 1]]);
-  assertClose(assert, attn.attentionSteps({ q: I2, k: I2, v: matrix([[10, 0], [0, 10]]) }).output,
-    [[6.698, 3.302], [3.302, 6.698]], 1e-4, 'the worked example after it all');
+  const I2 = matrix([
+    [1, 0],
+    [0, 1],
+  ]);
+  assertClose(
+    assert,
+    attn.attentionSteps({
+      q: I2,
+      k: I2,
+      v: matrix([
+        [10, 0],
+        [0, 10],
+      ]),
+    }).output,
+    [
+      [6.698, 3.302],
+      [3.302, 6.698],
+    ],
+    1e-4,
+    'the worked example after it all',
+  );
 });

@@ -7,8 +7,14 @@ import assert from 'node:assert/strict';
 import { loadAttention, matrix, assertClose, assertEachCell, random, customMask } from './load-module.mjs';
 import { SCALES, AXES, MASKS, PATHS } from '../../wasm/vocabulary.mjs';
 
-const I2 = matrix([[1, 0], [0, 1]]);
-const V10 = matrix([[10, 0], [0, 10]]);
+const I2 = matrix([
+  [1, 0],
+  [0, 1],
+]);
+const V10 = matrix([
+  [10, 0],
+  [0, 10],
+]);
 const FIELDS = ['scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output'];
 
 // Every cell within tol × (the field's largest finite magnitude, at least 1): the dot products
@@ -29,29 +35,92 @@ const SHAPES = SIZES.map((_, s) => [0, 1, 2, 3].map((o) => SIZES[(s + o) % SIZES
 for (const build of ['simd', 'scalar']) {
   describe(`${build} build: attentionSteps and project on the 'simd' and 'reference' paths`, () => {
     let attn;
-    before(async () => { attn = await loadAttention(build); });
+    before(async () => {
+      attn = await loadAttention(build);
+    });
 
     for (const path of PATHS) {
       it(`path '${path}': the article's worked example, A ≈ [[0.6698, 0.3302], …], AV ≈ [[6.698, 3.302], …]`, () => {
         const st = attn.attentionSteps({ q: I2, k: I2, v: V10, path });
-        assertClose(assert, st.scaled, [[0.7071, 0], [0, 0.7071]], 1e-4, 'scaled');
-        assertClose(assert, st.shifted, [[0, -0.7071], [-0.7071, 0]], 1e-4, 'shifted');
-        assertClose(assert, st.exps, [[1, 0.4931], [0.4931, 1]], 1e-4, 'exps');
-        assertClose(assert, st.weights, [[0.6698, 0.3302], [0.3302, 0.6698]], 1e-4, 'weights');
-        assertClose(assert, st.output, [[6.698, 3.302], [3.302, 6.698]], 1e-4, 'output');
-        assertClose(assert, st.kept, [[1, 1], [1, 1]], 0, 'kept');
+        assertClose(
+          assert,
+          st.scaled,
+          [
+            [0.7071, 0],
+            [0, 0.7071],
+          ],
+          1e-4,
+          'scaled',
+        );
+        assertClose(
+          assert,
+          st.shifted,
+          [
+            [0, -0.7071],
+            [-0.7071, 0],
+          ],
+          1e-4,
+          'shifted',
+        );
+        assertClose(
+          assert,
+          st.exps,
+          [
+            [1, 0.4931],
+            [0.4931, 1],
+          ],
+          1e-4,
+          'exps',
+        );
+        assertClose(
+          assert,
+          st.weights,
+          [
+            [0.6698, 0.3302],
+            [0.3302, 0.6698],
+          ],
+          1e-4,
+          'weights',
+        );
+        assertClose(
+          assert,
+          st.output,
+          [
+            [6.698, 3.302],
+            [3.302, 6.698],
+          ],
+          1e-4,
+          'output',
+        );
+        assertClose(
+          assert,
+          st.kept,
+          [
+            [1, 1],
+            [1, 1],
+          ],
+          0,
+          'kept',
+        );
       });
     }
 
     it("the default path is 'simd'", () => {
       const args = { q: random(5, 33, 1, -2, 2), k: random(7, 33, 2, -2, 2), v: random(7, 3, 3) };
-      const byDefault = attn.attentionSteps(args), simd = attn.attentionSteps({ ...args, path: 'simd' });
+      const byDefault = attn.attentionSteps(args),
+        simd = attn.attentionSteps({ ...args, path: 'simd' });
       for (const f of FIELDS) assert.deepEqual(byDefault[f], simd[f], f);
-      assert.deepEqual(attn.project({ x: args.q, w: random(33, 4, 4) }), attn.project({ x: args.q, w: random(33, 4, 4), path: 'simd' }));
+      assert.deepEqual(
+        attn.project({ x: args.q, w: random(33, 4, 4) }),
+        attn.project({ x: args.q, w: random(33, 4, 4), path: 'simd' }),
+      );
       const reference = attn.attentionSteps({ ...args, path: 'reference' });
       if (build === 'simd') {
         // 33-term dot products in 4 lanes: some score must round differently, or the switch did nothing
-        assert.ok(simd.scores.data.some((x, t) => x !== reference.scores.data[t]), 'the SIMD path computed the scores');
+        assert.ok(
+          simd.scores.data.some((x, t) => x !== reference.scores.data[t]),
+          'the SIMD path computed the scores',
+        );
       } else {
         // without SIMD every loop of the SIMD path runs in the reference's order, with std::exp
         for (const f of FIELDS) assert.deepEqual(simd[f], reference[f], `scalar build, ${f}: the same bits`);
@@ -61,11 +130,14 @@ for (const build of ['simd', 'scalar']) {
     for (const [nQ, nK, dK, dV] of SHAPES) {
       it(`q ${nQ}×${dK}, k ${nK}×${dK}, v ${nK}×${dV}: every field equal on both paths, for every option`, () => {
         const seed = nQ * 1000 + nK;
-        const q = random(nQ, dK, seed, -2, 2), k = random(nK, dK, seed + 1, -2, 2), v = random(nK, dV, seed + 2, -3, 3);
+        const q = random(nQ, dK, seed, -2, 2),
+          k = random(nK, dK, seed + 1, -2, 2),
+          v = random(nK, dV, seed + 2, -3, 3);
         const masks = [...MASKS, customMask(nQ, nK, seed + 3)];
         const runs = [{ temperature: 0.25 }, { temperature: 4, mask: 'causal' }];
-        for (const scale of SCALES) for (const mask of masks) for (const stable of [true, false]) for (const axis of AXES)
-          runs.push({ scale, mask, stable, axis });
+        for (const scale of SCALES)
+          for (const mask of masks)
+            for (const stable of [true, false]) for (const axis of AXES) runs.push({ scale, mask, stable, axis });
         for (const options of runs) {
           const what = JSON.stringify({ ...options, mask: typeof options.mask === 'object' ? 'custom' : options.mask });
           const simd = attn.attentionSteps({ q, k, v, ...options, path: 'simd' });
@@ -76,7 +148,9 @@ for (const build of ['simd', 'scalar']) {
     }
 
     it('NaN in q, k or v: NaN in the same cells on both paths', () => {
-      const q = random(6, 9, 11, -2, 2), k = random(11, 9, 12, -2, 2), v = random(11, 5, 13);
+      const q = random(6, 9, 11, -2, 2),
+        k = random(11, 9, 12, -2, 2),
+        v = random(11, 5, 13);
       q.data[2 * 9 + 3] = NaN;
       k.data[7 * 9 + 8] = NaN;
       v.data[4 * 5 + 1] = NaN;
@@ -86,21 +160,39 @@ for (const build of ['simd', 'scalar']) {
         for (const f of FIELDS) assertSameField(simd[f], reference[f], `${axis} ${f}`);
         // by row, only the keys query 2 sees are NaN: key 7 is masked from all 6 queries, and a
         // masked weight is exactly 0 even in a NaN row
-        if (axis === 'row') assert.deepEqual(Array.from(simd.weights.data, Number.isNaN), Array.from(simd.weights.data, (_, t) => Math.floor(t / 11) === 2 && t % 11 <= 2));
+        if (axis === 'row')
+          assert.deepEqual(
+            Array.from(simd.weights.data, Number.isNaN),
+            Array.from(simd.weights.data, (_, t) => Math.floor(t / 11) === 2 && t % 11 <= 2),
+          );
       }
     });
 
     it('project: X·W equal bit for bit on both paths, at lengths around the vector width', () => {
       for (const [n, d, dOut] of SHAPES) {
-        const x = random(n, d, n + 7, -2, 2), w = random(d, dOut, d + 8, -2, 2);
-        assert.deepEqual(attn.project({ x, w, path: 'simd' }), attn.project({ x, w, path: 'reference' }), `${n}×${d} · ${d}×${dOut}`);
+        const x = random(n, d, n + 7, -2, 2),
+          w = random(d, dOut, d + 8, -2, 2);
+        assert.deepEqual(
+          attn.project({ x, w, path: 'simd' }),
+          attn.project({ x, w, path: 'reference' }),
+          `${n}×${d} · ${d}×${dOut}`,
+        );
       }
     });
 
     it('an unknown path is refused with bad_option, on both calls', () => {
-      for (const call of [() => attn.attentionSteps({ q: I2, k: I2, v: V10, path: 'fast' }), () => attn.project({ x: I2, w: I2, path: 'fast' })])
-        assert.throws(call, (e) => e.code === 'bad_option' && e.argument === 'path' && e.params.got === '"fast"' &&
-          /path must be "simd" or "reference" \(got "fast"\)$/.test(e.message));
+      for (const call of [
+        () => attn.attentionSteps({ q: I2, k: I2, v: V10, path: 'fast' }),
+        () => attn.project({ x: I2, w: I2, path: 'fast' }),
+      ])
+        assert.throws(
+          call,
+          (e) =>
+            e.code === 'bad_option' &&
+            e.argument === 'path' &&
+            e.params.got === '"fast"' &&
+            /path must be "simd" or "reference" \(got "fast"\)$/.test(e.message),
+        );
     });
   });
 }

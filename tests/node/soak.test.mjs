@@ -23,8 +23,14 @@ function random(seed) {
   };
 }
 
-const I2 = matrix([[1, 0], [0, 1]]);
-const V10 = matrix([[10, 0], [0, 10]]);
+const I2 = matrix([
+  [1, 0],
+  [0, 1],
+]);
+const V10 = matrix([
+  [10, 0],
+  [0, 10],
+]);
 
 function detached(length) {
   const data = new Float32Array(length);
@@ -38,23 +44,73 @@ function kinds(rand) {
   const pick = (list) => list[int(0, list.length - 1)];
   const mat = (rows, cols) => ({ rows, cols, data: Float32Array.from({ length: rows * cols }, () => rand() * 4 - 2) });
   const qkv = () => {
-    const nQ = int(1, 64), nK = int(1, 64), dK = int(1, 32), dV = int(1, 16);
+    const nQ = int(1, 64),
+      nK = int(1, 64),
+      dK = int(1, 32),
+      dV = int(1, 16);
     return { q: mat(nQ, dK), k: mat(nK, dK), v: mat(nK, dV), nQ, nK };
   };
   const options = (nQ, nK) => ({
     scale: pick(['sqrt_dk', 'dk', 'none']),
     temperature: pick([1, 0.25, 4, 1e-40, 3e38]),
-    mask: pick(['none', 'causal', { rows: nQ, cols: nK, data: Float32Array.from({ length: nQ * nK }, () => (rand() < 0.3 ? 0 : 1)) }]),
+    mask: pick([
+      'none',
+      'causal',
+      { rows: nQ, cols: nK, data: Float32Array.from({ length: nQ * nK }, () => (rand() < 0.3 ? 0 : 1)) },
+    ]),
   });
   return {
     valid: [
-      () => { const { q, k, v, nQ, nK } = qkv(); return (a) => a.attentionSteps({ q, k, v, ...options(nQ, nK), stable: rand() < 0.8, axis: pick(['row', 'column']), path: pick(['simd', 'reference']) }); },
-      () => { const { q, k, v, nQ, nK } = qkv(); return (a) => a.attention({ q, k, v, ...options(nQ, nK) }); },
-      () => { const { q, k, v, nQ, nK } = qkv(); return (a) => a.attentionStreaming({ q, k, v, ...options(nQ, nK) }); },
-      () => { const d = int(1, 32); const x = mat(int(1, 64), d), w = mat(d, int(1, 32)); return (a) => a.project({ x, w }); },
-      () => { const q = mat(3, 2); q.data[int(0, 5)] = NaN; return (a) => a.attentionSteps({ q, k: I2, v: V10, mask: 'causal' }); },
-      () => { const dk = int(1, 64), count = int(1, 256), seed = int(0, 1000); return (a) => a.dotProductSamples({ dk, count, seed }); },
-      () => { const nq = int(1, 1e6), nk = int(1, 1e6); return (a) => a.workingMemory({ operation: pick(['attention_steps', 'attention', 'attention_streaming']), nq, nk, d: int(1, 512), dv: int(1, 512) }); },
+      () => {
+        const { q, k, v, nQ, nK } = qkv();
+        return (a) =>
+          a.attentionSteps({
+            q,
+            k,
+            v,
+            ...options(nQ, nK),
+            stable: rand() < 0.8,
+            axis: pick(['row', 'column']),
+            path: pick(['simd', 'reference']),
+          });
+      },
+      () => {
+        const { q, k, v, nQ, nK } = qkv();
+        return (a) => a.attention({ q, k, v, ...options(nQ, nK) });
+      },
+      () => {
+        const { q, k, v, nQ, nK } = qkv();
+        return (a) => a.attentionStreaming({ q, k, v, ...options(nQ, nK) });
+      },
+      () => {
+        const d = int(1, 32);
+        const x = mat(int(1, 64), d),
+          w = mat(d, int(1, 32));
+        return (a) => a.project({ x, w });
+      },
+      () => {
+        const q = mat(3, 2);
+        q.data[int(0, 5)] = NaN;
+        return (a) => a.attentionSteps({ q, k: I2, v: V10, mask: 'causal' });
+      },
+      () => {
+        const dk = int(1, 64),
+          count = int(1, 256),
+          seed = int(0, 1000);
+        return (a) => a.dotProductSamples({ dk, count, seed });
+      },
+      () => {
+        const nq = int(1, 1e6),
+          nk = int(1, 1e6);
+        return (a) =>
+          a.workingMemory({
+            operation: pick(['attention_steps', 'attention', 'attention_streaming']),
+            nq,
+            nk,
+            d: int(1, 512),
+            dv: int(1, 512),
+          });
+      },
     ],
     invalid: [
       () => (a) => a.attentionSteps({ q: { rows: 3, cols: 4, data: new Float32Array(10) }, k: I2, v: V10 }),
@@ -69,17 +125,65 @@ function kinds(rand) {
     ],
     throwing: [
       // a detached buffer after q and k (refused before anything is copied)
-      () => { const { q, k, nK } = qkv(); return (a) => a.attention({ q, k, v: { rows: nK, cols: 4, data: detached(nK * 4) } }); },
+      () => {
+        const { q, k, nK } = qkv();
+        return (a) => a.attention({ q, k, v: { rows: nK, cols: 4, data: detached(nK * 4) } });
+      },
       // a getter that throws on its second read (read once: the call computes)
-      () => { const { q, k, v } = qkv(); let n = 0; const rows = v.rows;
-        return (a) => a.attention({ q, k, v: { cols: v.cols, data: v.data, get rows() { if (n++) throw new Error('2nd'); return rows; } } }); },
+      () => {
+        const { q, k, v } = qkv();
+        let n = 0;
+        const rows = v.rows;
+        return (a) =>
+          a.attention({
+            q,
+            k,
+            v: {
+              cols: v.cols,
+              data: v.data,
+              get rows() {
+                if (n++) throw new Error('2nd');
+                return rows;
+              },
+            },
+          });
+      },
       // the caller's own getter throws at once
-      () => (a) => a.attentionSteps({ q: I2, k: I2, v: { rows: 2, cols: 2, get data() { throw new Error('caller'); } } }),
+      () => (a) =>
+        a.attentionSteps({
+          q: I2,
+          k: I2,
+          v: {
+            rows: 2,
+            cols: 2,
+            get data() {
+              throw new Error('caller');
+            },
+          },
+        }),
       // arguments whose keys cannot be listed
-      () => (a) => a.attentionSteps(new Proxy({}, { ownKeys() { throw new Error('no keys'); } })),
+      () => (a) =>
+        a.attentionSteps(
+          new Proxy(
+            {},
+            {
+              ownKeys() {
+                throw new Error('no keys');
+              },
+            },
+          ),
+        ),
       // the bindings called directly with a detached buffer: cut short inside wasm, freed by the next call
-      () => { const { q, k, nK } = qkv(); return (a, core) => core.attention(q, k, { rows: nK, cols: 4, data: detached(nK * 4) },
-        { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' }); },
+      () => {
+        const { q, k, nK } = qkv();
+        return (a, core) =>
+          core.attention(
+            q,
+            k,
+            { rows: nK, cols: 4, data: detached(nK * 4) },
+            { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' },
+          );
+      },
     ],
   };
 }
@@ -101,15 +205,23 @@ for (const build of ['simd', 'scalar']) {
       let settled;
       for (let i = 0; i < CALLS; i++) {
         const r = rand();
-        const make = r < 0.5 ? valid[Math.floor(rand() * valid.length)] : r < 0.8
-          ? invalid[Math.floor(rand() * invalid.length)] : throwing[Math.floor(rand() * throwing.length)];
+        const make =
+          r < 0.5
+            ? valid[Math.floor(rand() * valid.length)]
+            : r < 0.8
+              ? invalid[Math.floor(rand() * invalid.length)]
+              : throwing[Math.floor(rand() * throwing.length)];
         try {
           make()(attn, core);
           counts.valid++;
         } catch (error) {
-          if (typeof error.code === 'string') counts.refused++; else counts.thrown++;
+          if (typeof error.code === 'string') counts.refused++;
+          else counts.thrown++;
         }
-        if (i + 1 === SETTLED_AFTER) { gc(); settled = { memory: memoryBytes(), inUse: heapBytes(), heap: process.memoryUsage().heapUsed }; }
+        if (i + 1 === SETTLED_AFTER) {
+          gc();
+          settled = { memory: memoryBytes(), inUse: heapBytes(), heap: process.memoryUsage().heapUsed };
+        }
       }
       gc();
       const end = { memory: memoryBytes(), inUse: heapBytes(), heap: process.memoryUsage().heapUsed };
@@ -121,8 +233,16 @@ for (const build of ['simd', 'scalar']) {
       assert.ok(end.inUse <= 1.1 * settled.inUse, `wasm memory in use grew: ${report}`);
       assert.ok(end.heap <= 1.1 * settled.heap, `the JS heap grew: ${report}`);
       assert.ok(counts.valid > 1000 && counts.refused > 1000 && counts.thrown > 100, `a mix of calls: ${report}`);
-      assertClose(assert, attn.attentionSteps({ q: I2, k: I2, v: V10 }).output, [[6.698, 3.302], [3.302, 6.698]], 1e-4,
-        'the worked example at the end');
+      assertClose(
+        assert,
+        attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
+        [
+          [6.698, 3.302],
+          [3.302, 6.698],
+        ],
+        1e-4,
+        'the worked example at the end',
+      );
     });
   });
 }

@@ -7,8 +7,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { loadEngine } from '../../web/src/engine.js';
-import { COST_PLAN, MEMORY_SIZES, attentionFlops, scoreMatrixBytes, fitSlope, slopes, memoryTable, runCost }
-  from '../../web/src/labs/cost-lab.js';
+import {
+  COST_PLAN,
+  MEMORY_SIZES,
+  attentionFlops,
+  scoreMatrixBytes,
+  fitSlope,
+  slopes,
+  memoryTable,
+  runCost,
+} from '../../web/src/labs/cost-lab.js';
 import { startCostRun } from '../../web/src/labs/cost-run.js';
 import { bundleCostWorker, costWorkerPlugin } from '../../scripts/lib/cost-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';
@@ -22,13 +30,17 @@ before(async () => {
 
 // n = 64 … 512, as the issue's browser test runs them; short measurements.
 const quick = (over = {}) => ({ ...COST_PLAN, sizes: [64, 128, 256, 512], minMs: 20, warmUpMs: 50, ...over });
-const events = async (run) => { const out = []; for await (const e of run) out.push(e); return out; };
+const events = async (run) => {
+  const out = [];
+  for await (const e of run) out.push(e);
+  return out;
+};
 
 test('the plan: d = 64, n = 64 … 4096 timed, then 8192 where the n² path no longer fits; flops 4·n²·d', () => {
   assert.equal(COST_PLAN.d, 64);
   assert.deepEqual(COST_PLAN.sizes, [64, 128, 256, 512, 1024, 2048, 4096, 8192]);
   assert.equal(attentionFlops(1024, 64), 4 * 1024 * 1024 * 64);
-  assert.equal(scoreMatrixBytes(4096), 64 * 2 ** 20);   // 4096² floats: 64 MiB
+  assert.equal(scoreMatrixBytes(4096), 64 * 2 ** 20); // 4096² floats: 64 MiB
 });
 
 test('fitSlope: 2 for t ∝ n², 1 for t ∝ n; slopes() fits the larger half, past the fixed cost of a call', () => {
@@ -44,7 +56,10 @@ test('fitSlope: 2 for t ∝ n², 1 for t ∝ n; slopes() fits the larger half, p
 
 test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and are refused; the streaming path needs a few MiB', () => {
   const table = memoryTable(engine);
-  assert.deepEqual(table.map((r) => r.n), MEMORY_SIZES);
+  assert.deepEqual(
+    table.map((r) => r.n),
+    MEMORY_SIZES,
+  );
   const at = (n) => table.find((r) => r.n === n);
   assert.equal(at(4096).scoreBytes, 4096 * 4096 * 4);
   assert.equal(at(4096).paths.reference.bytes, (7 * 4096 * 4096 + 4096 * 64) * 4);
@@ -62,11 +77,22 @@ test('a run on this thread: every size and path measured, with GFLOP/s, its work
   assert.equal(measures.length, 12);
   for (const m of measures) {
     assert.ok(m.ms > 0 && m.samples >= 3 && m.batch >= 1, JSON.stringify(m));
-    assert.equal(m.gflops, 4 * m.n * m.n * 64 / (m.ms * 1e6));
-    assert.equal(m.bytes, engine.workingMemory({ operation: { reference: 'attention_steps', simd: 'attention', streaming: 'attention_streaming' }[m.path],
-      nq: m.n, nk: m.n, d: 64, dv: 64 }).bytes);
+    assert.equal(m.gflops, (4 * m.n * m.n * 64) / (m.ms * 1e6));
+    assert.equal(
+      m.bytes,
+      engine.workingMemory({
+        operation: { reference: 'attention_steps', simd: 'attention', streaming: 'attention_streaming' }[m.path],
+        nq: m.n,
+        nk: m.n,
+        d: 64,
+        dv: 64,
+      }).bytes,
+    );
   }
-  assert.deepEqual(all.filter((e) => e.type === 'progress').map((e) => e.done), Array.from({ length: 12 }, (_, i) => i + 1));
+  assert.deepEqual(
+    all.filter((e) => e.type === 'progress').map((e) => e.done),
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  );
   const done = all.at(-1);
   assert.equal(done.type, 'done');
   for (const path of COST_PLAN.paths) assert.ok(Number.isFinite(done.slopes[path]), path);
@@ -78,9 +104,12 @@ test('on a clock that advances with the work (n² per call, plus a fixed cost), 
   // Timings on a machine other jobs share are not reproducible; a virtual clock is. Each call
   // costs 0.05 ms + 2·10⁻⁶·n² ms of virtual time, the real call still runs.
   let clock = 0;
-  const tick = (n) => { clock += 0.05 + 2e-6 * n * n; };
+  const tick = (n) => {
+    clock += 0.05 + 2e-6 * n * n;
+  };
   const timedEngine = {
-    ...engine, simd: () => true,
+    ...engine,
+    simd: () => true,
     attention: (a) => (tick(a.q.rows), engine.attention(a)),
     attentionStreaming: (a) => (tick(a.q.rows), engine.attentionStreaming(a)),
     attentionSteps: (a) => (tick(a.q.rows), engine.attentionSteps(a)),
@@ -104,22 +133,33 @@ test('n = 8192: the step-by-step path is refused with the bytes it would need; t
   const [refused, streamed] = all;
   assert.equal(refused.type, 'refused');
   assert.equal(refused.bytes, (7 * 8192 * 8192 + 8192 * 4) * 4);
-  assert.equal(refused.bytes, engine.workingMemory({ operation: 'attention_steps', nq: 8192, nk: 8192, d: 4, dv: 4 }).bytes);
+  assert.equal(
+    refused.bytes,
+    engine.workingMemory({ operation: 'attention_steps', nq: 8192, nk: 8192, d: 4, dv: 4 }).bytes,
+  );
   assert.equal(refused.error.code, 'too_much_memory');
-  assert.match(refused.error.message, /^attention_steps on 8192×8192 scores needs 1\.8 GiB of working memory; the limit is 1\.0 GiB$/);
+  assert.match(
+    refused.error.message,
+    /^attention_steps on 8192×8192 scores needs 1\.8 GiB of working memory; the limit is 1\.0 GiB$/,
+  );
   assert.equal(streamed.type, 'measure');
   assert.equal(streamed.path, 'streaming');
 });
 
 test('in a Web Worker (the real worker bundle): the same events, the page thread free', async () => {
-  const run = startCostRun({ engine, workerSource, plan: quick({ paths: ['simd', 'streaming'] }), createWorker: nodeWorker });
+  const run = startCostRun({
+    engine,
+    workerSource,
+    plan: quick({ paths: ['simd', 'streaming'] }),
+    createWorker: nodeWorker,
+  });
   const all = await events(run);
   assert.deepEqual(all[0], { type: 'start', mode: 'worker', build: 'simd' });
   assert.equal(all[1].type, 'plan');
   assert.equal(all.filter((e) => e.type === 'measure').length, 8);
   assert.equal(all.at(-1).type, 'done');
   const summary = await run.done;
-  assert.ok(Number.isFinite(summary.slopes.simd));  // real time on a shared machine: its value is the previous test's business
+  assert.ok(Number.isFinite(summary.slopes.simd)); // real time on a shared machine: its value is the previous test's business
 });
 
 test('stop() ends a run in the worker at once, even inside a long call', async () => {
@@ -138,7 +178,9 @@ test('stop() ends a run in the worker at once, even inside a long call', async (
 test('where a Worker cannot start, the run goes on in slices of < 100 ms of work, long calls skipped', async () => {
   // The work between two yields to the page, in CPU time: wall-clock time would also count the
   // moments other jobs on the machine hold the CPU, which no slicing can prevent.
-  let longest = 0, slices = 0, since = process.cpuUsage();
+  let longest = 0,
+    slices = 0,
+    since = process.cpuUsage();
   const pause = async () => {
     const { user, system } = process.cpuUsage(since);
     longest = Math.max(longest, (user + system) / 1000);
@@ -147,8 +189,14 @@ test('where a Worker cannot start, the run goes on in slices of < 100 ms of work
     since = process.cpuUsage();
   };
   const run = startCostRun({
-    engine, workerSource, plan: quick(), sliceMs: 20, yieldToPage: pause,
-    createWorker: () => { throw new DOMException('blocked by the sandbox', 'SecurityError'); },
+    engine,
+    workerSource,
+    plan: quick(),
+    sliceMs: 20,
+    yieldToPage: pause,
+    createWorker: () => {
+      throw new DOMException('blocked by the sandbox', 'SecurityError');
+    },
   });
   const all = await events(run);
   assert.deepEqual(all[0], { type: 'start', mode: 'main-thread', build: 'simd', reason: 'worker-threw' });
@@ -157,17 +205,24 @@ test('where a Worker cannot start, the run goes on in slices of < 100 ms of work
   assert.ok(longest < 100, `a slice worked ${longest.toFixed(1)} ms`);
   // the plain loops at n = 512 take ≈ 4 × their n = 256 time, over a 20 ms slice: skipped, not frozen on
   const skipped = all.filter((e) => e.type === 'skipped');
-  assert.ok(skipped.some((e) => e.path === 'reference' && e.reason === 'slice'), JSON.stringify(skipped));
+  assert.ok(
+    skipped.some((e) => e.path === 'reference' && e.reason === 'slice'),
+    JSON.stringify(skipped),
+  );
 });
 
-test('stop() on the page\'s thread: no call is made after it', async () => {
-  let calls = 0, callsAtStop;
+test("stop() on the page's thread: no call is made after it", async () => {
+  let calls = 0,
+    callsAtStop;
   const counted = { ...engine, attention: (a) => (calls++, engine.attention(a)) };
   const run = startCostRun({ engine: counted, plan: quick({ paths: ['simd'] }) });
   const seen = [];
   for await (const e of run) {
     seen.push(e);
-    if (e.type === 'measure') { run.stop(); callsAtStop = calls; }
+    if (e.type === 'measure') {
+      run.stop();
+      callsAtStop = calls;
+    }
   }
   assert.equal(seen[0].reason, 'no-worker-source');
   assert.equal(seen.at(-1).type, 'stopped');
@@ -181,11 +236,19 @@ test('a worker that fails before it is ready (e.g. its wasm blocked) hands the r
     const listeners = { message: [], error: [] };
     return {
       addEventListener: (type, f) => listeners[type].push(f),
-      postMessage: () => setTimeout(() => listeners.message.forEach((f) => f({ data: { type: 'error', error: { message: 'CompileError' } } }))),
+      postMessage: () =>
+        setTimeout(() =>
+          listeners.message.forEach((f) => f({ data: { type: 'error', error: { message: 'CompileError' } } })),
+        ),
       terminate() {},
     };
   };
-  const run = startCostRun({ engine, workerSource, plan: quick({ sizes: [64], paths: ['simd'] }), createWorker: failing });
+  const run = startCostRun({
+    engine,
+    workerSource,
+    plan: quick({ sizes: [64], paths: ['simd'] }),
+    createWorker: failing,
+  });
   const all = await events(run);
   assert.equal(all[0].mode, 'main-thread');
   assert.equal(all[0].reason, 'worker-failed');
@@ -195,7 +258,11 @@ test('a worker that fails before it is ready (e.g. its wasm blocked) hands the r
 test('the page bundles receive the worker as text through costWorkerPlugin', async () => {
   const out = await esbuild.build({
     entryPoints: [new URL('../../web/src/labs/cost-worker-source.js', import.meta.url).pathname],
-    bundle: true, write: false, format: 'esm', plugins: [costWorkerPlugin()], logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'esm',
+    plugins: [costWorkerPlugin()],
+    logLevel: 'silent',
   });
   const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`;
   const { default: source } = await import(url);

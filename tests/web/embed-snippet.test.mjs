@@ -6,18 +6,26 @@ import { parseState, serializeState, defaultState, withoutEmbed } from '../../we
 
 test('the snippet embeds the state with embed.js from next to the page, sandboxed to scripts only', () => {
   const snippet = embedSnippet({
-    pageUrl: 'https://example.org/attention/index.html#step=2', hash: '#embed=1&step=4&preset=article', title: '注意力 "演练场" <4>',
+    pageUrl: 'https://example.org/attention/index.html#step=2',
+    hash: '#embed=1&step=4&preset=article',
+    title: '注意力 "演练场" <4>',
   });
-  assert.equal(snippet, [
-    '<iframe data-attention-playground src="https://example.org/attention/index.html#embed=1&amp;step=4&amp;preset=article"',
-    '  sandbox="allow-scripts" title="注意力 &quot;演练场&quot; &lt;4>"',
-    '  loading="lazy" style="width: 100%; height: 560px; border: 0"></iframe>',
-    '<script src="https://example.org/attention/embed.js" async></script>',
-  ].join('\n'));
+  assert.equal(
+    snippet,
+    [
+      '<iframe data-attention-playground src="https://example.org/attention/index.html#embed=1&amp;step=4&amp;preset=article"',
+      '  sandbox="allow-scripts" title="注意力 &quot;演练场&quot; &lt;4>"',
+      '  loading="lazy" style="width: 100%; height: 560px; border: 0"></iframe>',
+      '<script src="https://example.org/attention/embed.js" async></script>',
+    ].join('\n'),
+  );
 });
 
 test('a page opened from a file cannot be embedded: no snippet', () => {
-  assert.equal(embedSnippet({ pageUrl: 'file:///media/usb/attention-playground.html', hash: '#embed=1', title: 't' }), null);
+  assert.equal(
+    embedSnippet({ pageUrl: 'file:///media/usb/attention-playground.html', hash: '#embed=1', title: 't' }),
+    null,
+  );
 });
 
 test('embed=1, panel=1 and nav=1 round-trip; without embed the other two are not written', () => {

@@ -14,7 +14,14 @@ import fs from 'node:fs';
 
 const binaries = { simd: () => fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)) };
 const engine = await loadEngine({ binaries, scalar: false });
-const refusal = (state) => { try { computeModel(engine, state); } catch (error) { return error; } return assert.fail('not refused'); };
+const refusal = (state) => {
+  try {
+    computeModel(engine, state);
+  } catch (error) {
+    return error;
+  }
+  return assert.fail('not refused');
+};
 
 test('every error code has its sentence in both languages', () => {
   for (const code of ERROR_CODES) {
@@ -29,8 +36,10 @@ test('a Chinese reader reads a refusal in Chinese, with the cell and the value',
   const zhText = describeEngineError(error, translator('zh-CN'));
   assert.equal(zhText, '计算核心拒绝了这个输入:第 2 行第 1 列:V 在这里是 ∞,不是有限数:计算核心只接受有限的输入。');
   assert.doesNotMatch(zhText, /Infinity|only finite/, 'no English inside');
-  assert.equal(describeEngineError(error, translator('en')),
-    'The computing core rejected this input: Row 2, column 1: V is ∞ here, which is not finite; the core accepts only finite inputs.');
+  assert.equal(
+    describeEngineError(error, translator('en')),
+    'The computing core rejected this input: Row 2, column 1: V is ∞ here, which is not finite; the core accepts only finite inputs.',
+  );
 });
 
 test('from X, an overflowing product is named as the product', () => {
@@ -47,20 +56,31 @@ test('a refused projection is shown at its W, with its sizes', () => {
   const state = { ...cat, preset: 'custom', mats: { ...cat.mats, wv: cat.mats.wv.slice(0, 3) } };
   const error = refusal(state);
   assert.equal(engineErrorField(error), 'wv');
-  assert.equal(describeEngineError(error, translator('zh-CN'), state),
-    '计算核心拒绝了这个输入:X 是 3×4,W_V 却是 3×4:X·W 要求 W 的行数等于 X 的列数(4)。');
+  assert.equal(
+    describeEngineError(error, translator('zh-CN'), state),
+    '计算核心拒绝了这个输入:X 是 3×4,W_V 却是 3×4:X·W 要求 W 的行数等于 X 的列数(4)。',
+  );
 });
 
 test('an Error without a known code keeps its own message', () => {
-  assert.equal(describeEngineError(new Error('Aborted(OOM)'), translator('en')), 'The computing core rejected this input: Aborted(OOM)');
+  assert.equal(
+    describeEngineError(new Error('Aborted(OOM)'), translator('en')),
+    'The computing core rejected this input: Aborted(OOM)',
+  );
   assert.equal(engineErrorField(new Error('x')), null);
 });
 
 test('an argument named after a prototype property is no matrix: own properties only (issue 9, defect 6)', () => {
   for (const argument of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
-    const error = Object.assign(new Error('x'), { code: 'unknown_option', argument, params: { function: 'attention', known: 'q, k, v' } });
+    const error = Object.assign(new Error('x'), {
+      code: 'unknown_option',
+      argument,
+      params: { function: 'attention', known: 'q, k, v' },
+    });
     assert.equal(engineErrorField(error), null, argument);
-    assert.equal(describeEngineError(error, translator('en'), { mode: 'x' }),
-      `The computing core rejected this input: attention has no option "${argument}"; the options are q, k, v.`);
+    assert.equal(
+      describeEngineError(error, translator('en'), { mode: 'x' }),
+      `The computing core rejected this input: attention has no option "${argument}"; the options are q, k, v.`,
+    );
   }
 });

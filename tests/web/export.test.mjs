@@ -20,7 +20,7 @@ import { layoutMatrices, drawMatrices, PNG_SIZES } from '../../web/src/labs/expo
 import { float32Text } from '../../web/src/labs/export/numbers.js';
 import { STEP_MATRICES } from '../../web/src/labs/export/matrices.js';
 
-const PYTHON = '/usr/bin/python3';  // Debian's, with python3-numpy (scripts/bootstrap.sh); another python may come first on PATH
+const PYTHON = '/usr/bin/python3'; // Debian's, with python3-numpy (scripts/bootstrap.sh); another python may come first on PATH
 let engine, dir;
 before(async () => {
   const bytes = fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url));
@@ -38,9 +38,20 @@ const STATES = {
   'softmax along columns': setOption(choosePreset(article, 'cat'), 'axis', 'column'),
   '÷d_k, temperature 0.5, 6 digits': { ...choosePreset(article, 'cat'), scale: 'dk', temperature: 0.5, digits: 6 },
   'no scaling, 2 digits': { ...choosePreset(article, 'cat'), scale: 'none', digits: 2 },
-  'random 5×5, English': { ...resize(choosePreset({ ...article, seed: 7 }, 'random'), { n: 5, dk: 5, dv: 3 }), lang: 'en' },
-  'a custom mask with a fully masked row (weights 0)': { ...choosePreset(article, 'cat'), mask: { rows: 3, cols: 3, data: [1, 0, 0, 0, 0, 0, 1, 1, 1] } },
-  'the same, naive softmax along columns': { ...choosePreset(article, 'cat'), softmax: 'naive', axis: 'column', mask: { rows: 3, cols: 3, data: [1, 0, 0, 1, 0, 0, 1, 0, 1] } },
+  'random 5×5, English': {
+    ...resize(choosePreset({ ...article, seed: 7 }, 'random'), { n: 5, dk: 5, dv: 3 }),
+    lang: 'en',
+  },
+  'a custom mask with a fully masked row (weights 0)': {
+    ...choosePreset(article, 'cat'),
+    mask: { rows: 3, cols: 3, data: [1, 0, 0, 0, 0, 0, 1, 1, 1] },
+  },
+  'the same, naive softmax along columns': {
+    ...choosePreset(article, 'cat'),
+    softmax: 'naive',
+    axis: 'column',
+    mask: { rows: 3, cols: 3, data: [1, 0, 0, 1, 0, 0, 1, 0, 1] },
+  },
 };
 
 // Runs the script; returns { A: string[][], AV: string[][] } as printed.
@@ -51,7 +62,7 @@ function runPython(text, name) {
   const blocks = {};
   let current;
   for (const line of out.trimEnd().split('\n')) {
-    if (!line.startsWith(' ')) blocks[current = line] = [];
+    if (!line.startsWith(' ')) blocks[(current = line)] = [];
     else blocks[current].push(line.trim().split(/\s+/));
   }
   return blocks;
@@ -65,35 +76,65 @@ function samePrinted(printed, value, digits) {
   return Math.abs(Number(printed) - value) <= 1.5 * unit + 1e-7;
 }
 
-test('NumPy: the worked example\'s script reads like the article\'s and prints 0.6698 0.3302 / 6.698 3.302 as the page', () => {
+test("NumPy: the worked example's script reads like the article's and prints 0.6698 0.3302 / 6.698 3.302 as the page", () => {
   const text = numpyScript(computeModel(engine, article), article);
-  for (const line of ['import numpy as np', 'def softmax(x, axis=-1):', '    x = x - x.max(axis=axis, keepdims=True)   # 数值稳定',
-    '    e = np.exp(x)', '    return e / e.sum(axis=axis, keepdims=True)', 'def attention(Q, K, V):', '    d_k = Q.shape[-1]',
-    '    scores = Q @ K.T / np.sqrt(np.float32(d_k))   # 打分 + 缩放', '    A = softmax(scores, axis=-1)   # 逐行归一化',
-    '    return A @ V, A   # 加权求和', 'V = np.array([[10, 0], [0, 10]], dtype=np.float32)', 'out, A = attention(Q, K, V)'])
+  for (const line of [
+    'import numpy as np',
+    'def softmax(x, axis=-1):',
+    '    x = x - x.max(axis=axis, keepdims=True)   # 数值稳定',
+    '    e = np.exp(x)',
+    '    return e / e.sum(axis=axis, keepdims=True)',
+    'def attention(Q, K, V):',
+    '    d_k = Q.shape[-1]',
+    '    scores = Q @ K.T / np.sqrt(np.float32(d_k))   # 打分 + 缩放',
+    '    A = softmax(scores, axis=-1)   # 逐行归一化',
+    '    return A @ V, A   # 加权求和',
+    'V = np.array([[10, 0], [0, 10]], dtype=np.float32)',
+    'out, A = attention(Q, K, V)',
+  ])
     assert.ok(text.split('\n').includes(line), line);
   assert.doesNotMatch(text, /mask|temperature|seterr/, 'what the page does not use is not written');
   const printed = runPython(text, 'article');
-  assert.deepEqual(printed, { A: [['0.6698', '0.3302'], ['0.3302', '0.6698']], AV: [['6.698', '3.302'], ['3.302', '6.698']] });
+  assert.deepEqual(printed, {
+    A: [
+      ['0.6698', '0.3302'],
+      ['0.3302', '0.6698'],
+    ],
+    AV: [
+      ['6.698', '3.302'],
+      ['3.302', '6.698'],
+    ],
+  });
 });
 
 for (const [name, state] of Object.entries(STATES)) {
   test(`NumPy: ${name} — the script prints the page's weights and output`, () => {
     const model = computeModel(engine, state);
     const printed = runPython(numpyScript(model, state), name);
-    for (const [block, m] of [['A', model.weights], ['AV', model.output]]) {
+    for (const [block, m] of [
+      ['A', model.weights],
+      ['AV', model.output],
+    ]) {
       assert.equal(printed[block].length, m.rows, `${block} rows`);
-      printed[block].forEach((row, i) => row.forEach((text, j) => {
-        const value = m.data[i * m.cols + j];
-        assert.ok(samePrinted(text, value, state.digits), `${block}[${i}][${j}]: printed ${text}, page ${formatNumber(value, state.digits)}`);
-      }));
+      printed[block].forEach((row, i) =>
+        row.forEach((text, j) => {
+          const value = m.data[i * m.cols + j];
+          assert.ok(
+            samePrinted(text, value, state.digits),
+            `${block}[${i}][${j}]: printed ${text}, page ${formatNumber(value, state.digits)}`,
+          );
+        }),
+      );
     }
   });
 }
 
 test('NumPy: the options appear as code only when used — mask, naive softmax, columns, temperature, ÷d_k, the fully-masked policy', () => {
   const text = (state) => numpyScript(computeModel(engine, state), state);
-  assert.match(text(STATES['causal mask']), /mask = np\.tril\(np\.ones\(\(Q\.shape\[0\], K\.shape\[0\]\), dtype=bool\)\)/);
+  assert.match(
+    text(STATES['causal mask']),
+    /mask = np\.tril\(np\.ones\(\(Q\.shape\[0\], K\.shape\[0\]\), dtype=bool\)\)/,
+  );
   assert.match(text(STATES['scores near 1000, naive softmax (inf and nan)']), /    e = np\.exp\(x\)   # 朴素 softmax/);
   assert.match(text(STATES['softmax along columns']), /A = softmax\(scores, axis=0\)/);
   const dk = text(STATES['÷d_k, temperature 0.5, 6 digits']);
@@ -105,7 +146,7 @@ test('NumPy: the options appear as code only when used — mask, naive softmax, 
   assert.match(text(STATES['random 5×5, English']), /# numerical stability/);
 });
 
-test('JSON: all inputs, options and every intermediate with shapes, read back to the model\'s float32 values exactly', () => {
+test("JSON: all inputs, options and every intermediate with shapes, read back to the model's float32 values exactly", () => {
   for (const [name, state] of Object.entries(STATES)) {
     const model = computeModel(engine, state);
     const text = exportJson(model, state);
@@ -118,16 +159,27 @@ test('JSON: all inputs, options and every intermediate with shapes, read back to
   }
   const worked = JSON.parse(exportJson(computeModel(engine, article), article));
   assert.deepEqual(worked.options, { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' });
-  assert.deepEqual(worked.steps.weights, { shape: [2, 2], data: [[0.66976154, 0.33023846], [0.33023846, 0.66976154]] });
+  assert.deepEqual(worked.steps.weights, {
+    shape: [2, 2],
+    data: [
+      [0.66976154, 0.33023846],
+      [0.33023846, 0.66976154],
+    ],
+  });
   assert.deepEqual(worked.steps.rowMax.shape, [2, 1]);
-  const causal = JSON.parse(exportJson(computeModel(engine, setOption(article, 'mask', 'causal')), setOption(article, 'mask', 'causal')));
+  const causal = JSON.parse(
+    exportJson(computeModel(engine, setOption(article, 'mask', 'causal')), setOption(article, 'mask', 'causal')),
+  );
   assert.deepEqual(causal.steps.scaled.data[0], [0.70710677, '-Infinity']);
   assert.throws(() => readJsonExport('{"format":"other"}'), /not an attention-playground\/1 file/);
 });
 
 test('CSV: one block per matrix, "name,rows,cols" then the rows; read back exactly', () => {
   const text = exportCsv(computeModel(engine, article), article);
-  assert.ok(text.startsWith('q,2,2\n1,0\n0,1\n\nk,2,2\n1,0\n0,1\n\nv,2,2\n10,0\n0,10\n\nscores,2,2\n'), text.slice(0, 80));
+  assert.ok(
+    text.startsWith('q,2,2\n1,0\n0,1\n\nk,2,2\n1,0\n0,1\n\nv,2,2\n10,0\n0,10\n\nscores,2,2\n'),
+    text.slice(0, 80),
+  );
   assert.match(text, /\n\nweights,2,2\n0\.66976154,0\.33023846\n0\.33023846,0\.66976154\n\n/);
   for (const state of [STATES['"它 是 猫" from X'], STATES['scores near 1000, naive softmax (inf and nan)']]) {
     const model = computeModel(engine, state);
@@ -151,36 +203,71 @@ test('float32Text: the shortest decimal that reads back as the same float32', ()
 
 // The same matrix, value for value: === (so −0 equals 0), and NaN equal to NaN whatever its bits.
 function assertSameMatrix(actual, expected, what) {
-  assert.deepEqual([actual.rows, actual.cols, actual.data.length], [expected.rows, expected.cols, expected.data.length], what);
-  expected.data.forEach((x, t) => assert.ok(actual.data[t] === x || (Number.isNaN(actual.data[t]) && Number.isNaN(x)),
-    `${what}[${t}]: ${actual.data[t]} vs ${x}`));
+  assert.deepEqual(
+    [actual.rows, actual.cols, actual.data.length],
+    [expected.rows, expected.cols, expected.data.length],
+    what,
+  );
+  expected.data.forEach((x, t) =>
+    assert.ok(
+      actual.data[t] === x || (Number.isNaN(actual.data[t]) && Number.isNaN(x)),
+      `${what}[${t}]: ${actual.data[t]} vs ${x}`,
+    ),
+  );
 }
 
 // A 2D context that records what is drawn.
 function recordingContext() {
   const calls = [];
   const ctx = { calls };
-  for (const method of ['fillRect', 'fillText', 'setTransform']) ctx[method] = (...args) => calls.push({ method, args, fillStyle: ctx.fillStyle, font: ctx.font });
+  for (const method of ['fillRect', 'fillText', 'setTransform'])
+    ctx[method] = (...args) => calls.push({ method, args, fillStyle: ctx.fillStyle, font: ctx.font });
   return ctx;
 }
 
 test('PNG: the weights of the worked example drawn cell by cell — colour, number and title where the layout says', () => {
   const model = computeModel(engine, article);
-  const layout = layoutMatrices([{ label: 'A', matrix: model.weights, kind: 'seq' }, { label: 'AV', matrix: model.output, kind: 'div' }], { digits: 4 });
+  const layout = layoutMatrices(
+    [
+      { label: 'A', matrix: model.weights, kind: 'seq' },
+      { label: 'AV', matrix: model.output, kind: 'div' },
+    ],
+    { digits: 4 },
+  );
   const { padding, gap, title, cell } = PNG_SIZES;
   assert.equal(layout.width, padding + 2 * cell.width + gap + 2 * cell.width + padding);
   assert.equal(layout.height, padding + title + 2 * cell.height + padding);
   const ctx = recordingContext();
   drawMatrices(ctx, layout);
   assert.deepEqual(ctx.calls[0].args, [2, 0, 0, 2, 0, 0], 'drawn at twice the CSS size');
-  assert.deepEqual(ctx.calls[1], { method: 'fillRect', args: [0, 0, layout.width, layout.height], fillStyle: '#ffffff', font: undefined });
+  assert.deepEqual(ctx.calls[1], {
+    method: 'fillRect',
+    args: [0, 0, layout.width, layout.height],
+    fillStyle: '#ffffff',
+    font: undefined,
+  });
   const texts = ctx.calls.filter((c) => c.method === 'fillText').map((c) => c.args[0]);
-  assert.deepEqual(texts, ['A  (2×2)', '0.6698', '0.3302', '0.3302', '0.6698', 'AV  (2×2)', '6.698', '3.302', '3.302', '6.698']);
+  assert.deepEqual(texts, [
+    'A  (2×2)',
+    '0.6698',
+    '0.3302',
+    '0.3302',
+    '0.6698',
+    'AV  (2×2)',
+    '6.698',
+    '3.302',
+    '3.302',
+    '6.698',
+  ]);
   const cells = ctx.calls.filter((c) => c.method === 'fillRect').slice(1);
   assert.equal(cells.length, 8);
   const scale = scaleFor(model.weights.data, 'seq');
-  assert.deepEqual(cells[0], { method: 'fillRect', args: [padding, padding + title, cell.width, cell.height],
-    fillStyle: cellColors(model.weights.data[0], scale).bg, font: ctx.calls[1].font ?? cells[0].font });
+  assert.deepEqual(cells[0], {
+    method: 'fillRect',
+    args: [padding, padding + title, cell.width, cell.height],
+    fillStyle: cellColors(model.weights.data[0], scale).bg,
+    font: ctx.calls[1].font ?? cells[0].font,
+  });
   const number = ctx.calls.find((c) => c.args[0] === '0.6698');
   assert.equal(number.fillStyle, cellColors(model.weights.data[0], scale).fg);
   assert.deepEqual(number.args.slice(1), [padding + cell.width / 2, padding + title + cell.height / 2]);

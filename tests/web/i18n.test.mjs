@@ -22,7 +22,8 @@ test('each key has the same placeholders in both languages, and no empty text', 
 });
 
 test('every step and preset has its texts', () => {
-  for (const id of STEPS) for (const part of ['title', 'text']) assert.ok(`step.${id}.${part}` in zh, `step.${id}.${part}`);
+  for (const id of STEPS)
+    for (const part of ['title', 'text']) assert.ok(`step.${id}.${part}` in zh, `step.${id}.${part}`);
   for (const p of [...PRESETS, 'custom']) assert.ok(`preset.${p}` in zh, p);
 });
 
@@ -34,7 +35,10 @@ test('the English dictionary is English and the Chinese one Chinese', () => {
 });
 
 test('every key the sources use exists', () => {
-  const sources = fs.readdirSync(new URL('../../web/src/views/', import.meta.url)).map((f) => `views/${f}`).concat(['main.js']);
+  const sources = fs
+    .readdirSync(new URL('../../web/src/views/', import.meta.url))
+    .map((f) => `views/${f}`)
+    .concat(['main.js']);
   for (const file of sources) {
     const text = fs.readFileSync(new URL(`../../web/src/${file}`, import.meta.url), 'utf8');
     for (const [, key] of text.matchAll(/\bt\('([\w.]+)'/g)) assert.ok(key in zh, `${file}: ${key}`);
@@ -50,7 +54,11 @@ test('translate fills placeholders and falls back to the key', () => {
 test('keys and placeholders are own properties only: prototype names are not words', () => {
   for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
     assert.equal(translate('en', name), name, `key ${name}`);
-    assert.equal(translate('toString', 'nav.next'), translate('zh-CN', 'nav.next'), 'an unknown language falls back to zh-CN');
+    assert.equal(
+      translate('toString', 'nav.next'),
+      translate('zh-CN', 'nav.next'),
+      'an unknown language falls back to zh-CN',
+    );
     assert.equal(translate('en', `a {${name}} b`), `a {${name}} b`, `placeholder {${name}}`);
   }
 });

@@ -10,19 +10,37 @@ import { toRows } from '../../web/src/matrix.js';
 
 let engine;
 before(async () => {
-  engine = await createAttention({ wasmBinary: fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)) });
+  engine = await createAttention({
+    wasmBinary: fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)),
+  });
 });
 
-const close = (actual, expected, tol = 1e-5) => actual.flat().forEach((x, i) =>
-  assert.ok(Math.abs(x - expected.flat()[i]) <= tol, `${x} ≠ ${expected.flat()[i]}`));
+const close = (actual, expected, tol = 1e-5) =>
+  actual.flat().forEach((x, i) => assert.ok(Math.abs(x - expected.flat()[i]) <= tol, `${x} ≠ ${expected.flat()[i]}`));
 
 test('the worked example: A = [[0.6698, 0.3302], …] and AV = [[6.698, 3.302], …]', () => {
   const m = computeModel(engine, defaultState());
   const a = Math.exp(Math.SQRT1_2) / (Math.exp(Math.SQRT1_2) + 1);
-  close(toRows(m.scaled), [[Math.SQRT1_2, 0], [0, Math.SQRT1_2]]);
-  close(toRows(m.weights), [[a, 1 - a], [1 - a, a]]);
-  close(toRows(m.output), [[10 * a, 10 * (1 - a)], [10 * (1 - a), 10 * a]], 1e-4);
-  assert.deepEqual(toRows(m.rowMax).map((r) => r.length), [1, 1]);
+  close(toRows(m.scaled), [
+    [Math.SQRT1_2, 0],
+    [0, Math.SQRT1_2],
+  ]);
+  close(toRows(m.weights), [
+    [a, 1 - a],
+    [1 - a, a],
+  ]);
+  close(
+    toRows(m.output),
+    [
+      [10 * a, 10 * (1 - a)],
+      [10 * (1 - a), 10 * a],
+    ],
+    1e-4,
+  );
+  assert.deepEqual(
+    toRows(m.rowMax).map((r) => r.length),
+    [1, 1],
+  );
 });
 
 test('mode x projects X through W_Q, W_K, W_V first, and gives the same result as the Q, K, V it equals', () => {
@@ -45,7 +63,13 @@ test('the options reach the core: causal mask, naive softmax, column axis', () =
   const column = computeModel(engine, setOption(choosePreset(defaultState(), 'cat'), 'axis', 'column'));
   const w = toRows(column.weights);
   for (let j = 0; j < 3; j++) assert.ok(Math.abs(w[0][j] + w[1][j] + w[2][j] - 1) < 1e-5, 'columns sum to 1');
-  assert.deepEqual(stepOptions(defaultState()), { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' });
+  assert.deepEqual(stepOptions(defaultState()), {
+    scale: 'sqrt_dk',
+    temperature: 1,
+    mask: 'none',
+    stable: true,
+    axis: 'row',
+  });
 });
 
 test('an edited cell changes the result as computed independently', () => {
@@ -56,12 +80,17 @@ test('an edited cell changes the result as computed independently', () => {
 
 test('a refusal of the core names its argument and cell; a refused projection names its W', () => {
   const bad = setCell(defaultState(), 'q', 0, 1, Infinity);
-  assert.throws(() => computeModel(engine, bad), (e) =>
-    e.code === 'not_finite' && e.argument === 'q' && e.cell.row === 0 && e.cell.col === 1);
+  assert.throws(
+    () => computeModel(engine, bad),
+    (e) => e.code === 'not_finite' && e.argument === 'q' && e.cell.row === 0 && e.cell.col === 1,
+  );
   // "它 是 猫" from X: W_K one row short makes X·W_K impossible.
   const cat = choosePreset(defaultState(), 'cat');
   const short = { ...cat, preset: 'custom', mats: { ...cat.mats, wk: cat.mats.wk.slice(0, 3) } };
-  assert.throws(() => computeModel(engine, short), (e) => e.code === 'projection_mismatch' && e.argument === 'w' && e.matrix === 'wk');
+  assert.throws(
+    () => computeModel(engine, short),
+    (e) => e.code === 'projection_mismatch' && e.argument === 'w' && e.matrix === 'wk',
+  );
   assert.ok(computeModel(engine, defaultState()), 'the core is still usable after');
 });
 
@@ -69,16 +98,33 @@ test("the article's own hand computation (§7): exp without the max gives 2.028 
   const state = defaultState();
   const m = computeModel(engine, state, { article: true });
   const x = Math.SQRT1_2;
-  close(toRows(m.article.exps), [[Math.exp(x), 1], [1, Math.exp(x)]], 1e-5);
+  close(
+    toRows(m.article.exps),
+    [
+      [Math.exp(x), 1],
+      [1, Math.exp(x)],
+    ],
+    1e-5,
+  );
   close(toRows(m.article.rowSum), [[Math.exp(x) + 1], [Math.exp(x) + 1]], 1e-5);
-  close(toRows(m.exps), [[1, Math.exp(-x)], [Math.exp(-x), 1]], 1e-6);
+  close(
+    toRows(m.exps),
+    [
+      [1, Math.exp(-x)],
+      [Math.exp(-x), 1],
+    ],
+    1e-6,
+  );
   close(toRows(m.article.weights), toRows(m.weights), 1e-6);
   assert.equal(computeModel(engine, state).article, undefined, 'only when asked for');
-  assert.equal(computeModel(engine, setOption(state, 'softmax', 'naive'), { article: true }).article, undefined,
-    'the naive softmax is already the article\'s way');
+  assert.equal(
+    computeModel(engine, setOption(state, 'softmax', 'naive'), { article: true }).article,
+    undefined,
+    "the naive softmax is already the article's way",
+  );
 });
 
-test('the weights\' totals come from the model: each row of A sums to 1, each column of a column softmax', () => {
+test("the weights' totals come from the model: each row of A sums to 1, each column of a column softmax", () => {
   const cat = computeModel(engine, choosePreset(defaultState(), 'cat'));
   for (const total of cat.weightTotals.rows) assert.ok(Math.abs(total - 1) < 1e-6);
   const column = computeModel(engine, setOption(choosePreset(defaultState(), 'cat'), 'axis', 'column'));
@@ -98,7 +144,12 @@ test('the reference path computes the same numbers; the largest difference says 
   // A difference planted in one cell is found there.
   const planted = { ...random, weights: { ...random.weights, data: random.weights.data.slice() } };
   planted.weights.data[5] += 0.5;
-  assert.deepEqual(largestDifference(random, planted), { value: 0.5, name: 'weights', i: Math.floor(5 / planted.weights.cols), j: 5 % planted.weights.cols });
+  assert.deepEqual(largestDifference(random, planted), {
+    value: 0.5,
+    name: 'weights',
+    i: Math.floor(5 / planted.weights.cols),
+    j: 5 % planted.weights.cols,
+  });
   assert.equal(largestDifference(random, random).value, 0);
 });
 

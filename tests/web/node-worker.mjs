@@ -18,8 +18,13 @@ export function nodeWorker(source) {
   let terminated = false;
   return {
     postMessage: (message) => thread.postMessage(message),
-    terminate: () => { terminated = true; thread.terminate(); },
+    terminate: () => {
+      terminated = true;
+      thread.terminate();
+    },
     addEventListener: (type, listener) => listeners[type].push(listener),
-    get terminated() { return terminated; },
+    get terminated() {
+      return terminated;
+    },
   };
 }

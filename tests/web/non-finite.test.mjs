@@ -8,23 +8,31 @@ import { computeModel } from '../../web/src/model.js';
 import { defaultState, setOption, choosePreset, setCell, showsArticleNumbers } from '../../web/src/state.js';
 import { nonFiniteFrom, showsNonFinite } from '../../web/src/non-finite.js';
 
-const engine = await createAttention({ wasmBinary: fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)) });
+const engine = await createAttention({
+  wasmBinary: fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url)),
+});
 
 test('the worked example holds none; with τ = 1e-40 they start at the scaling step (÷√dₖ·τ overflows)', () => {
   const article = computeModel(engine, defaultState());
   assert.equal(nonFiniteFrom(article), null);
   const cold = computeModel(engine, setOption(defaultState(), 'temperature', 1e-40));
-  assert.deepEqual({ ...cold.nonFinite }, { scores: 0, scaled: 2, rowMax: 2, shifted: 4, exps: 2, rowSum: 2, weights: 4, output: 4 });
+  assert.deepEqual(
+    { ...cold.nonFinite },
+    { scores: 0, scaled: 2, rowMax: 2, shifted: 4, exps: 2, rowSum: 2, weights: 4, output: 4 },
+  );
   assert.equal(nonFiniteFrom(cold), 'scale');
   assert.equal(showsNonFinite(cold, 'scores'), false);
   assert.equal(showsNonFinite(cold, 'weights'), true);
 });
 
-test('the naive softmax at scores near 1000 overflows at exp; a causal mask\'s −∞ does not count', () => {
+test("the naive softmax at scores near 1000 overflows at exp; a causal mask's −∞ does not count", () => {
   const naive = computeModel(engine, setOption(choosePreset(defaultState(), 'overflow'), 'softmax', 'naive'));
   assert.equal(nonFiniteFrom(naive), 'exp');
   assert.equal(nonFiniteFrom(computeModel(engine, setOption(defaultState(), 'mask', 'causal'))), null);
-  assert.equal(nonFiniteFrom(computeModel(engine, setCell(setCell(defaultState(), 'q', 0, 0, 3e38), 'k', 0, 0, 3e38))), 'scores');
+  assert.equal(
+    nonFiniteFrom(computeModel(engine, setCell(setCell(defaultState(), 'q', 0, 0, 3e38), 'k', 0, 0, 3e38))),
+    'scores',
+  );
 });
 
 test("the article's remarks belong to its numbers: its example with every option at its default", () => {

@@ -3,27 +3,65 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMatrix, parseNumber, normalizeText } from '../../web/src/parse-matrix.js';
 
-const ok = (text) => { const r = parseMatrix(text); assert.ok(r.ok, `${text} → ${JSON.stringify(r.error)}`); return r.rows; };
-const error = (text) => { const r = parseMatrix(text); assert.equal(r.ok, false, `${text} should fail`); return r.error; };
+const ok = (text) => {
+  const r = parseMatrix(text);
+  assert.ok(r.ok, `${text} → ${JSON.stringify(r.error)}`);
+  return r.rows;
+};
+const error = (text) => {
+  const r = parseMatrix(text);
+  assert.equal(r.ok, false, `${text} should fail`);
+  return r.error;
+};
 
 test('NumPy style, with or without np.array( … )', () => {
-  assert.deepEqual(ok('[[1, 0], [0, 1]]'), [[1, 0], [0, 1]]);
-  assert.deepEqual(ok('np.array([[1., 0.], [0., 1.]])'), [[1, 0], [0, 1]]);
-  assert.deepEqual(ok('array([[10, 0],\n       [0, 10]])'), [[10, 0], [0, 10]]);
+  assert.deepEqual(ok('[[1, 0], [0, 1]]'), [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(ok('np.array([[1., 0.], [0., 1.]])'), [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(ok('array([[10, 0],\n       [0, 10]])'), [
+    [10, 0],
+    [0, 10],
+  ]);
   assert.deepEqual(ok('[1, 2, 3]'), [[1, 2, 3]], 'a 1-D list is one row');
 });
 
 test('CSV, whitespace-separated rows and ;-separated rows', () => {
-  assert.deepEqual(ok('1,2\n3,4\n'), [[1, 2], [3, 4]]);
-  assert.deepEqual(ok('1 2\t3\n4  5 6'), [[1, 2, 3], [4, 5, 6]]);
-  assert.deepEqual(ok('1, 2; 3, 4'), [[1, 2], [3, 4]]);
-  assert.deepEqual(ok('  -1.5e2 +.5 \r\n 0.25 7 '), [[-150, 0.5], [0.25, 7]]);
+  assert.deepEqual(ok('1,2\n3,4\n'), [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.deepEqual(ok('1 2\t3\n4  5 6'), [
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
+  assert.deepEqual(ok('1, 2; 3, 4'), [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.deepEqual(ok('  -1.5e2 +.5 \r\n 0.25 7 '), [
+    [-150, 0.5],
+    [0.25, 7],
+  ]);
 });
 
 test('full-width digits and punctuation and the minus sign U+2212 read as ASCII', () => {
-  assert.deepEqual(ok('［［１，　−２］，［３．５，４］］'), [[1, -2], [3.5, 4]]);
-  assert.deepEqual(ok('\u22120.5 1\n2 \u22123'), [[-0.5, 1], [2, -3]]);
-  assert.deepEqual(ok('１、２\n３、４'), [[1, 2], [3, 4]]);
+  assert.deepEqual(ok('［［１，　−２］，［３．５，４］］'), [
+    [1, -2],
+    [3.5, 4],
+  ]);
+  assert.deepEqual(ok('\u22120.5 1\n2 \u22123'), [
+    [-0.5, 1],
+    [2, -3],
+  ]);
+  assert.deepEqual(ok('１、２\n３、４'), [
+    [1, 2],
+    [3, 4],
+  ]);
   assert.equal(normalizeText('－１２３'), '-123');
   assert.deepEqual(parseNumber('−７'), { ok: true, value: -7 });
 });
@@ -60,7 +98,10 @@ test('a lone comma between digits is ambiguous: "1,5" asks instead of guessing 1
   assert.deepEqual(ok('1, 5'), [[1, 5]]);
   assert.deepEqual(ok('[1,5]'), [[1, 5]]);
   assert.deepEqual(ok('1,5,7'), [[1, 5, 7]]);
-  assert.deepEqual(ok('1,5\n2,5'), [[1, 5], [2, 5]]);
+  assert.deepEqual(ok('1,5\n2,5'), [
+    [1, 5],
+    [2, 5],
+  ]);
   assert.deepEqual(ok('1、5'), [[1, 5]]);
   assert.deepEqual(ok('1.5,2'), [[1.5, 2]]);
 });
@@ -68,12 +109,21 @@ test('a lone comma between digits is ambiguous: "1,5" asks instead of guessing 1
 test('brackets must pair up: "[[1,2],[3" is refused, not read as [1, 2]', () => {
   for (const text of ['[[1,2],[3', '[[1,2],[3]', '[1,2]]', '[[1,2]] 5', '[[1,2], 3]', '[[[1]]]', ']1,2['])
     assert.deepEqual(error(text), { key: 'brackets' }, text);
-  assert.deepEqual(ok('[[1,2],[3,4]]'), [[1, 2], [3, 4]]);
-  assert.deepEqual(ok('np.array([[1, 2],\n          [3, 4]])'), [[1, 2], [3, 4]]);
+  assert.deepEqual(ok('[[1,2],[3,4]]'), [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.deepEqual(ok('np.array([[1, 2],\n          [3, 4]])'), [
+    [1, 2],
+    [3, 4],
+  ]);
 });
 
 test('a message quotes at most 24 characters of what was typed', () => {
-  assert.deepEqual(parseNumber('x'.repeat(100000)), { ok: false, error: { key: 'notNumber', text: `${'x'.repeat(24)}…` } });
+  assert.deepEqual(parseNumber('x'.repeat(100000)), {
+    ok: false,
+    error: { key: 'notNumber', text: `${'x'.repeat(24)}…` },
+  });
   assert.deepEqual(parseNumber('9'.repeat(400)), { ok: false, error: { key: 'infinite', text: `${'9'.repeat(24)}…` } });
   assert.equal(error(`[[${'y'.repeat(30)}]]`).text, `${'y'.repeat(24)}…`);
 });

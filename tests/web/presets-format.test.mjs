@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presetMatrices, presetSizes, seededRandom, MODE_MATRICES, PRESETS } from '../../web/src/presets.js';
 import { formatNumber, matrixFormat } from '../../web/src/format.js';
-import { cellColors, cellBackground, cellStyle, contrast, scaleFor, paintImage, gradientCss } from '../../web/src/colors.js';
+import {
+  cellColors,
+  cellBackground,
+  cellStyle,
+  contrast,
+  scaleFor,
+  paintImage,
+  gradientCss,
+} from '../../web/src/colors.js';
 
 test('the fixed presets have the shapes their sizes say', () => {
   for (const preset of PRESETS.filter((p) => p !== 'random')) {
@@ -15,7 +23,10 @@ test('the fixed presets have the shapes their sizes say', () => {
       for (const row of mats[name]) assert.equal(row.length, sizes[c], `${preset}.${name} cols`);
     }
   }
-  assert.deepEqual(presetMatrices('article').v, [[10, 0], [0, 10]]);
+  assert.deepEqual(presetMatrices('article').v, [
+    [10, 0],
+    [0, 10],
+  ]);
   assert.equal(presetMatrices('cat').x.length, 3, '它 是 猫: three words');
   assert.equal(presetMatrices('cat').x[0].length, 4, 'four dimensions');
 });
@@ -40,7 +51,10 @@ test('seeded random is reproducible: X, Q, K, V in [−2, 2] with one decimal, W
 });
 
 test('W shrinks with d (variance 1/d), so Q = XW keeps the spread of X at every size', () => {
-  const variance = (xs) => { const m = xs.reduce((a, c) => a + c) / xs.length; return xs.reduce((a, c) => a + (c - m) ** 2, 0) / xs.length; };
+  const variance = (xs) => {
+    const m = xs.reduce((a, c) => a + c) / xs.length;
+    return xs.reduce((a, c) => a + (c - m) ** 2, 0) / xs.length;
+  };
   for (const d of [4, 16, 64]) {
     const w = presetMatrices('random', { mode: 'x', sizes: { n: 8, d, dk: d, dv: d }, seed: 3 }).wq.flat();
     assert.ok(Math.abs(variance(w) * d - 1) < 0.25, `d = ${d}: var(W)·d = ${(variance(w) * d).toFixed(2)}`);
@@ -65,8 +79,12 @@ test('one matrix, one format: integers stay integers only when all of them are; 
   const article = matrixFormat(Float32Array.of(1, 0, 0, 10), 4);
   assert.deepEqual([1, 0, 10].map(article), ['1', '0', '10'], "the article's Q, K, V");
   const exps = matrixFormat(Float32Array.of(1, Math.fround(0.4931), Math.fround(0.4931), 1), 4);
-  assert.deepEqual([1, Math.fround(0.49306869), 0, -2].map(exps), ['1.000', '0.4931', '0', '\u22122.000'], 'exp(0) = 1 beside 0.4931');
-  assert.deepEqual([1, 6.6976].map(matrixFormat([6.6976], 2)), ['1.0', '6.7'], 'two digits: the article\'s 6.7');
+  assert.deepEqual(
+    [1, Math.fround(0.49306869), 0, -2].map(exps),
+    ['1.000', '0.4931', '0', '\u22122.000'],
+    'exp(0) = 1 beside 0.4931',
+  );
+  assert.deepEqual([1, 6.6976].map(matrixFormat([6.6976], 2)), ['1.0', '6.7'], "two digits: the article's 6.7");
   assert.equal(matrixFormat([0.5, 12345.6], 4)(12345.6), '12346');
   assert.equal(matrixFormat([0.5, -Infinity], 4)(-Infinity), '\u2212∞');
   assert.equal(matrixFormat([NaN, 2], 4)(2), '2', 'NaN does not make a matrix of integers fractional');
@@ -83,7 +101,8 @@ test('canvases use the same colours as the table cells (to a 256-level ramp), no
         if (kind === 'seq' && value < 0) return;
         const want = cellBackground(value, scale, theme);
         const got = Array.from(image.data.subarray(4 * k, 4 * k + 3));
-        for (let c = 0; c < 3; c++) assert.ok(Math.abs(got[c] - want[c]) <= 2, `${theme} ${kind} ${value}: ${got} vs ${want}`);
+        for (let c = 0; c < 3; c++)
+          assert.ok(Math.abs(got[c] - want[c]) <= 2, `${theme} ${kind} ${value}: ${got} vs ${want}`);
         assert.equal(image.data[4 * k + 3], 255);
       });
     }
@@ -112,7 +131,7 @@ test('the diverging map is centred at 0 and the scale ignores non-finite values'
   assert.notEqual(cellColors(2, { kind: 'div', max: 3 }).bg, cellColors(-2, { kind: 'div', max: 3 }).bg);
 });
 
-test('a table cell\'s style comes from the canvases\' ramp, and its text keeps 4.5:1 contrast', () => {
+test("a table cell's style comes from the canvases' ramp, and its text keeps 4.5:1 contrast", () => {
   for (const theme of ['light', 'dark']) {
     for (const kind of ['seq', 'div']) {
       const scale = { kind, max: 2 };
@@ -124,6 +143,10 @@ test('a table cell\'s style comes from the canvases\' ramp, and its text keeps 4
         assert.ok(contrast(bg, fg) >= 4.5, `${theme} ${kind} ${v.toFixed(2)}: ${contrast(bg, fg).toFixed(2)}`);
       }
     }
-    assert.deepEqual(cellStyle(NaN, { kind: 'seq', max: 1 }, theme), cellStyle(-Infinity, { kind: 'div', max: 1 }, theme), 'not finite: one grey');
+    assert.deepEqual(
+      cellStyle(NaN, { kind: 'seq', max: 1 }, theme),
+      cellStyle(-Infinity, { kind: 'div', max: 1 }, theme),
+      'not finite: one grey',
+    );
   }
 });

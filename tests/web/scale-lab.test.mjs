@@ -7,8 +7,18 @@ import fs from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
 import { describeEngineError } from '../../web/src/engine-errors.js';
 import { translator } from '../../web/src/i18n/index.js';
-import { scaleLab, DK_STEPS, SCALE_LAB_DEFAULTS, DIVISOR, theoryVariance, histogram, commonEdges, entropy,
-  softmaxJacobian, jacobianLargest } from '../../web/src/labs/scale-lab.js';
+import {
+  scaleLab,
+  DK_STEPS,
+  SCALE_LAB_DEFAULTS,
+  DIVISOR,
+  theoryVariance,
+  histogram,
+  commonEdges,
+  entropy,
+  softmaxJacobian,
+  jacobianLargest,
+} from '../../web/src/labs/scale-lab.js';
 
 let engine;
 before(async () => {
@@ -20,14 +30,20 @@ const within = (measured, theory, fraction) => Math.abs(measured / theory - 1) <
 
 test('the d_k control runs 1, 2, 4, … 1024; the theory is d_k, 1 and 1/d_k', () => {
   assert.deepEqual(DK_STEPS, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
-  assert.deepEqual(['none', 'sqrt_dk', 'dk'].map((s) => theoryVariance(s, 256)), [256, 1, 1 / 256]);
+  assert.deepEqual(
+    ['none', 'sqrt_dk', 'dk'].map((s) => theoryVariance(s, 256)),
+    [256, 1, 1 / 256],
+  );
 });
 
-test('the article\'s worked row: softmax([0.7071, 0]) = [0.6698, 0.3302], its Jacobian\'s largest entry 0.6698·0.3302', () => {
+test("the article's worked row: softmax([0.7071, 0]) = [0.6698, 0.3302], its Jacobian's largest entry 0.6698·0.3302", () => {
   const a = [0.6698, 0.3302];
   assert.ok(Math.abs(jacobianLargest(a).value - 0.6698 * 0.3302) < 1e-12);
-  assert.deepEqual(Array.from(softmaxJacobian(a), (x) => x.toFixed(4)), ['0.2212', '-0.2212', '-0.2212', '0.2212']);
-  assert.ok(Math.abs(entropy(a) - 0.6343) < 1e-4);  // nats; ln 2 = 0.6931 would be an even split
+  assert.deepEqual(
+    Array.from(softmaxJacobian(a), (x) => x.toFixed(4)),
+    ['0.2212', '-0.2212', '-0.2212', '0.2212'],
+  );
+  assert.ok(Math.abs(entropy(a) - 0.6343) < 1e-4); // nats; ln 2 = 0.6931 would be an even split
   // §7's warning: scores blown up to [100, 0] give ≈ [1, 0] — the gradient is gone
   const saturated = [1 / (1 + Math.exp(-100)), Math.exp(-100) / (1 + Math.exp(-100))];
   assert.ok(jacobianLargest(saturated).value < 1e-40);
@@ -54,7 +70,7 @@ test('on the common bins, q·k outgrows the axis at d_k = 1024 while q·k/√d_k
   assert.ok(none.histogram.below + none.histogram.above > 0.8 * lab.count);
   assert.equal(sqrt.histogram.below + sqrt.histogram.above, 0);
   // σ = 1/32: everything in the two bins beside 0
-  const zero = (lab.edges.length - 1) / 2;  // the edge at 0
+  const zero = (lab.edges.length - 1) / 2; // the edge at 0
   assert.equal(lab.edges[zero], 0);
   assert.equal(dk.histogram.counts[zero - 1] + dk.histogram.counts[zero], lab.count);
 });
@@ -68,29 +84,48 @@ test('one query against 8 keys: unscaled, softmax saturates as d_k grows — lar
     assert.ok(none.largest > 0.99, `d_k ${dk}: unscaled top weight ${none.largest}`);
     assert.ok(sqrt.largest < 0.9, `d_k ${dk}: scaled top weight ${sqrt.largest}`);
     assert.ok(none.entropy < 0.1 && sqrt.entropy > 0.5, `d_k ${dk}: entropies ${none.entropy}, ${sqrt.entropy}`);
-    assert.ok(none.jacobian.value < 0.01 && sqrt.jacobian.value > 0.05, `d_k ${dk}: ${none.jacobian.value}, ${sqrt.jacobian.value}`);
+    assert.ok(
+      none.jacobian.value < 0.01 && sqrt.jacobian.value > 0.05,
+      `d_k ${dk}: ${none.jacobian.value}, ${sqrt.jacobian.value}`,
+    );
     assert.ok(Math.abs(sqrt.maxEntropy - Math.log(8)) < 1e-12);
   }
 });
 
-test('the divisors are the core\'s: its scaled scores are the scores ÷ √d_k, ÷ d_k, ÷ 1', () => {
+test("the divisors are the core's: its scaled scores are the scores ÷ √d_k, ÷ d_k, ÷ 1", () => {
   const lab = scaleLab(engine, { dk: 64, seed: 4 });
   for (const [scale, row] of Object.entries(lab.row.byScale))
-    row.scaled.forEach((x, j) => assert.ok(Math.abs(x - lab.row.scores[j] / DIVISOR[scale](64)) <= 1e-6 * Math.abs(x) + 1e-7, scale));
+    row.scaled.forEach((x, j) =>
+      assert.ok(Math.abs(x - lab.row.scores[j] / DIVISOR[scale](64)) <= 1e-6 * Math.abs(x) + 1e-7, scale),
+    );
 });
 
 test('the same seed gives the same lab, another seed another; a d_k the core refuses throws its Error', () => {
-  const a = scaleLab(engine, { dk: 16, seed: 9, count: 500 }), b = scaleLab(engine, { dk: 16, seed: 9, count: 500 });
+  const a = scaleLab(engine, { dk: 16, seed: 9, count: 500 }),
+    b = scaleLab(engine, { dk: 16, seed: 9, count: 500 });
   assert.deepEqual(a, b);
-  assert.notDeepEqual(scaleLab(engine, { dk: 16, seed: 10, count: 500 }).series.none.histogram, a.series.none.histogram);
+  assert.notDeepEqual(
+    scaleLab(engine, { dk: 16, seed: 10, count: 500 }).series.none.histogram,
+    a.series.none.histogram,
+  );
   assert.throws(() => scaleLab(engine, { dk: 2048 }), { code: 'out_of_range', argument: 'dk' });
 });
 
-test('a d_k the core refuses is worded in the reader\'s language from the error\'s numbers', () => {
+test("a d_k the core refuses is worded in the reader's language from the error's numbers", () => {
   let error;
-  try { scaleLab(engine, { dk: 2048 }); } catch (e) { error = e; }
-  assert.equal(describeEngineError(error, translator('zh-CN')), '计算核心拒绝了这个输入:dk 必须是 1 到 1024 之间的整数(收到的是 2048)。');
-  assert.equal(describeEngineError(error, translator('en')), 'The computing core rejected this input: dk must be a whole number from 1 to 1024 (it is 2048).');
+  try {
+    scaleLab(engine, { dk: 2048 });
+  } catch (e) {
+    error = e;
+  }
+  assert.equal(
+    describeEngineError(error, translator('zh-CN')),
+    '计算核心拒绝了这个输入:dk 必须是 1 到 1024 之间的整数(收到的是 2048)。',
+  );
+  assert.equal(
+    describeEngineError(error, translator('en')),
+    'The computing core rejected this input: dk must be a whole number from 1 to 1024 (it is 2048).',
+  );
 });
 
 test('histogram: bins are [left, right); what is off the axis is counted apart', () => {

@@ -3,7 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  parseState, serializeState, defaultState, STEPS, FIELDS, choosePreset, setCell, setMatrix, resize, switchMode, setOption, shapesAgree,
+  parseState,
+  serializeState,
+  defaultState,
+  STEPS,
+  FIELDS,
+  choosePreset,
+  setCell,
+  setMatrix,
+  resize,
+  switchMode,
+  setOption,
+  shapesAgree,
 } from '../../web/src/state.js';
 
 const roundTrip = (state) => parseState(serializeState(state));
@@ -14,7 +25,20 @@ test('the default is the article worked example at step 1 in Chinese', () => {
   assert.equal(s.mode, 'qkv');
   assert.equal(s.step, 1);
   assert.equal(s.lang, 'zh-CN');
-  assert.deepEqual(s.mats, { q: [[1, 0], [0, 1]], k: [[1, 0], [0, 1]], v: [[10, 0], [0, 10]] });
+  assert.deepEqual(s.mats, {
+    q: [
+      [1, 0],
+      [0, 1],
+    ],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    v: [
+      [10, 0],
+      [0, 10],
+    ],
+  });
   assert.equal(STEPS.length, 9);
   assert.deepEqual(parseState(''), { state: s, notice: null });
   assert.deepEqual(parseState('#'), { state: s, notice: null });
@@ -22,7 +46,17 @@ test('the default is the article worked example at step 1 in Chinese', () => {
 
 test('every field round-trips through the hash', () => {
   let s = choosePreset(defaultState(), 'cat');
-  s = { ...s, step: 7, lang: 'en', scale: 'dk', temperature: 0.5, mask: 'causal', softmax: 'naive', axis: 'column', digits: 2 };
+  s = {
+    ...s,
+    step: 7,
+    lang: 'en',
+    scale: 'dk',
+    temperature: 0.5,
+    mask: 'causal',
+    softmax: 'naive',
+    axis: 'column',
+    digits: 2,
+  };
   const back = roundTrip(s);
   assert.equal(back.notice, null);
   assert.deepEqual(back.state, s);
@@ -54,13 +88,26 @@ test('random inputs are rebuilt from seed and sizes, the same every time', () =>
 });
 
 test('a hash that does not parse falls back to the default, with a notice', () => {
-  const bad = ['#step=0', '#step=banana', '#step=10', '#lang=fr', '#preset=nope', '#n=0', '#n=65', '#temperature=-1',
-    '#temperature=abc', '#softmax=fast', '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1', // k and v missing
-    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0&k=1,0;0,1&v=1,0;0,1',                  // ragged q
-    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,NaN&k=1,0;0,1&v=1,0;0,1',              // NaN
-    '#preset=custom&mode=qkv&n=3&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1',                // n disagrees
-    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1e39',             // +∞ in float32
-    '#%E0%A4%A', '#junk', '#=1'];
+  const bad = [
+    '#step=0',
+    '#step=banana',
+    '#step=10',
+    '#lang=fr',
+    '#preset=nope',
+    '#n=0',
+    '#n=65',
+    '#temperature=-1',
+    '#temperature=abc',
+    '#softmax=fast',
+    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1', // k and v missing
+    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0&k=1,0;0,1&v=1,0;0,1', // ragged q
+    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,NaN&k=1,0;0,1&v=1,0;0,1', // NaN
+    '#preset=custom&mode=qkv&n=3&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1', // n disagrees
+    '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1e39', // +∞ in float32
+    '#%E0%A4%A',
+    '#junk',
+    '#=1',
+  ];
   for (const hash of bad) {
     const { state, notice } = parseState(hash);
     assert.equal(notice, 'badHash', hash);
@@ -78,7 +125,13 @@ test('unknown keys are ignored; a preset fixes its own sizes', () => {
 test('resizing keeps the existing values and fills new cells', () => {
   const s = resize(defaultState(), { n: 3 });
   assert.equal(s.preset, 'custom');
-  assert.deepEqual(s.mats.q.slice(0, 2).map((r) => r.slice(0, 2)), [[1, 0], [0, 1]]);
+  assert.deepEqual(
+    s.mats.q.slice(0, 2).map((r) => r.slice(0, 2)),
+    [
+      [1, 0],
+      [0, 1],
+    ],
+  );
   assert.equal(s.mats.q.length, 3);
   assert.ok(shapesAgree(s));
   assert.deepEqual(resize(defaultState(), { n: 0 }), { error: { key: 'size', field: 'n', max: 64 } });
@@ -86,27 +139,64 @@ test('resizing keeps the existing values and fills new cells', () => {
 });
 
 test('a pasted matrix of another shape resizes the others to fit', () => {
-  const s = setMatrix(defaultState(), 'k', [[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+  const s = setMatrix(defaultState(), 'k', [
+    [1, 2, 3],
+    [4, 5, 6],
+    [7, 8, 9],
+  ]);
   assert.equal(s.n, 3);
   assert.equal(s.dk, 3);
   assert.ok(shapesAgree(s));
-  assert.deepEqual(s.mats.k, [[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+  assert.deepEqual(s.mats.k, [
+    [1, 2, 3],
+    [4, 5, 6],
+    [7, 8, 9],
+  ]);
 });
 
 test('editing one matrix never changes another (the article Q and K start equal)', () => {
   const s = setCell(defaultState(), 'q', 0, 0, 2);
-  assert.deepEqual(s.mats.k, [[1, 0], [0, 1]]);
-  assert.deepEqual(defaultState().mats.q, [[1, 0], [0, 1]], 'the preset itself is untouched');
+  assert.deepEqual(s.mats.k, [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(
+    defaultState().mats.q,
+    [
+      [1, 0],
+      [0, 1],
+    ],
+    'the preset itself is untouched',
+  );
 });
 
 test('switching mode keeps every result: X = I and W = Q, K, V; back again, Q, K, V = projections', () => {
   const s = switchMode(defaultState(), 'x');
   assert.equal(s.mode, 'x');
   assert.equal(s.d, 2);
-  assert.deepEqual(s.mats.x, [[1, 0], [0, 1]]);
-  assert.deepEqual(s.mats.wv, [[10, 0], [0, 10]]);
+  assert.deepEqual(s.mats.x, [
+    [1, 0],
+    [0, 1],
+  ]);
+  assert.deepEqual(s.mats.wv, [
+    [10, 0],
+    [0, 10],
+  ]);
   assert.ok(shapesAgree(s));
-  const back = switchMode(s, 'qkv', { q: [[1, 0], [0, 1]], k: [[1, 0], [0, 1]], v: [[10, 0], [0, 10]] });
+  const back = switchMode(s, 'qkv', {
+    q: [
+      [1, 0],
+      [0, 1],
+    ],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    v: [
+      [10, 0],
+      [0, 10],
+    ],
+  });
   assert.deepEqual(back.mats, defaultState().mats);
 });
 

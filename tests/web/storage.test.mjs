@@ -6,8 +6,11 @@ import { readPreference, writePreference } from '../../web/src/storage.js';
 function withLocalStorage(descriptor, run) {
   const before = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
   Object.defineProperty(globalThis, 'localStorage', { configurable: true, ...descriptor });
-  try { run(); } finally {
-    if (before) Object.defineProperty(globalThis, 'localStorage', before); else delete globalThis.localStorage;
+  try {
+    run();
+  } finally {
+    if (before) Object.defineProperty(globalThis, 'localStorage', before);
+    else delete globalThis.localStorage;
   }
 }
 
@@ -21,12 +24,31 @@ test('reads and writes through localStorage when it works', () => {
 });
 
 test('a throwing localStorage (sandboxed iframe) reads as nothing and writes nowhere', () => {
-  withLocalStorage({ get() { throw new DOMException('denied', 'SecurityError'); } }, () => {
-    assert.doesNotThrow(() => writePreference('lang', 'en'));
-    assert.equal(readPreference('lang'), null);
-  });
-  withLocalStorage({ value: { getItem() { throw new Error('quota'); }, setItem() { throw new Error('quota'); } } }, () => {
-    assert.doesNotThrow(() => writePreference('lang', 'en'));
-    assert.equal(readPreference('lang'), null);
-  });
+  withLocalStorage(
+    {
+      get() {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    },
+    () => {
+      assert.doesNotThrow(() => writePreference('lang', 'en'));
+      assert.equal(readPreference('lang'), null);
+    },
+  );
+  withLocalStorage(
+    {
+      value: {
+        getItem() {
+          throw new Error('quota');
+        },
+        setItem() {
+          throw new Error('quota');
+        },
+      },
+    },
+    () => {
+      assert.doesNotThrow(() => writePreference('lang', 'en'));
+      assert.equal(readPreference('lang'), null);
+    },
+  );
 });

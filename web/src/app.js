@@ -3,7 +3,21 @@
 // Two entry points start it: main.js (the development page, .wasm files next to the bundle) and
 // main-inline.js (the offline file and the hosted site, the .wasm bytes inside the bundle).
 
-import { parseState, serializeState, withoutEmbed, STEPS, LANGS, SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from './state.js';
+import {
+  parseState,
+  serializeState,
+  withoutEmbed,
+  STEPS,
+  LANGS,
+  SIZE_LIMIT,
+  SIZE_NAMES,
+  choosePreset,
+  setOption,
+  setCell,
+  setMatrix,
+  resize,
+  switchMode,
+} from './state.js';
 import { computeModel, largestDifference } from './model.js';
 import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
@@ -52,22 +66,22 @@ export async function start({ binaries } = {}) {
 
   let { state, notice } = parseState(location.hash);
   if (!location.hash && LANGS.includes(readPreference('lang'))) state.lang = readPreference('lang');
-  let model = null;          // the last good result: stays on screen while an input is invalid
+  let model = null; // the last good result: stays on screen while an input is invalid
   // What the reader is looking at, beyond the state in the URL (views/explain.js, mixing.js):
-  let cell = null;           // the cell expanded in the popover, { i, j, kind: 'score'|'output' }
-  let pinned = false;        // the popover stays (a click, Enter, a tap) rather than following the pointer
-  let expanded = false;      // the popover shows every term of its sum
-  let returning = false;     // focus is going back to the popover's cell as it closes
-  let row = null;            // the word (row) chosen everywhere, or null
-  let path = 'simd';         // which code computes: the SIMD loops (default) or the reference ("参考实现")
-  let difference = null;     // with the reference path: its largest difference from the SIMD path
-  let filled = null;         // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
-  let pendingFilled = null;  // …as found by growing(), taken over by the commit that follows
-  const errors = new Map();  // field key → message (see showErrors)
+  let cell = null; // the cell expanded in the popover, { i, j, kind: 'score'|'output' }
+  let pinned = false; // the popover stays (a click, Enter, a tap) rather than following the pointer
+  let expanded = false; // the popover shows every term of its sum
+  let returning = false; // focus is going back to the popover's cell as it closes
+  let row = null; // the word (row) chosen everywhere, or null
+  let path = 'simd'; // which code computes: the SIMD loops (default) or the reference ("参考实现")
+  let difference = null; // with the reference path: its largest difference from the SIMD path
+  let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
+  let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
+  const errors = new Map(); // field key → message (see showErrors)
   let engine;
   let t = translator(state.lang);
   let postedHash = null;
-  let lab = null;            // the open lab: { view, instance } (LAB_VIEWS), or null on the stepper
+  let lab = null; // the open lab: { view, instance } (LAB_VIEWS), or null on the stepper
 
   /** How an error object from the parser reads in the current language. */
   function describe(error) {
@@ -83,10 +97,18 @@ export async function start({ binaries } = {}) {
     const write = () => {
       const hash = serializeState(state);
       // The URL is a convenience: in an unusual sandboxed frame where history throws, the page works on.
-      try { if (location.hash !== hash) history.replaceState(null, '', hash); } catch { /* keep going */ }
-      if (hash !== postedHash) { postedHash = hash; host.state(hash); }
+      try {
+        if (location.hash !== hash) history.replaceState(null, '', hash);
+      } catch {
+        /* keep going */
+      }
+      if (hash !== postedHash) {
+        postedHash = hash;
+        host.state(hash);
+      }
     };
-    if (soon) urlTimer = setTimeout(write, 250); else write();
+    if (soon) urlTimer = setTimeout(write, 250);
+    else write();
   }
 
   /** The full page (no embed switches) for this state, e.g. for "Open in the playground". */
@@ -108,7 +130,8 @@ export async function start({ binaries } = {}) {
       if (model) renderAll({ panel: false }); // nothing to show yet on the very first computation
       return false;
     }
-    const reshaped = SIZE_NAMES.some((key) => next[key] !== state[key]) || next.mode !== state.mode || next.preset !== state.preset;
+    const reshaped =
+      SIZE_NAMES.some((key) => next[key] !== state[key]) || next.mode !== state.mode || next.preset !== state.preset;
     if (pendingFilled || reshaped) filled = pendingFilled;
     pendingFilled = null;
     const langChanged = next.lang !== state.lang;
@@ -131,8 +154,12 @@ export async function start({ binaries } = {}) {
   function compute(next) {
     const article = ['exp', 'sum'].includes(STEPS[next.step - 1]);
     // A step to another step (same inputs, same options) needs no new numbers.
-    const same = model && next.mats === state.mats && OPTION_KEYS.every((key) => next[key] === state[key])
-      && model.path === path && (!article || model.article || next.softmax !== 'stable');
+    const same =
+      model &&
+      next.mats === state.mats &&
+      OPTION_KEYS.every((key) => next[key] === state[key]) &&
+      model.path === path &&
+      (!article || model.article || next.softmax !== 'stable');
     if (same) return model;
     const result = computeModel(engine, next, { path, article });
     difference = path === 'reference' ? largestDifference(computeModel(engine, next, { path: 'simd' }), result) : null;
@@ -154,7 +181,19 @@ export async function start({ binaries } = {}) {
     // page is still laid out as it was.
     if (stepper) {
       closeLab();
-      keepingFocus(() => renderStage($('stage-body'), { state, model, t, on, theme: theme(), tokens: tokens(), stale: errors.size > 0, row, onRow: chooseRow }));
+      keepingFocus(() =>
+        renderStage($('stage-body'), {
+          state,
+          model,
+          t,
+          on,
+          theme: theme(),
+          tokens: tokens(),
+          stale: errors.size > 0,
+          row,
+          onRow: chooseRow,
+        }),
+      );
     } else {
       openLab();
     }
@@ -162,15 +201,21 @@ export async function start({ binaries } = {}) {
     if (frame) {
       renderViewSwitch($('views'), { state, t, onView: chooseView });
       renderChrome(document, {
-        state, t, engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}`,
-        build: buildId(), offlineFile: offersOfflineFile(), fullPageUrl: fullPageUrl(),
+        state,
+        t,
+        engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}`,
+        build: buildId(),
+        offlineFile: offersOfflineFile(),
+        fullPageUrl: fullPageUrl(),
       });
       $('notice').textContent = notice ? t(`notice.${notice}`) : '';
       if (!state.embed || state.nav) renderNav($('nav'), { state, t, go });
     }
     if (!state.embed || state.nav) updateMap($('nav'), { model, theme: theme() });
-    if (engine) renderEngineInfo($('engine-info'), { state, t, build: engine.build, path, difference, onPath: choosePath });
-    if (cell && !anchorOf(cell)) closeExplain(); // not on this step
+    if (engine)
+      renderEngineInfo($('engine-info'), { state, t, build: engine.build, path, difference, onPath: choosePath });
+    if (cell && !anchorOf(cell))
+      closeExplain(); // not on this step
     else if (cell) showExplain({ place: false });
     highlight($('stage-body'), { cell, row });
     if (panel && (!state.embed || state.panel)) keepingFocus(() => renderPanel($('panel'), { state, t, on, filled }));
@@ -186,10 +231,15 @@ export async function start({ binaries } = {}) {
   function keepingFocus(render) {
     const active = document.activeElement;
     const focused = active?.id;
-    const typing = active?.matches?.('input[type="text"], textarea') ? { value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
+    const typing = active?.matches?.('input[type="text"], textarea')
+      ? { value: active.value, start: active.selectionStart, end: active.selectionEnd }
+      : null;
     const open = [...document.querySelectorAll('details[open]')].map((d) => d.id);
     render();
-    for (const id of open) { const d = $(id); if (d) d.open = true; }
+    for (const id of open) {
+      const d = $(id);
+      if (d) d.open = true;
+    }
     if (!focused || document.activeElement === active) return;
     const again = $(focused);
     if (!again) return;
@@ -215,13 +265,24 @@ export async function start({ binaries } = {}) {
   function showExplain({ place = true } = {}) {
     const popover = $('cell-explain');
     renderExplain(popover, {
-      state, model, t, cell, tokens: tokens(), expanded,
-      onExpand: () => { expanded = true; pinned = true; showExplain(); popover.querySelector('.popover-close')?.focus(); },
+      state,
+      model,
+      t,
+      cell,
+      tokens: tokens(),
+      expanded,
+      onExpand: () => {
+        expanded = true;
+        pinned = true;
+        showExplain();
+        popover.querySelector('.popover-close')?.focus();
+      },
       onClose: () => closeExplain({ refocus: true }),
     });
     popover.classList.toggle('pinned', pinned);
     const anchor = anchorOf(cell);
-    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]')) td.removeAttribute('aria-describedby');
+    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]'))
+      td.removeAttribute('aria-describedby');
     anchor.td?.setAttribute('aria-describedby', 'cell-explain');
     if (place || popover.hidden) placePopover(popover, anchor);
   }
@@ -243,7 +304,8 @@ export async function start({ binaries } = {}) {
     pinned = false;
     expanded = false;
     $('cell-explain').hidden = true;
-    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]')) td.removeAttribute('aria-describedby');
+    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]'))
+      td.removeAttribute('aria-describedby');
     highlight($('stage-body'), { cell, row });
     if (!refocus || !was?.td) return;
     returning = true; // back on its cell, the popover stays closed until the reader moves on
@@ -260,7 +322,9 @@ export async function start({ binaries } = {}) {
       const instance = LAB_VIEWS[state.view]({
         engine,
         setState: (patch) => commit({ ...state, ...patch }, { panel: false }),
-        announce: (text) => { $('step-announce').textContent = text; },
+        announce: (text) => {
+          $('step-announce').textContent = text;
+        },
       });
       lab = { view: state.view, instance };
       $('lab-body').replaceChildren(instance.element);
@@ -303,7 +367,8 @@ export async function start({ binaries } = {}) {
     closeExplain();
     if (commit({ ...state, step }, { panel: false })) {
       // Said once to screen readers (the map and the title change silently).
-      $('step-announce').textContent = `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${STEPS[step - 1]}.title`)}`;
+      $('step-announce').textContent =
+        `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${STEPS[step - 1]}.title`)}`;
     }
   }
 
@@ -314,11 +379,23 @@ export async function start({ binaries } = {}) {
    */
   function numberField(key, text, check, apply) {
     const parsed = parseNumber(text);
-    const problem = parsed.ok ? check(parsed.value) : parsed.error.key === 'empty' ? check(NaN) : describe(parsed.error);
-    if (problem) { errors.set(key, problem); renderAll({ panel: false }); return; }
+    const problem = parsed.ok
+      ? check(parsed.value)
+      : parsed.error.key === 'empty'
+        ? check(NaN)
+        : describe(parsed.error);
+    if (problem) {
+      errors.set(key, problem);
+      renderAll({ panel: false });
+      return;
+    }
     errors.delete(key);
     const next = apply(parsed.value);
-    if (next.error) { errors.set(key, describe(next.error)); renderAll({ panel: false }); return; }
+    if (next.error) {
+      errors.set(key, describe(next.error));
+      renderAll({ panel: false });
+      return;
+    }
     commit(next);
   }
 
@@ -343,19 +420,44 @@ export async function start({ binaries } = {}) {
 
   // Everything the panel can ask for.
   const on = {
-    preset: (preset) => { errors.clear(); commit(choosePreset(state, preset)); },
-    mode: (mode) => { errors.clear(); commit(switchMode(state, mode, { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) })); },
+    preset: (preset) => {
+      errors.clear();
+      commit(choosePreset(state, preset));
+    },
+    mode: (mode) => {
+      errors.clear();
+      commit(switchMode(state, mode, { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) }));
+    },
     option: (key, value) => commit(setOption(state, key, value)),
-    size: (key, text) => numberField(`size:${key}`, text,
-      (v) => (isInt(v, 1, SIZE_LIMIT) ? null : t('err.size', { max: SIZE_LIMIT })), (v) => growing(resize(state, { [key]: v }))),
-    seed: (text) => numberField('size:seed', text,
-      (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : t('err.seed')), (v) => choosePreset(setOption(state, 'seed', v), 'random')),
-    temperature: (text) => numberField('temperature', text,
-      (v) => (v > 0 ? null : t('err.temperature')), (v) => setOption(state, 'temperature', v)),
+    size: (key, text) =>
+      numberField(
+        `size:${key}`,
+        text,
+        (v) => (isInt(v, 1, SIZE_LIMIT) ? null : t('err.size', { max: SIZE_LIMIT })),
+        (v) => growing(resize(state, { [key]: v })),
+      ),
+    seed: (text) =>
+      numberField(
+        'size:seed',
+        text,
+        (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : t('err.seed')),
+        (v) => choosePreset(setOption(state, 'seed', v), 'random'),
+      ),
+    temperature: (text) =>
+      numberField(
+        'temperature',
+        text,
+        (v) => (v > 0 ? null : t('err.temperature')),
+        (v) => setOption(state, 'temperature', v),
+      ),
     cell(name, i, j, text) {
       const key = `cell:${name}:${i}:${j}`;
       const parsed = parseNumber(text);
-      if (!parsed.ok) { errors.set(key, describe(parsed.error)); renderAll({ panel: false, frame: false }); return; }
+      if (!parsed.ok) {
+        errors.set(key, describe(parsed.error));
+        renderAll({ panel: false, frame: false });
+        return;
+      }
       errors.delete(key);
       commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom', edit: true });
     },
@@ -363,7 +465,11 @@ export async function start({ binaries } = {}) {
       const key = `paste:${name}`;
       const parsed = parseMatrix(text);
       const next = parsed.ok ? growing(setMatrix(state, name, parsed.rows), name) : { error: parsed.error };
-      if (next.error) { errors.set(key, describe(next.error)); renderAll({ panel: false }); return; }
+      if (next.error) {
+        errors.set(key, describe(next.error));
+        renderAll({ panel: false });
+        return;
+      }
       for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
       commit(next);
     },
@@ -382,11 +488,20 @@ export async function start({ binaries } = {}) {
     const box = canvas.getBoundingClientRect();
     const i = Math.floor((event.offsetY / box.height) * Number(canvas.dataset.rows));
     const j = Math.floor((event.offsetX / box.width) * Number(canvas.dataset.cols));
-    return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols) ? { i, j, kind: canvas.dataset.pick } : null;
+    return i >= 0 && j >= 0 && i < Number(canvas.dataset.rows) && j < Number(canvas.dataset.cols)
+      ? { i, j, kind: canvas.dataset.pick }
+      : null;
   }
-  const follow = (event) => { if (!pinned) { const next = cellAt(event); if (next) explain(next); } };
+  const follow = (event) => {
+    if (!pinned) {
+      const next = cellAt(event);
+      if (next) explain(next);
+    }
+  };
   stage.addEventListener('mouseover', follow);
-  stage.addEventListener('mousemove', (event) => { if (event.target.closest?.('canvas.heatmap.pick')) follow(event); });
+  stage.addEventListener('mousemove', (event) => {
+    if (event.target.closest?.('canvas.heatmap.pick')) follow(event);
+  });
   stage.addEventListener('mouseout', (event) => {
     if (pinned || !cell || event.relatedTarget?.closest?.('td.pick, canvas.heatmap.pick')) return;
     if (document.activeElement?.matches?.('td.pick')) return; // a cell focused from the keyboard keeps its popover
@@ -397,12 +512,21 @@ export async function start({ binaries } = {}) {
     if (td && !returning) explain(cellOf(td), { pin: pinned });
   });
   stage.addEventListener('focusout', (event) => {
-    if (pinned || !cell || !event.target.closest?.('td.pick') || event.relatedTarget?.closest?.('td.pick, #cell-explain')) return;
+    if (
+      pinned ||
+      !cell ||
+      !event.target.closest?.('td.pick') ||
+      event.relatedTarget?.closest?.('td.pick, #cell-explain')
+    )
+      return;
     closeExplain();
   });
   stage.addEventListener('click', (event) => {
     const word = event.target.closest?.('.row-pick');
-    if (word) { chooseRow(Number(word.dataset.row)); return; }
+    if (word) {
+      chooseRow(Number(word.dataset.row));
+      return;
+    }
     const next = cellAt(event);
     if (next) explain(next, { pin: true });
   });
@@ -420,9 +544,12 @@ export async function start({ binaries } = {}) {
     closeExplain({ refocus: inside });
   });
   document.addEventListener('click', (event) => {
-    if (pinned && event.target.isConnected && !event.target.closest?.('#cell-explain, td.pick, canvas.heatmap.pick')) closeExplain();
+    if (pinned && event.target.isConnected && !event.target.closest?.('#cell-explain, td.pick, canvas.heatmap.pick'))
+      closeExplain();
   });
-  window.addEventListener('resize', () => { if (cell) showExplain(); });
+  window.addEventListener('resize', () => {
+    if (cell) showExplain();
+  });
 
   // ←/→ change the step, except while typing or moving inside a matrix, in an embed fixed to its
   // step (no nav=1), and in the labs.
@@ -441,8 +568,12 @@ export async function start({ binaries } = {}) {
     commit({ ...state, lang });
   });
   async function copy(text, status) {
-    try { await navigator.clipboard.writeText(text); status.textContent = t('link.copied'); }
-    catch { status.textContent = t('link.copyFailed'); }
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = t('link.copied');
+    } catch {
+      status.textContent = t('link.copyFailed');
+    }
   }
   $('copy-link').addEventListener('click', () => {
     writeUrl();
@@ -451,12 +582,22 @@ export async function start({ binaries } = {}) {
   $('embed-button').addEventListener('click', () => {
     const embedState = { ...state, embed: true };
     const snippet = embedSnippet({
-      pageUrl: location.href, hash: serializeState(embedState),
+      pageUrl: location.href,
+      hash: serializeState(embedState),
       title: `${t('app.title')} · ${t('nav.position', { step: state.step, total: STEPS.length })} ${t(`step.${STEPS[state.step - 1]}.title`)}`,
     });
     renderEmbedDialog($('embed-dialog'), {
-      t, snippet,
-      onCopy: (textarea) => { textarea.select(); copy(textarea.value, $('embed-copy-status')).then(() => { $('embed-copy-status').textContent = t('embed.copied'); }, () => {}); },
+      t,
+      snippet,
+      onCopy: (textarea) => {
+        textarea.select();
+        copy(textarea.value, $('embed-copy-status')).then(
+          () => {
+            $('embed-copy-status').textContent = t('embed.copied');
+          },
+          () => {},
+        );
+      },
     });
     $('embed-dialog').showModal();
   });
@@ -476,19 +617,29 @@ export async function start({ binaries } = {}) {
   });
   dark.addEventListener('change', () => renderAll({ panel: false }));
   // Printing from the browser's menu (or Ctrl+P) prints the same handout as the button.
-  window.addEventListener('beforeprint', () => { if (model) renderHandout($('handout'), { state, model, t, engine, theme: theme() }); });
+  window.addEventListener('beforeprint', () => {
+    if (model) renderHandout($('handout'), { state, model, t, engine, theme: theme() });
+  });
   window.addEventListener('pagehide', () => writeUrl());
 
   renderChrome(document, { state, t, build: buildId(), offlineFile: offersOfflineFile(), fullPageUrl: fullPageUrl() });
   $('loading').textContent = t('app.loading');
-  registerServiceWorker({ onUpdated: () => { notice = 'updated'; renderAll({ panel: false }); } });
+  registerServiceWorker({
+    onUpdated: () => {
+      notice = 'updated';
+      renderAll({ panel: false });
+    },
+  });
   try {
     engine = await loadEngine({ binaries });
   } catch (error) {
     $('stage-body').textContent = t('app.engineFailed', { message: error.message });
     throw error;
   }
-  if (!commit(state, { fromUrl: true })) { notice = 'badHash'; commit(parseState('').state, { fromUrl: true }); }
+  if (!commit(state, { fromUrl: true })) {
+    notice = 'badHash';
+    commit(parseState('').state, { fromUrl: true });
+  }
   document.body.dataset.ready = 'true';
   host.ready();
 }

@@ -8,14 +8,27 @@ const BLACK = [0, 0, 0];
 const WHITE = [255, 255, 255];
 
 const THEMES = {
-  light: { base: [255, 255, 255], seq: [8, 48, 107], neg: [33, 82, 160], pos: [140, 60, 8],
-    nonFinite: [222, 222, 226] },
-  dark: { base: [30, 33, 38], seq: [146, 208, 255], neg: [120, 175, 255], pos: [255, 176, 110],
-    nonFinite: [70, 72, 80] },
+  light: {
+    base: [255, 255, 255],
+    seq: [8, 48, 107],
+    neg: [33, 82, 160],
+    pos: [140, 60, 8],
+    nonFinite: [222, 222, 226],
+  },
+  dark: {
+    base: [30, 33, 38],
+    seq: [146, 208, 255],
+    neg: [120, 175, 255],
+    pos: [255, 176, 110],
+    nonFinite: [70, 72, 80],
+  },
 };
 
 // sRGB channel (0–255) → linear light, as a table: it is looked up for every cell of every edit.
-const LINEAR = Array.from({ length: 256 }, (_, c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+const LINEAR = Array.from({ length: 256 }, (_, c) => {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+});
 const toLinear = (c) => LINEAR[Math.max(0, Math.min(255, Math.round(c)))];
 const luminance = ([r, g, b]) => 0.2126 * toLinear(r) + 0.7152 * toLinear(g) + 0.0722 * toLinear(b);
 export function contrast(a, b) {
@@ -78,7 +91,9 @@ function rampOf(kind, themeName) {
 /** The level (0…255) of `value` on a ramp of `scale`; finite values only. */
 function levelOf(value, scale) {
   const t = Math.min(1, Math.abs(value) / scale.max);
-  return scale.kind === 'seq' ? Math.round(t * (LEVELS - 1)) : Math.round((((value < 0 ? -t : t) + 1) / 2) * (LEVELS - 1));
+  return scale.kind === 'seq'
+    ? Math.round(t * (LEVELS - 1))
+    : Math.round((((value < 0 ? -t : t) + 1) / 2) * (LEVELS - 1));
 }
 
 const styles = new Map();
@@ -93,7 +108,9 @@ export function cellStyle(value, scale, themeName = 'light') {
   if (!styles.has(key)) {
     const ramp = rampOf(scale.kind, themeName);
     const pair = (bg) => ({ bg: css(bg), fg: css(contrast(bg, BLACK) >= contrast(bg, WHITE) ? BLACK : WHITE) });
-    const levels = Array.from({ length: LEVELS }, (_, level) => pair(Array.from(ramp.subarray(level * 3, level * 3 + 3))));
+    const levels = Array.from({ length: LEVELS }, (_, level) =>
+      pair(Array.from(ramp.subarray(level * 3, level * 3 + 3))),
+    );
     styles.set(key, { levels, off: pair((THEMES[themeName] ?? THEMES.light).nonFinite) });
   }
   const table = styles.get(key);
@@ -110,9 +127,14 @@ export function paintImage(image, data, scale, themeName = 'light') {
     let r, g, b;
     if (Number.isFinite(value)) {
       const level = levelOf(value, scale);
-      r = ramp[level * 3]; g = ramp[level * 3 + 1]; b = ramp[level * 3 + 2];
+      r = ramp[level * 3];
+      g = ramp[level * 3 + 1];
+      b = ramp[level * 3 + 2];
     } else [r, g, b] = off;
-    out[4 * k] = r; out[4 * k + 1] = g; out[4 * k + 2] = b; out[4 * k + 3] = 255;
+    out[4 * k] = r;
+    out[4 * k + 1] = g;
+    out[4 * k + 2] = b;
+    out[4 * k + 3] = 255;
   }
 }
 
@@ -130,6 +152,20 @@ export const offColor = (themeName = 'light') => css((THEMES[themeName] ?? THEME
  * sums and the weights are never negative and run from 0 to their maximum.
  */
 export const KIND_OF = Object.freeze({
-  x: 'div', wq: 'div', wk: 'div', wv: 'div', q: 'div', k: 'div', v: 'div',
-  scores: 'div', scaled: 'div', shifted: 'div', exps: 'seq', expsArticle: 'seq', rowMax: 'div', rowSum: 'seq', weights: 'seq', output: 'div',
+  x: 'div',
+  wq: 'div',
+  wk: 'div',
+  wv: 'div',
+  q: 'div',
+  k: 'div',
+  v: 'div',
+  scores: 'div',
+  scaled: 'div',
+  shifted: 'div',
+  exps: 'seq',
+  expsArticle: 'seq',
+  rowMax: 'div',
+  rowSum: 'seq',
+  weights: 'seq',
+  output: 'div',
 });

@@ -10,7 +10,8 @@ import { formatNumber } from './format.js';
 const NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V', mask: 'mask', w: 'W' };
 const PRODUCTS = { q: 'Q = X·W_Q', k: 'K = X·W_K', v: 'V = X·W_V' };
 // Own properties only: an argument named 'constructor' (an unknown option's key) is not a matrix.
-const own = (table, key) => (typeof key === 'string' && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
+const own = (table, key) =>
+  typeof key === 'string' && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 
 /** Sizes in the units the core's messages use. */
 function bytes(value) {
@@ -42,6 +43,8 @@ export function describeEngineError(error, t, { mode = 'qkv', digits = 4 } = {})
   const known = typeof error.code === 'string' && t(`core.${error.code}`) !== `core.${error.code}`;
   // An Error without a known code (the module aborted, say) keeps its own message.
   const sentence = known ? t(`core.${error.code}`, params) : String(error.message);
-  const where = error.cell ? t('err.cellIn', { row: error.cell.row + 1, col: error.cell.col + 1, message: sentence }) : sentence;
+  const where = error.cell
+    ? t('err.cellIn', { row: error.cell.row + 1, col: error.cell.col + 1, message: sentence })
+    : sentence;
   return t('err.engine', { message: where });
 }

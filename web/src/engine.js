@@ -7,7 +7,9 @@ import createScalar from '../../wasm/attention-scalar.mjs';
 
 // The smallest module that uses a SIMD128 instruction (as in the wasm-feature-detect library):
 // browsers without wasm SIMD (Safari < 16.4) reject it, and then get the scalar build.
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
 
 export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
@@ -44,7 +46,8 @@ export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
-    wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile(WASM_FILES[build]))).arrayBuffer()),
+    wasmBytes: async () =>
+      wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile(WASM_FILES[build]))).arrayBuffer()),
   };
 
   // An abort inside wasm (RuntimeError) leaves the instance unusable: recreate it for the next
@@ -54,7 +57,9 @@ export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
       return run();
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
-        create(moduleOptions).then((fresh) => { core = fresh; });
+        create(moduleOptions).then((fresh) => {
+          core = fresh;
+        });
       }
       throw error;
     }

@@ -13,9 +13,12 @@ export function formatNumber(value, digits = 4) {
   if (value === 0) return '0';
   const abs = Math.abs(value);
   let text;
-  if (Number.isInteger(value) && abs < 1e9) text = String(abs);   // exact integers as the article writes them: 1, 10
-  else if (abs >= 10 ** digits) text = abs.toFixed(0);              // 12345.6 → 12346, never 1.234e+4
-  else if (abs < 1e-6) text = abs.toExponential(digits - 1);   // tiny: 1.234e-7
+  if (Number.isInteger(value) && abs < 1e9)
+    text = String(abs); // exact integers as the article writes them: 1, 10
+  else if (abs >= 10 ** digits)
+    text = abs.toFixed(0); // 12345.6 → 12346, never 1.234e+4
+  else if (abs < 1e-6)
+    text = abs.toExponential(digits - 1); // tiny: 1.234e-7
   else text = abs.toPrecision(digits);
   if (text.includes('e')) text = text.replace(/e([+-])(\d+)/, (m, sign, exp) => `e${sign === '-' ? MINUS : ''}${exp}`);
   return (value < 0 ? MINUS : '') + text;
@@ -28,13 +31,15 @@ export function formatNumber(value, digits = 4) {
  * (1 → "1.000" beside 0.4931). Exact zeros are "0" either way. Returns value → text.
  */
 export function matrixFormat(data, digits = 4) {
-  for (const value of data) if (Number.isFinite(value) && !Number.isInteger(value)) return (v) => significant(v, digits);
+  for (const value of data)
+    if (Number.isFinite(value) && !Number.isInteger(value)) return (v) => significant(v, digits);
   return (v) => formatNumber(v, digits);
 }
 
 /** `digits` significant digits, whole numbers included: 1 → "1.000", 10 → "10.00" (digits 4). */
 function significant(value, digits) {
-  if (Number.isInteger(value) && value !== 0 && Math.abs(value) < 10 ** digits) return (value < 0 ? MINUS : '') + Math.abs(value).toPrecision(digits);
+  if (Number.isInteger(value) && value !== 0 && Math.abs(value) < 10 ** digits)
+    return (value < 0 ? MINUS : '') + Math.abs(value).toPrecision(digits);
   return formatNumber(value, digits);
 }
 

@@ -10,6 +10,7 @@ import { start } from './app.js';
 const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
 // Fonts from bytes: no URL, so nothing is fetched (and CSP's font-src does not apply).
-for (const { family, weight, style, base64 } of fonts) document.fonts.add(new FontFace(family, decode(base64), { weight, style }));
+for (const { family, weight, style, base64 } of fonts)
+  document.fonts.add(new FontFace(family, decode(base64), { weight, style }));
 
 start({ binaries: { simd: () => decode(simd), scalar: () => decode(scalar) } });

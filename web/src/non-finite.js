@@ -6,8 +6,16 @@
 import { STEPS } from './steps.js';
 
 // Each intermediate of attentionSteps, in order, with the step that first shows it.
-const SHOWN_AT = [['scores', 'scores'], ['scaled', 'scale'], ['rowMax', 'max'], ['shifted', 'max'], ['exps', 'exp'],
-  ['rowSum', 'sum'], ['weights', 'weights'], ['output', 'output']];
+const SHOWN_AT = [
+  ['scores', 'scores'],
+  ['scaled', 'scale'],
+  ['rowMax', 'max'],
+  ['shifted', 'max'],
+  ['exps', 'exp'],
+  ['rowSum', 'sum'],
+  ['weights', 'weights'],
+  ['output', 'output'],
+];
 
 /** The id of the first step (steps.js) showing a NaN or ±∞ nobody asked for, or null when there is none. */
 export function nonFiniteFrom(model) {

@@ -24,23 +24,36 @@ export function registerServiceWorker({ onUpdated }) {
   // already had one (the first visit's worker taking control is not news), or a worker installed
   // while another was active reaches 'activated'.
   let told = false;
-  const updated = () => { if (!told) { told = true; onUpdated(); } };
+  const updated = () => {
+    if (!told) {
+      told = true;
+      onUpdated();
+    }
+  };
   let controlled = Boolean(container.controller);
   container.addEventListener('controllerchange', () => {
     if (controlled) updated();
     controlled = true;
   });
-  container.register(script).then((registration) => {
-    registration.addEventListener('updatefound', () => {
-      const worker = registration.installing;
-      const replacing = Boolean(registration.active);
-      worker?.addEventListener('statechange', () => { if (worker.state === 'activated' && replacing) updated(); });
-    });
-  }, () => { /* e.g. storage disabled: the page works online */ });
+  container.register(script).then(
+    (registration) => {
+      registration.addEventListener('updatefound', () => {
+        const worker = registration.installing;
+        const replacing = Boolean(registration.active);
+        worker?.addEventListener('statechange', () => {
+          if (worker.state === 'activated' && replacing) updated();
+        });
+      });
+    },
+    () => {
+      /* e.g. storage disabled: the page works online */
+    },
+  );
 }
 
 /** The build this page came from (a content hash), shown in the footer and used by the tests. */
 export const buildId = () => document.querySelector('meta[name="attention-playground-build"]')?.content ?? null;
 
 /** True when the hosted build offers its single offline file for download next to it. */
-export const offersOfflineFile = () => Boolean(document.querySelector('meta[name="attention-playground-offline-file"]'));
+export const offersOfflineFile = () =>
+  Boolean(document.querySelector('meta[name="attention-playground-offline-file"]'));

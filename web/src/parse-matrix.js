@@ -16,10 +16,14 @@ export function normalizeText(text) {
   for (const ch of String(text)) {
     const code = ch.codePointAt(0);
     if (code >= FULL_WIDTH_START && code <= FULL_WIDTH_END) out += String.fromCodePoint(code - ASCII_OFFSET);
-    else if (ch === '\u2212' || ch === '\u2013' || ch === '\u2014' || ch === '\ufe63') out += '-'; // minus, dashes
-    else if (ch === '\u3000') out += ' ';      // ideographic space
-    else if (ch === '\u3001') out += ',';      // 、 enumeration comma
-    else if (ch === '\u3002') out += '.';      // 。 used as a decimal point by some IMEs
+    else if (ch === '\u2212' || ch === '\u2013' || ch === '\u2014' || ch === '\ufe63')
+      out += '-'; // minus, dashes
+    else if (ch === '\u3000')
+      out += ' '; // ideographic space
+    else if (ch === '\u3001')
+      out += ','; // 、 enumeration comma
+    else if (ch === '\u3002')
+      out += '.'; // 。 used as a decimal point by some IMEs
     else if (ch === '\u00a0') out += ' ';
     else out += ch;
   }
@@ -76,7 +80,11 @@ function splitRows(s) {
     const inner = [...body.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]);
     return inner.map(splitCells);
   }
-  return body.split(/[\n;]+/).map((line) => line.trim()).filter((line) => line !== '').map(splitCells);
+  return body
+    .split(/[\n;]+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map(splitCells);
 }
 
 // "1,5": one number with a decimal comma (1.5, as written across much of Europe) or two numbers?
@@ -95,8 +103,12 @@ function splitCells(line) {
 export function parseMatrix(text) {
   const normal = normalizeText(text);
   const lone = normal.trim();
-  if (AMBIGUOUS_COMMA.test(lone) && !String(text).includes('\u3001')) { // 、 says "two numbers"
-    return { ok: false, error: { key: 'ambiguousComma', text: lone, decimal: lone.replace(',', '.'), pair: lone.replace(',', ', ') } };
+  if (AMBIGUOUS_COMMA.test(lone) && !String(text).includes('\u3001')) {
+    // 、 says "two numbers"
+    return {
+      ok: false,
+      error: { key: 'ambiguousComma', text: lone, decimal: lone.replace(',', '.'), pair: lone.replace(',', ', ') },
+    };
   }
   const rows = splitRows(normal);
   if (rows === null) return { ok: false, error: { key: 'brackets' } };

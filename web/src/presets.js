@@ -7,29 +7,74 @@
 
 export const PRESETS = ['article', 'cat', 'overflow', 'random'];
 
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 
 const FIXED = {
   article: {
-    mode: 'qkv', sizes: { n: 2, d: 2, dk: 2, dv: 2 },
-    mats: { q: I2, k: I2, v: [[10, 0], [0, 10]] },
+    mode: 'qkv',
+    sizes: { n: 2, d: 2, dk: 2, dv: 2 },
+    mats: {
+      q: I2,
+      k: I2,
+      v: [
+        [10, 0],
+        [0, 10],
+      ],
+    },
   },
   cat: {
-    mode: 'x', sizes: { n: 3, d: 4, dk: 4, dv: 4 }, tokens: { 'zh-CN': ['它', '是', '猫'], en: ['it', 'is', 'cat'] },
+    mode: 'x',
+    sizes: { n: 3, d: 4, dk: 4, dv: 4 },
+    tokens: { 'zh-CN': ['它', '是', '猫'], en: ['it', 'is', 'cat'] },
     illustrative: true,
     mats: {
-      x: [[1, 0.5, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]],
-      wq: [[0, 2, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
-      wk: [[1, 0, 0, 0], [0, 1.5, 0, 0], [0, 0, 1, 0], [0, 0.5, 0, 1]],
-      wv: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+      x: [
+        [1, 0.5, 0, 0],
+        [0, 0, 1, 0],
+        [0, 1, 0, 1],
+      ],
+      wq: [
+        [0, 2, 0, 0],
+        [1, 0, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 0, 1],
+      ],
+      wk: [
+        [1, 0, 0, 0],
+        [0, 1.5, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0.5, 0, 1],
+      ],
+      wv: [
+        [1, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 0, 1],
+      ],
     },
   },
   overflow: {
-    mode: 'qkv', sizes: { n: 3, d: 4, dk: 4, dv: 2 },
+    mode: 'qkv',
+    sizes: { n: 3, d: 4, dk: 4, dv: 2 },
     mats: {
-      q: [[20, 20, 20, 20], [20, 20, 20, 19], [19, 20, 20, 20]],
-      k: [[25, 25, 25, 25], [25, 25, 25, 24.5], [24.5, 25, 25, 25]],
-      v: [[10, 0], [0, 10], [5, 5]],
+      q: [
+        [20, 20, 20, 20],
+        [20, 20, 20, 19],
+        [19, 20, 20, 20],
+      ],
+      k: [
+        [25, 25, 25, 25],
+        [25, 25, 25, 24.5],
+        [24.5, 25, 25, 25],
+      ],
+      v: [
+        [10, 0],
+        [0, 10],
+        [5, 5],
+      ],
     },
   },
 };
@@ -68,7 +113,9 @@ export function seededRandom(seed) {
  */
 export function randomMatrix(next, rows, cols, { limit = 2, decimals = 1 } = {}) {
   const unit = 10 ** decimals;
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * limit * unit) / unit));
+  return Array.from({ length: rows }, () =>
+    Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * limit * unit) / unit),
+  );
 }
 
 /**
@@ -88,7 +135,12 @@ export function presetMatrices(preset, { mode, sizes, seed } = {}) {
   if (preset === 'random') {
     const next = seededRandom(seed);
     const shapes = MODE_MATRICES[mode];
-    return Object.fromEntries(Object.entries(shapes).map(([name, [r, c]]) => [name, randomMatrix(next, sizes[r], sizes[c], randomRange(name, sizes))]));
+    return Object.fromEntries(
+      Object.entries(shapes).map(([name, [r, c]]) => [
+        name,
+        randomMatrix(next, sizes[r], sizes[c], randomRange(name, sizes)),
+      ]),
+    );
   }
   const fixed = FIXED[preset];
   if (!fixed) throw new Error(`unknown preset ${preset}`);

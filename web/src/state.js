@@ -4,7 +4,16 @@
 // written, and a link restores exactly the view it was copied from. Matrices are written only
 // for custom inputs; presets are rebuilt from their name (and, for random, from seed and sizes).
 
-import { PRESETS, MODE_MATRICES, presetMode, presetSizes, presetMatrices, presetTokens, seededRandom, randomMatrix } from './presets.js';
+import {
+  PRESETS,
+  MODE_MATRICES,
+  presetMode,
+  presetSizes,
+  presetMatrices,
+  presetTokens,
+  seededRandom,
+  randomMatrix,
+} from './presets.js';
 import { STEPS } from './steps.js';
 import { parseNumber } from './parse-matrix.js';
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
@@ -20,8 +29,8 @@ export const LANGS = ['zh-CN', 'en'];
  * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², and exercises by hand.
  */
 export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
-export const SIZE_LIMIT = 64;   // n, d, d_k, d_v
-export const TABLE_LIMIT = 16;  // above this, matrices are heatmaps without numbers
+export const SIZE_LIMIT = 64; // n, d, d_k, d_v
+export const TABLE_LIMIT = 16; // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
 export const MATRIX_NAMES = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v'];
 
@@ -45,7 +54,12 @@ const positive = {
 const matrix = {
   parse(s) {
     const rows = s.split(';').map((row) => row.split(','));
-    if (rows.some((row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell) || !parseNumber(cell).ok))) return undefined;
+    if (
+      rows.some(
+        (row) => row.length !== rows[0].length || row.some((cell) => !NUMBER.test(cell) || !parseNumber(cell).ok),
+      )
+    )
+      return undefined;
     return rows.map((row) => row.map(Number));
   },
   format: (rows) => rows.map((row) => row.join(',')).join(';'),
@@ -94,7 +108,9 @@ export const FIELDS = [
   { key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: COST_LAB_MAX_N, only: (s) => s.view === 'cost-lab' },
   ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
   ...MATRIX_NAMES.map((name) => ({
-    key: name, type: matrix, matrix: true,
+    key: name,
+    type: matrix,
+    matrix: true,
     only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
   })),
 ];
@@ -102,7 +118,8 @@ export const FIELDS = [
 /** The page as it first opens: the article's worked example, step 1, in Chinese. */
 export function defaultState() {
   const state = { mats: {} };
-  for (const field of FIELDS) if (!field.matrix) state[field.key] = Array.isArray(field.initial) ? [...field.initial] : field.initial;
+  for (const field of FIELDS)
+    if (!field.matrix) state[field.key] = Array.isArray(field.initial) ? [...field.initial] : field.initial;
   return resolvePreset(state);
 }
 
@@ -120,8 +137,14 @@ function resolvePreset(state) {
  * default. The article's remarks on them ("the other weight still gets 0.33") hold only then.
  */
 export function showsArticleNumbers(state) {
-  return state.preset === 'article' && state.scale === DEFAULTS.scale && state.temperature === DEFAULTS.temperature &&
-    state.mask === DEFAULTS.mask && state.softmax === (DEFAULTS.stable ? 'stable' : 'naive') && state.axis === DEFAULTS.axis;
+  return (
+    state.preset === 'article' &&
+    state.scale === DEFAULTS.scale &&
+    state.temperature === DEFAULTS.temperature &&
+    state.mask === DEFAULTS.mask &&
+    state.softmax === (DEFAULTS.stable ? 'stable' : 'naive') &&
+    state.axis === DEFAULTS.axis
+  );
 }
 
 /** True when every matrix the mode needs is present with the shape the sizes say. */
@@ -161,7 +184,11 @@ export function parseState(hash) {
   for (const part of text.split('&')) {
     const at = part.indexOf('=');
     if (at <= 0) return fallback;
-    try { raw.set(part.slice(0, at), decodeURIComponent(part.slice(at + 1))); } catch { return fallback; }
+    try {
+      raw.set(part.slice(0, at), decodeURIComponent(part.slice(at + 1)));
+    } catch {
+      return fallback;
+    }
   }
   const state = defaultState();
   state.mats = {};
@@ -169,7 +196,8 @@ export function parseState(hash) {
     if (!raw.has(field.key)) continue;
     const value = field.type.parse(raw.get(field.key));
     if (value === undefined) return fallback;
-    if (field.matrix) state.mats[field.key] = value; else state[field.key] = value;
+    if (field.matrix) state.mats[field.key] = value;
+    else state[field.key] = value;
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
   if (state.ex > state.exlen) return fallback; // a question beyond the series
@@ -184,7 +212,10 @@ export function parseState(hash) {
 
 // Matrices are copied one by one so that no two names ever share an array (editing Q must not edit K).
 const copyRows = (rows) => rows.map((row) => [...row]);
-const copy = (state) => ({ ...state, mats: Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, copyRows(rows)])) });
+const copy = (state) => ({
+  ...state,
+  mats: Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, copyRows(rows)])),
+});
 
 export function choosePreset(state, preset) {
   return resolvePreset({ ...copy(state), preset });
@@ -205,7 +236,8 @@ export function setCell(state, name, i, j, value) {
 export function resize(state, sizes) {
   for (const key of SIZE_NAMES) {
     const value = sizes[key] ?? state[key];
-    if (!Number.isInteger(value) || value < 1 || value > SIZE_LIMIT) return { error: { key: 'size', field: key, max: SIZE_LIMIT } };
+    if (!Number.isInteger(value) || value < 1 || value > SIZE_LIMIT)
+      return { error: { key: 'size', field: key, max: SIZE_LIMIT } };
   }
   const next = { ...copy(state), ...sizes };
   if (next.n !== state.n) next.words = 'none';
@@ -240,7 +272,9 @@ export function switchMode(state, mode, projections) {
   if (mode === 'qkv') {
     next.mats = { q: copyRows(projections.q), k: copyRows(projections.k), v: copyRows(projections.v) };
   } else {
-    const identity = Array.from({ length: state.n }, (_, i) => Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)));
+    const identity = Array.from({ length: state.n }, (_, i) =>
+      Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)),
+    );
     next.d = state.n;
     next.mats = { x: identity, wq: next.mats.q, wk: next.mats.k, wv: next.mats.v };
   }

@@ -13,9 +13,17 @@ function store() {
 }
 
 export function readPreference(key) {
-  try { return store()?.getItem(PREFIX + key) ?? null; } catch { return null; }
+  try {
+    return store()?.getItem(PREFIX + key) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export function writePreference(key, value) {
-  try { store()?.setItem(PREFIX + key, String(value)); } catch { /* sandboxed or full: ignore */ }
+  try {
+    store()?.setItem(PREFIX + key, String(value));
+  } catch {
+    /* sandboxed or full: ignore */
+  }
 }

@@ -51,8 +51,12 @@ export function connectToHost() {
       isReady = true;
       post({ type: `${PREFIX}ready` });
     },
-    state(hash) { post({ type: `${PREFIX}state`, hash }); },
+    state(hash) {
+      post({ type: `${PREFIX}state`, hash });
+    },
     hostListens: () => listening,
-    open(url) { post({ type: `${PREFIX}open`, url }); },
+    open(url) {
+      post({ type: `${PREFIX}open`, url });
+    },
   };
 }

@@ -37,7 +37,10 @@ export const MEMORY_SIZES = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 
  * the core's too_much_memory error and of workingMemory's operation).
  */
 export const COST_PATHS = Object.freeze({
-  reference: { operation: 'attention_steps', run: (engine, qkv) => engine.attentionSteps({ ...qkv, path: 'reference' }) },
+  reference: {
+    operation: 'attention_steps',
+    run: (engine, qkv) => engine.attentionSteps({ ...qkv, path: 'reference' }),
+  },
   simd: { operation: 'attention', run: (engine, qkv) => engine.attention(qkv) },
   streaming: { operation: 'attention_streaming', run: (engine, qkv) => engine.attentionStreaming(qkv) },
 });
@@ -63,10 +66,16 @@ export function costInputs(n, d, seed) {
  * fewer than two distinct n.
  */
 export function fitSlope(points) {
-  const xs = points.map((p) => Math.log(p.n)), ys = points.map((p) => Math.log(p.ms));
-  const mx = xs.reduce((a, x) => a + x, 0) / xs.length, my = ys.reduce((a, y) => a + y, 0) / ys.length;
-  let sxy = 0, sxx = 0;
-  xs.forEach((x, i) => { sxy += (x - mx) * (ys[i] - my); sxx += (x - mx) ** 2; });
+  const xs = points.map((p) => Math.log(p.n)),
+    ys = points.map((p) => Math.log(p.ms));
+  const mx = xs.reduce((a, x) => a + x, 0) / xs.length,
+    my = ys.reduce((a, y) => a + y, 0) / ys.length;
+  let sxy = 0,
+    sxx = 0;
+  xs.forEach((x, i) => {
+    sxy += (x - mx) * (ys[i] - my);
+    sxx += (x - mx) ** 2;
+  });
   return sxx > 0 ? sxy / sxx : null;
 }
 
@@ -111,7 +120,7 @@ const TICK = Object.freeze({ type: 'tick' });
 const MIN_REPS = 3;
 const BATCH_MS = 10;
 const LONG_CALL_MS = 500;
-const WARM_UP_N = 128;  // a size whose calls take well under a slice on every path
+const WARM_UP_N = 128; // a size whose calls take well under a slice on every path
 
 /**
  * One size on one path, as a generator: it yields TICK after every call (so that a caller on the
@@ -145,9 +154,9 @@ export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, slic
     for (let c = 0; c < calls; c++) run(engine, qkv);
     return now() - t0;
   };
-  const warmUp = timed(1);  // not kept: the first call also grows and touches fresh memory
+  const warmUp = timed(1); // not kept: the first call also grows and touches fresh memory
   yield TICK;
-  if (warmUp >= LONG_CALL_MS) return result(warmUp, 1, 1);  // measured once: repeating it would cost seconds
+  if (warmUp >= LONG_CALL_MS) return result(warmUp, 1, 1); // measured once: repeating it would cost seconds
   // Calls per timed batch: doubled until a batch lasts BATCH_MS; that batch is the first sample.
   let batch = 1;
   let ms = timed(batch);
@@ -197,7 +206,7 @@ export function* runCost(engine, { plan = COST_PLAN, sliceMs = Infinity, now = (
     } while (now() - t0 < warmUpMs);
   }
   const results = [];
-  const last = {};  // path → its last measure, to predict the next size
+  const last = {}; // path → its last measure, to predict the next size
   let done = 0;
   for (const n of sizes) {
     const qkv = costInputs(n, d, seed);

@@ -47,16 +47,24 @@ export const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0)
  * says why a run is on the page's thread ('no-worker-source', 'worker-threw', 'worker-failed').
  */
 export function startCostRun({
-  engine, workerSource, plan = COST_PLAN, createWorker = blobWorker, yieldToPage: pause = yieldToPage,
-  sliceMs = SLICE_MS, readyTimeoutMs = READY_TIMEOUT_MS, now = () => performance.now(),
+  engine,
+  workerSource,
+  plan = COST_PLAN,
+  createWorker = blobWorker,
+  yieldToPage: pause = yieldToPage,
+  sliceMs = SLICE_MS,
+  readyTimeoutMs = READY_TIMEOUT_MS,
+  now = () => performance.now(),
 }) {
-  const queue = [];       // events not yet taken by the iterator
-  let wake = null;        // resolves the iterator's pending next()
-  let finished = false;   // no event will follow the queued ones
+  const queue = []; // events not yet taken by the iterator
+  let wake = null; // resolves the iterator's pending next()
+  let finished = false; // no event will follow the queued ones
   let stopped = false;
   let worker = null;
   let resolveDone;
-  const done = new Promise((resolve) => { resolveDone = resolve; });
+  const done = new Promise((resolve) => {
+    resolveDone = resolve;
+  });
 
   function emit(event) {
     if (finished) return;
@@ -80,7 +88,7 @@ export function startCostRun({
       for (const event of runCost(engine, { plan, sliceMs, now })) {
         if (event.type !== 'tick') emit(event);
         await pause();
-        if (stopped) return;  // before the generator makes its next call
+        if (stopped) return; // before the generator makes its next call
       }
     } catch (error) {
       emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
@@ -131,7 +139,8 @@ export function startCostRun({
     worker?.postMessage({ type: 'run', build: engine.build, wasm, plan });
   }
 
-  if (workerSource) inWorker(); else onPageThread('no-worker-source');
+  if (workerSource) inWorker();
+  else onPageThread('no-worker-source');
 
   return {
     done,
@@ -148,7 +157,9 @@ export function startCostRun({
           continue;
         }
         if (finished) return;
-        await new Promise((resolve) => { wake = resolve; });
+        await new Promise((resolve) => {
+          wake = resolve;
+        });
         wake = null;
       }
     },

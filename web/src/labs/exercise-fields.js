@@ -28,7 +28,9 @@ const oneOf = (values) => ({ parse: (s) => values.find((v) => String(v) === s), 
 const kindList = {
   parse(s) {
     const kinds = s.split(',');
-    return kinds.length > 0 && kinds.every((k) => CELL_KINDS.includes(k)) && new Set(kinds).size === kinds.length ? kinds : undefined;
+    return kinds.length > 0 && kinds.every((k) => CELL_KINDS.includes(k)) && new Set(kinds).size === kinds.length
+      ? kinds
+      : undefined;
   },
   format: (kinds) => kinds.join(','),
 };

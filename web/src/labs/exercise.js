@@ -21,18 +21,21 @@ import { formatNumber } from '../format.js';
 
 /** The worked example's questions, in the article's order (0-based cells). */
 export const WORKED_QUESTIONS = Object.freeze([
-  { kind: 'score', i: 0, j: 0 },    // S₁₁ = 1·1 + 0·0 = 1
-  { kind: 'scaled', i: 0, j: 0 },   // 1/√2 ≈ 0.71
-  { kind: 'weight', i: 0, j: 0 },   // e^0.71/(e^0.71 + e^0) ≈ 0.67
-  { kind: 'weight', i: 0, j: 1 },   // ≈ 0.33: a score of 0 still gets weight
-  { kind: 'output', i: 0, j: 0 },   // 0.67·10 + 0.33·0 ≈ 6.7
+  { kind: 'score', i: 0, j: 0 }, // S₁₁ = 1·1 + 0·0 = 1
+  { kind: 'scaled', i: 0, j: 0 }, // 1/√2 ≈ 0.71
+  { kind: 'weight', i: 0, j: 0 }, // e^0.71/(e^0.71 + e^0) ≈ 0.67
+  { kind: 'weight', i: 0, j: 1 }, // ≈ 0.33: a score of 0 still gets weight
+  { kind: 'output', i: 0, j: 0 }, // 0.67·10 + 0.33·0 ≈ 6.7
 ]);
 
 /** The random examples: n and d_k from 2 to 3, d_v = 2; q, k whole numbers in −2 … 2, v in 0 … 10. */
 export function randomExample(next) {
   const pick = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  const n = pick(2, 3), dk = pick(2, 3), dv = 2;
-  const matrix = (rows, cols, lo, hi) => Array.from({ length: rows }, () => Array.from({ length: cols }, () => pick(lo, hi)));
+  const n = pick(2, 3),
+    dk = pick(2, 3),
+    dv = 2;
+  const matrix = (rows, cols, lo, hi) =>
+    Array.from({ length: rows }, () => Array.from({ length: cols }, () => pick(lo, hi)));
   return { source: 'random', q: matrix(n, dk, -2, 2), k: matrix(n, dk, -2, 2), v: matrix(n, dv, 0, 10) };
 }
 
@@ -50,7 +53,8 @@ export function seriesPlan({ exlen, exseed, exkinds, exfrom }, page) {
     const next = seededRandom(exseed * 7919 + t);
     const example = exfrom === 'page' ? { source: 'page', ...page } : randomExample(next);
     const kind = exkinds[(t - worked.length) % exkinds.length];
-    const n = example.q.length, cols = kind === 'output' ? example.v[0].length : example.k.length;
+    const n = example.q.length,
+      cols = kind === 'output' ? example.v[0].length : example.k.length;
     return { number: t + 1, kind, i: Math.floor(next() * n), j: Math.floor(next() * cols), example };
   });
 }
@@ -63,14 +67,24 @@ const MATRIX_OF = { score: 'scores', scaled: 'scaled', weight: 'weights', output
  *     answer (expected rounded to digits, as text), steps (the core's attentionSteps: every matrix) }
  */
 export function exerciseQuestion(engine, fields, page) {
-  if (fields.exfrom === 'page' && !page) throw new Error('exfrom=page needs the page\'s { q, k, v }');
+  if (fields.exfrom === 'page' && !page) throw new Error("exfrom=page needs the page's { q, k, v }");
   const plan = seriesPlan(fields, page);
   const { number, kind, i, j, example } = plan[fields.ex - 1];
   const steps = engine.attentionSteps({ q: fromRows(example.q), k: fromRows(example.k), v: fromRows(example.v) });
   const m = steps[MATRIX_OF[kind]];
   const expected = m.data[i * m.cols + j];
-  return { number, total: plan.length, kind, i, j, digits: fields.exdigits, example, expected,
-    answer: expected.toFixed(fields.exdigits), steps };
+  return {
+    number,
+    total: plan.length,
+    kind,
+    i,
+    j,
+    digits: fields.exdigits,
+    example,
+    expected,
+    answer: expected.toFixed(fields.exdigits),
+    steps,
+  };
 }
 
 /**
@@ -97,7 +111,8 @@ const factor = (x) => (x < 0 ? `(${show(x)})` : show(x));
 const SUB = '₀₁₂₃₄₅₆₇₈₉';
 const subscript = (n) => String(n).replace(/\d/g, (c) => SUB[c]);
 // 1-based indices as the article writes them: S₁₂; with a comma once an index has two digits.
-const cell = (name, i, j) => (i >= 9 || j >= 9 ? `${name}${subscript(i + 1)},${subscript(j + 1)}` : `${name}${subscript(i + 1)}${subscript(j + 1)}`);
+const cell = (name, i, j) =>
+  i >= 9 || j >= 9 ? `${name}${subscript(i + 1)},${subscript(j + 1)}` : `${name}${subscript(i + 1)}${subscript(j + 1)}`;
 
 /**
  * The sub-steps leading to the question's cell, in order; a view reveals them one at a time.
@@ -111,43 +126,71 @@ const cell = (name, i, j) => (i >= 9 || j >= 9 ? `${name}${subscript(i + 1)},${s
  */
 export function hints(question) {
   const { kind, i, j, example, steps } = question;
-  const rows = Object.fromEntries(['scores', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output']
-    .map((name) => [name, toRows(steps[name])]));
+  const rows = Object.fromEntries(
+    ['scores', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output'].map((name) => [
+      name,
+      toRows(steps[name]),
+    ]),
+  );
   const { q, k, v } = example;
-  const dk = q[0].length, divisor = Math.sqrt(dk);
+  const dk = q[0].length,
+    divisor = Math.sqrt(dk);
   const keys = kind === 'score' || kind === 'scaled' ? [j] : k.map((_, jj) => jj);
   const out = [];
 
   out.push({
-    step: 'dot', keys,
+    step: 'dot',
+    keys,
     products: keys.map((jj) => q[i].map((x, c) => x * k[jj][c])),
     values: keys.map((jj) => rows.scores[i][jj]),
-    formula: keys.map((jj) => `${cell('S', i, jj)} = q${subscript(i + 1)}·k${subscript(jj + 1)} = ${q[i].map((x, c) => `${factor(x)}×${factor(k[jj][c])}`).join(' + ')} = ${show(rows.scores[i][jj])}`).join('; '),
+    formula: keys
+      .map(
+        (jj) =>
+          `${cell('S', i, jj)} = q${subscript(i + 1)}·k${subscript(jj + 1)} = ${q[i].map((x, c) => `${factor(x)}×${factor(k[jj][c])}`).join(' + ')} = ${show(rows.scores[i][jj])}`,
+      )
+      .join('; '),
   });
   if (kind === 'score') return out;
 
   out.push({
-    step: 'divide', keys, divisor, dk,
+    step: 'divide',
+    keys,
+    divisor,
+    dk,
     values: keys.map((jj) => rows.scaled[i][jj]),
-    formula: `√${dk} = ${show(divisor)}; ` + keys.map((jj) => `${show(rows.scores[i][jj])} / ${show(divisor)} = ${show(rows.scaled[i][jj])}`).join(', '),
+    formula:
+      `√${dk} = ${show(divisor)}; ` +
+      keys.map((jj) => `${show(rows.scores[i][jj])} / ${show(divisor)} = ${show(rows.scaled[i][jj])}`).join(', '),
   });
   if (kind === 'scaled') return out;
 
   const max = rows.rowMax[i][0];
   out.push({
-    step: 'exp', max, shifted: rows.shifted[i], values: rows.exps[i],
-    formula: `max = ${show(max)}; ` + rows.scaled[i].map((x, jj) => `e^(${show(x)} − ${show(max)}) = ${show(rows.exps[i][jj])}`).join(', '),
+    step: 'exp',
+    max,
+    shifted: rows.shifted[i],
+    values: rows.exps[i],
+    formula:
+      `max = ${show(max)}; ` +
+      rows.scaled[i].map((x, jj) => `e^(${show(x)} − ${show(max)}) = ${show(rows.exps[i][jj])}`).join(', '),
   });
   const sum = rows.rowSum[i][0];
   out.push({
-    step: 'normalise', sum, values: rows.weights[i],
-    formula: `Σ = ${rows.exps[i].map(show).join(' + ')} = ${show(sum)}; ` +
-      (kind === 'weight' ? [j] : keys).map((jj) => `${cell('A', i, jj)} = ${show(rows.exps[i][jj])} / ${show(sum)} = ${show(rows.weights[i][jj])}`).join(', '),
+    step: 'normalise',
+    sum,
+    values: rows.weights[i],
+    formula:
+      `Σ = ${rows.exps[i].map(show).join(' + ')} = ${show(sum)}; ` +
+      (kind === 'weight' ? [j] : keys)
+        .map((jj) => `${cell('A', i, jj)} = ${show(rows.exps[i][jj])} / ${show(sum)} = ${show(rows.weights[i][jj])}`)
+        .join(', '),
   });
   if (kind === 'weight') return out;
 
   out.push({
-    step: 'weighted', column: j, value: rows.output[i][j],
+    step: 'weighted',
+    column: j,
+    value: rows.output[i][j],
     formula: `${cell('(AV)', i, j)} = ${rows.weights[i].map((a, jj) => `${show(a)}×${factor(v[jj][j])}`).join(' + ')} = ${show(rows.output[i][j])}`,
   });
   return out;

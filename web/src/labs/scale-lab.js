@@ -52,9 +52,12 @@ export function commonEdges(range, bins) {
  * counted apart, in `below` and `above` — at large d_k most of the unscaled q·k does.
  */
 export function histogram(values, edges) {
-  const bins = edges.length - 1, lo = edges[0], width = (edges[bins] - lo) / bins;
+  const bins = edges.length - 1,
+    lo = edges[0],
+    width = (edges[bins] - lo) / bins;
   const counts = new Uint32Array(bins);
-  let below = 0, above = 0;
+  let below = 0,
+    above = 0;
   for (const x of values) {
     const b = Math.floor((x - lo) / width);
     if (b < 0) below++;
@@ -73,16 +76,25 @@ export function entropy(weights) {
 
 /** The softmax Jacobian diag(a) − a·aᵀ, n×n row-major, in float64. */
 export function softmaxJacobian(weights) {
-  const n = weights.length, jac = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) jac[i * n + j] = (i === j ? weights[i] : 0) - weights[i] * weights[j];
+  const n = weights.length,
+    jac = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) jac[i * n + j] = (i === j ? weights[i] : 0) - weights[i] * weights[j];
   return jac;
 }
 
 /** Its largest entry in magnitude, max_i a_i(1 − a_i) (the diagonal dominates: a_j ≤ 1 − a_i), and where. */
 export function jacobianLargest(weights) {
-  const jac = softmaxJacobian(weights), n = weights.length;
-  let best = 0, at = 0;
-  jac.forEach((x, t) => { if (Math.abs(x) > best) { best = Math.abs(x); at = t; } });
+  const jac = softmaxJacobian(weights),
+    n = weights.length;
+  let best = 0,
+    at = 0;
+  jac.forEach((x, t) => {
+    if (Math.abs(x) > best) {
+      best = Math.abs(x);
+      at = t;
+    }
+  });
   return { value: best, i: Math.floor(at / n), j: at % n };
 }
 
@@ -102,7 +114,12 @@ export function scaleLab(engine, options = {}) {
   for (const scale of SCALES) {
     const divisor = DIVISOR[scale](dk);
     const values = scale === 'none' ? samples : Float64Array.from(samples, (x) => x / divisor);
-    series[scale] = { divisor, histogram: histogram(values, edges), ...moments(values), theory: theoryVariance(scale, dk) };
+    series[scale] = {
+      divisor,
+      histogram: histogram(values, edges),
+      ...moments(values),
+      theory: theoryVariance(scale, dk),
+    };
   }
 
   // One query row: q = row 0, the keys rows 1 … keys; V is irrelevant to the weights (one zero column).
@@ -117,8 +134,12 @@ export function scaleLab(engine, options = {}) {
     scores = st.scores.data;
     const weights = st.weights.data;
     byScale[scale] = {
-      scaled: st.scaled.data, weights, largest: Math.max(...weights), entropy: entropy(weights),
-      maxEntropy: Math.log(keys), jacobian: jacobianLargest(weights),
+      scaled: st.scaled.data,
+      weights,
+      largest: Math.max(...weights),
+      entropy: entropy(weights),
+      maxEntropy: Math.log(keys),
+      jacobian: jacobianLargest(weights),
     };
   }
   return { dk, seed, count, edges, series, row: { keys, scores, byScale } };

@@ -10,7 +10,10 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   doc.documentElement.lang = state.lang;
   doc.title = t('app.title');
   const byId = (id) => doc.getElementById(id);
-  const set = (id, text) => { const el = byId(id); if (el) el.textContent = text; };
+  const set = (id, text) => {
+    const el = byId(id);
+    if (el) el.textContent = text;
+  };
   const body = doc.body;
   // Embed mode: only the stage, plus the panel (panel=1) and the step navigation (nav=1).
   body.classList.toggle('embed', state.embed);

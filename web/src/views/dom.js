@@ -6,8 +6,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') el.className = value;
-    else if (key === 'dataset') { for (const [name, v] of Object.entries(value)) if (v !== null && v !== undefined) el.dataset[name] = v; }
-    else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+    else if (key === 'dataset') {
+      for (const [name, v] of Object.entries(value)) if (v !== null && v !== undefined) el.dataset[name] = v;
+    } else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key in el && typeof value !== 'string') el[key] = value;
     else el.setAttribute(key, value === true ? '' : value);

@@ -8,19 +8,37 @@ import { h } from './dom.js';
  * onCopy(textarea) }.
  */
 export function renderEmbedDialog(dialog, { t, snippet, onCopy }) {
-  const text = snippet === null ? null : h('textarea', {
-    id: 'embed-snippet', class: 'snippet', rows: 5, readOnly: true, spellcheck: 'false',
-    'aria-labelledby': 'embed-dialog-title', 'aria-describedby': 'embed-dialog-help',
-  }, snippet);
+  const text =
+    snippet === null
+      ? null
+      : h(
+          'textarea',
+          {
+            id: 'embed-snippet',
+            class: 'snippet',
+            rows: 5,
+            readOnly: true,
+            spellcheck: 'false',
+            'aria-labelledby': 'embed-dialog-title',
+            'aria-describedby': 'embed-dialog-help',
+          },
+          snippet,
+        );
   dialog.replaceChildren(
-    h('div', { class: 'embed-form' },
+    h(
+      'div',
+      { class: 'embed-form' },
       h('h2', { id: 'embed-dialog-title' }, t('embed.title')),
       h('p', { id: 'embed-dialog-help' }, snippet === null ? t('embed.needsServer') : t('embed.help')),
       text,
       snippet === null ? null : h('p', { class: 'hint' }, t('embed.fields')),
       h('p', { class: 'status', id: 'embed-copy-status', role: 'status' }),
-      h('div', { class: 'dialog-buttons' },
+      h(
+        'div',
+        { class: 'dialog-buttons' },
         text ? h('button', { type: 'button', id: 'embed-copy', onclick: () => onCopy(text) }, t('embed.copy')) : null,
-        h('button', { type: 'button', id: 'embed-close', onclick: () => dialog.close() }, t('embed.close')))),
+        h('button', { type: 'button', id: 'embed-close', onclick: () => dialog.close() }, t('embed.close')),
+      ),
+    ),
   );
 }

@@ -29,17 +29,37 @@ export function renderEngineInfo(root, { state, t, build, path, difference, onPa
   const reference = path === 'reference';
   let compared = null;
   if (reference && difference) {
-    compared = difference.value === 0
-      ? t('engine.same')
-      : t('engine.difference', { value: scientific(difference.value), name: symbol(difference.name, state).text, i: difference.i + 1, j: difference.j + 1 });
+    compared =
+      difference.value === 0
+        ? t('engine.same')
+        : t('engine.difference', {
+            value: scientific(difference.value),
+            name: symbol(difference.name, state).text,
+            i: difference.i + 1,
+            j: difference.j + 1,
+          });
   }
   root.replaceChildren(
-    h('p', { class: 'engine-line' },
-      h('span', { id: 'engine-build' }, t(`engine.build.${build}`)), ' · ',
-      h('span', { id: 'engine-path' }, t(`engine.path.${path}`)), ' ',
-      h('label', { class: 'engine-switch' },
-        h('input', { type: 'checkbox', id: 'path-reference', checked: reference, onchange: (e) => onPath(e.target.checked ? 'reference' : 'simd') }),
-        ' ', t('engine.reference'))),
+    h(
+      'p',
+      { class: 'engine-line' },
+      h('span', { id: 'engine-build' }, t(`engine.build.${build}`)),
+      ' · ',
+      h('span', { id: 'engine-path' }, t(`engine.path.${path}`)),
+      ' ',
+      h(
+        'label',
+        { class: 'engine-switch' },
+        h('input', {
+          type: 'checkbox',
+          id: 'path-reference',
+          checked: reference,
+          onchange: (e) => onPath(e.target.checked ? 'reference' : 'simd'),
+        }),
+        ' ',
+        t('engine.reference'),
+      ),
+    ),
     h('p', { class: 'engine-diff', id: 'engine-difference', role: 'status' }, compared ?? ''),
     h('p', { class: 'hint' }, t('engine.why')),
   );

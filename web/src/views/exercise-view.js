@@ -49,7 +49,14 @@ export function createExerciseView({ engine, setState, announce }) {
   const asked = el('div', { class: 'ex-asked' });
   const rounding = el('p', { class: 'ex-rounding' });
   const answerLabel = el('label', { for: 'ex-answer' });
-  const answer = el('input', { id: 'ex-answer', type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'ex-verdict' });
+  const answer = el('input', {
+    id: 'ex-answer',
+    type: 'text',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'ex-verdict',
+  });
   const check = el('button', { type: 'submit', id: 'ex-check', class: 'primary' });
   const verdict = el('p', { id: 'ex-verdict', class: 'ex-verdict' });
   const hintButton = el('button', { type: 'button', id: 'ex-hint', onclick: () => revealHint() });
@@ -58,22 +65,50 @@ export function createExerciseView({ engine, setState, announce }) {
   const next = el('button', { type: 'button', id: 'ex-next', onclick: () => move(1) });
   const hintsTitle = el('h3', { class: 'ex-hints-title' });
   const hintList = el('ol', { class: 'ex-hints' });
-  const form = el('form', { class: 'ex-form', onsubmit: (event) => { event.preventDefault(); checkTyped(); } },
-    answerLabel, el('div', { class: 'ex-answer-row' }, answer, check), verdict);
-  answer.addEventListener('input', () => { record().text = answer.value; });
+  const form = el(
+    'form',
+    {
+      class: 'ex-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        checkTyped();
+      },
+    },
+    answerLabel,
+    el('div', { class: 'ex-answer-row' }, answer, check),
+    verdict,
+  );
+  answer.addEventListener('input', () => {
+    record().text = answer.value;
+  });
 
   // The teacher's settings: each writes its hash field at once (a copied link carries the series).
   const teacher = teacherPanel();
 
-  const element = el('section', { class: 'lab lab-exercise', 'aria-labelledby': 'ex-title' },
-    el('h2', { id: 'ex-title' }), intro,
-    el('div', { class: 'ex-card' },
+  const element = el(
+    'section',
+    { class: 'lab lab-exercise', 'aria-labelledby': 'ex-title' },
+    el('h2', { id: 'ex-title' }),
+    intro,
+    el(
+      'div',
+      { class: 'ex-card' },
       el('div', { class: 'ex-head' }, progress, el('div', { class: 'ex-moves' }, prev, next)),
-      source, matrices,
-      el('div', { class: 'ex-question' }, ask, asked, rounding, form,
-        el('div', { class: 'ex-actions' }, hintButton, showButton)),
-      el('div', { class: 'ex-hint-box' }, hintsTitle, hintList)),
-    teacher.element);
+      source,
+      matrices,
+      el(
+        'div',
+        { class: 'ex-question' },
+        ask,
+        asked,
+        rounding,
+        form,
+        el('div', { class: 'ex-actions' }, hintButton, showButton),
+      ),
+      el('div', { class: 'ex-hint-box' }, hintsTitle, hintList),
+    ),
+    teacher.element,
+  );
 
   function record() {
     const key = questionKey(question);
@@ -115,10 +150,19 @@ export function createExerciseView({ engine, setState, announce }) {
     const v = r.verdict;
     const lines = [];
     let tone = '';
-    if (v?.verdict === 'correct') { lines.push(t('exercise.correct', { answer: question.answer })); tone = 'good'; }
-    else if (v?.verdict === 'close') { lines.push(t('exercise.close', { digits: question.digits })); tone = 'close'; }
-    else if (v?.verdict === 'wrong') { lines.push(t('exercise.wrong')); tone = 'bad'; }
-    else if (v?.verdict === 'unreadable') { lines.push(t(`err.${v.error.key}`, v.error)); tone = 'bad'; }
+    if (v?.verdict === 'correct') {
+      lines.push(t('exercise.correct', { answer: question.answer }));
+      tone = 'good';
+    } else if (v?.verdict === 'close') {
+      lines.push(t('exercise.close', { digits: question.digits }));
+      tone = 'close';
+    } else if (v?.verdict === 'wrong') {
+      lines.push(t('exercise.wrong'));
+      tone = 'bad';
+    } else if (v?.verdict === 'unreadable') {
+      lines.push(t(`err.${v.error.key}`, v.error));
+      tone = 'bad';
+    }
     if (r.shown && v?.verdict !== 'correct') {
       lines.push(t('exercise.shown', { answer: question.answer, exact: formatNumber(question.expected, 6) }));
       tone ||= 'shown';
@@ -134,11 +178,22 @@ export function createExerciseView({ engine, setState, announce }) {
   function renderHints() {
     const all = hints(question);
     const r = record();
-    hintList.replaceChildren(...all.slice(0, r.hints).map((hint) =>
-      el('li', { dataset: { step: hint.step } }, el('span', { class: 'ex-hint-step' }, t(`exercise.hint.${hint.step}`)), ' ',
-        el('span', { class: 'ex-hint-formula' }, hint.formula))));
+    hintList.replaceChildren(
+      ...all
+        .slice(0, r.hints)
+        .map((hint) =>
+          el(
+            'li',
+            { dataset: { step: hint.step } },
+            el('span', { class: 'ex-hint-step' }, t(`exercise.hint.${hint.step}`)),
+            ' ',
+            el('span', { class: 'ex-hint-formula' }, hint.formula),
+          ),
+        ),
+    );
     hintsTitle.hidden = r.hints === 0;
-    hintButton.textContent = r.hints === 0 ? t('exercise.hint') : r.hints < all.length ? t('exercise.hintMore') : t('exercise.hintsDone');
+    hintButton.textContent =
+      r.hints === 0 ? t('exercise.hint') : r.hints < all.length ? t('exercise.hintMore') : t('exercise.hintsDone');
     // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to <body>.
     hintButton.setAttribute('aria-disabled', String(r.hints >= all.length));
   }
@@ -149,7 +204,10 @@ export function createExerciseView({ engine, setState, announce }) {
     const view = { digits: state.digits, theme, t };
     const figure = (name, rows, marked) => {
       const matrix = { rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) };
-      const { el: fig } = renderMatrix({ id: `ex-${name}`, name: symbolMath(name, state), label: name.toUpperCase(), matrix, kind: 'div' }, view);
+      const { el: fig } = renderMatrix(
+        { id: `ex-${name}`, name: symbolMath(name, state), label: name.toUpperCase(), matrix, kind: 'div' },
+        view,
+      );
       for (const r of marked) fig.querySelector(`tbody tr[data-i="${r}"]`)?.classList.add('asked');
       return fig;
     };
@@ -157,15 +215,29 @@ export function createExerciseView({ engine, setState, announce }) {
     matrices.replaceChildren(
       figure('q', example.q, [i]),
       figure('k', example.k, kind === 'score' || kind === 'scaled' ? [j] : all),
-      figure('v', example.v, kind === 'output' ? all : []));
+      figure('v', example.v, kind === 'output' ? all : []),
+    );
   }
 
   function teacherPanel() {
-    const lengthInput = el('input', { id: 'ex-len', type: 'number', min: 1, max: MAX_SERIES_LENGTH, step: 1, inputmode: 'numeric' });
+    const lengthInput = el('input', {
+      id: 'ex-len',
+      type: 'number',
+      min: 1,
+      max: MAX_SERIES_LENGTH,
+      step: 1,
+      inputmode: 'numeric',
+    });
     const seedInput = el('input', { id: 'ex-seed', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
-    const digitsSelect = el('select', { id: 'ex-digits' }, [0, 1, 2, 3, 4].map((d) => el('option', { value: String(d) }, String(d))));
+    const digitsSelect = el(
+      'select',
+      { id: 'ex-digits' },
+      [0, 1, 2, 3, 4].map((d) => el('option', { value: String(d) }, String(d))),
+    );
     const kindBoxes = CELL_KINDS.map((kind) => el('input', { type: 'checkbox', id: `ex-kind-${kind}`, value: kind }));
-    const fromRadios = EXAMPLE_SOURCES.map((from) => el('input', { type: 'radio', name: 'ex-from', id: `ex-from-${from}`, value: from }));
+    const fromRadios = EXAMPLE_SOURCES.map((from) =>
+      el('input', { type: 'radio', name: 'ex-from', id: `ex-from-${from}`, value: from }),
+    );
     const error = (id) => el('p', { class: 'field-error', id: `${id}-error` });
     const errors = { 'ex-len': error('ex-len'), 'ex-seed': error('ex-seed'), 'ex-kinds': error('ex-kinds') };
     const labels = {};
@@ -174,25 +246,41 @@ export function createExerciseView({ engine, setState, announce }) {
     const summary = el('summary', {});
     const hint = el('p', { class: 'ex-teacher-hint' });
 
-    const apply = (id, patch) => { fieldErrors.delete(id); setState({ ...patch, ex: 1 }); };
-    const fail = (id, key, params = {}) => { fieldErrors.set(id, { key, params }); paintErrors(); };
+    const apply = (id, patch) => {
+      fieldErrors.delete(id);
+      setState({ ...patch, ex: 1 });
+    };
+    const fail = (id, key, params = {}) => {
+      fieldErrors.set(id, { key, params });
+      paintErrors();
+    };
     lengthInput.addEventListener('change', () => {
       const v = Number(lengthInput.value);
-      if (lengthInput.value.trim() === '' || !Number.isInteger(v) || v < 1 || v > MAX_SERIES_LENGTH) fail('ex-len', 'exercise.err.length', { max: MAX_SERIES_LENGTH });
+      if (lengthInput.value.trim() === '' || !Number.isInteger(v) || v < 1 || v > MAX_SERIES_LENGTH)
+        fail('ex-len', 'exercise.err.length', { max: MAX_SERIES_LENGTH });
       else apply('ex-len', { exlen: v });
     });
     seedInput.addEventListener('change', () => {
       const v = Number(seedInput.value);
-      if (seedInput.value.trim() === '' || !Number.isInteger(v) || v < 0 || v > 2 ** 31 - 1) fail('ex-seed', 'err.seed');
+      if (seedInput.value.trim() === '' || !Number.isInteger(v) || v < 0 || v > 2 ** 31 - 1)
+        fail('ex-seed', 'err.seed');
       else apply('ex-seed', { exseed: v });
     });
     digitsSelect.addEventListener('change', () => setState({ exdigits: Number(digitsSelect.value) }));
-    for (const box of kindBoxes) box.addEventListener('change', () => {
-      const kinds = CELL_KINDS.filter((_, k) => kindBoxes[k].checked);
-      if (kinds.length === 0) { box.checked = true; fail('ex-kinds', 'exercise.err.kinds'); return; }
-      apply('ex-kinds', { exkinds: kinds });
-    });
-    for (const radio of fromRadios) radio.addEventListener('change', () => { if (radio.checked) setState({ exfrom: radio.value, ex: 1 }); });
+    for (const box of kindBoxes)
+      box.addEventListener('change', () => {
+        const kinds = CELL_KINDS.filter((_, k) => kindBoxes[k].checked);
+        if (kinds.length === 0) {
+          box.checked = true;
+          fail('ex-kinds', 'exercise.err.kinds');
+          return;
+        }
+        apply('ex-kinds', { exkinds: kinds });
+      });
+    for (const radio of fromRadios)
+      radio.addEventListener('change', () => {
+        if (radio.checked) setState({ exfrom: radio.value, ex: 1 });
+      });
 
     function paintErrors() {
       for (const [id, p] of Object.entries(errors)) {
@@ -204,16 +292,32 @@ export function createExerciseView({ engine, setState, announce }) {
       }
     }
 
-    const element = el('details', { class: 'ex-teacher', id: 'ex-teacher' }, summary,
+    const element = el(
+      'details',
+      { class: 'ex-teacher', id: 'ex-teacher' },
+      summary,
       hint,
-      el('div', { class: 'ex-teacher-grid' },
+      el(
+        'div',
+        { class: 'ex-teacher-grid' },
         el('div', { class: 'field' }, label('ex-len'), lengthInput, errors['ex-len']),
         el('div', { class: 'field' }, label('ex-seed'), seedInput, errors['ex-seed']),
         el('div', { class: 'field' }, label('ex-digits'), digitsSelect),
-        el('fieldset', { class: 'field', 'aria-describedby': 'ex-kinds-error' }, legend('kinds'),
-          kindBoxes.map((box) => el('span', { class: 'choice' }, box, label(box.id))), errors['ex-kinds']),
-        el('fieldset', { class: 'field' }, legend('from'),
-          fromRadios.map((radio) => el('span', { class: 'choice' }, radio, label(radio.id))))));
+        el(
+          'fieldset',
+          { class: 'field', 'aria-describedby': 'ex-kinds-error' },
+          legend('kinds'),
+          kindBoxes.map((box) => el('span', { class: 'choice' }, box, label(box.id))),
+          errors['ex-kinds'],
+        ),
+        el(
+          'fieldset',
+          { class: 'field' },
+          legend('from'),
+          fromRadios.map((radio) => el('span', { class: 'choice' }, radio, label(radio.id))),
+        ),
+      ),
+    );
 
     return {
       element,
@@ -225,10 +329,17 @@ export function createExerciseView({ engine, setState, announce }) {
         labels['ex-digits'].textContent = t('exercise.digits');
         labels.kinds.textContent = t('exercise.kinds');
         labels.from.textContent = t('exercise.from');
-        for (const box of kindBoxes) { labels[box.id].textContent = t(`exercise.kind.${box.value}`); box.checked = state.exkinds.includes(box.value); }
-        for (const radio of fromRadios) { labels[radio.id].textContent = t(`exercise.from.${radio.value}`); radio.checked = state.exfrom === radio.value; }
+        for (const box of kindBoxes) {
+          labels[box.id].textContent = t(`exercise.kind.${box.value}`);
+          box.checked = state.exkinds.includes(box.value);
+        }
+        for (const radio of fromRadios) {
+          labels[radio.id].textContent = t(`exercise.from.${radio.value}`);
+          radio.checked = state.exfrom === radio.value;
+        }
         // A field being typed into keeps its text; the others show the link's values.
-        if (document.activeElement !== lengthInput && !fieldErrors.has('ex-len')) lengthInput.value = String(state.exlen);
+        if (document.activeElement !== lengthInput && !fieldErrors.has('ex-len'))
+          lengthInput.value = String(state.exlen);
         if (document.activeElement !== seedInput && !fieldErrors.has('ex-seed')) seedInput.value = String(state.exseed);
         digitsSelect.value = String(state.exdigits);
         paintErrors();
@@ -250,7 +361,8 @@ export function createExerciseView({ engine, setState, announce }) {
       source.textContent = `${t(`exercise.source.${question.example.source}`)} · ${t('exercise.options')}`;
       ask.textContent = t(`exercise.ask.${question.kind}`, { i: question.i + 1, j: question.j + 1 });
       asked.replaceChildren(askedMath(question.kind, question.i, question.j));
-      rounding.textContent = question.digits === 0 ? t('exercise.roundingWhole') : t('exercise.rounding', { digits: question.digits });
+      rounding.textContent =
+        question.digits === 0 ? t('exercise.roundingWhole') : t('exercise.rounding', { digits: question.digits });
       answerLabel.textContent = t('exercise.answer');
       check.textContent = t('exercise.check');
       showButton.textContent = t('exercise.show');

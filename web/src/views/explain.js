@@ -12,7 +12,7 @@ import { at } from '../matrix.js';
 import { math, mi, fn, mn, mo, msub, mfrac, msqrt, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { markHeatmap } from './heatmap.js';
 
-const FOLD = 6;  // a sum with more terms than this is folded…
+const FOLD = 6; // a sum with more terms than this is folded…
 const SHOWN = 4; // …to its first SHOWN terms and a button
 
 /** Row i of a matrix, as an array. */
@@ -28,12 +28,16 @@ const pair = (i, j, n) => (n > 9 ? `${i},${j}` : `${i}${j}`);
  */
 function chain(...parts) {
   let first = true;
-  return h('span', { class: 'line' }, parts.map((part) => {
-    if (!Array.isArray(part)) return part;
-    const out = math(first ? part : [mo('='), ...part]);
-    first = false;
-    return out;
-  }));
+  return h(
+    'span',
+    { class: 'line' },
+    parts.map((part) => {
+      if (!Array.isArray(part)) return part;
+      const out = math(first ? part : [mo('='), ...part]);
+      first = false;
+      return out;
+    }),
+  );
 }
 
 /** Σ a_t·b_t written out, with negative factors bracketed; folded past FOLD terms. */
@@ -46,8 +50,14 @@ function products(factors, { expanded, onExpand, t }) {
     terms.push(num(a, { bracketNegative: true }), mo('·'), num(b, { bracketNegative: true }));
   });
   if (!folded) return [terms];
-  return [[...terms, mo('+')],
-    h('button', { type: 'button', class: 'more-terms', onclick: onExpand }, t('explain.moreTerms', { count: factors.length - SHOWN }))];
+  return [
+    [...terms, mo('+')],
+    h(
+      'button',
+      { type: 'button', class: 'more-terms', onclick: onExpand },
+      t('explain.moreTerms', { count: factors.length - SHOWN }),
+    ),
+  ];
 }
 
 const line = (label, body) => h('li', {}, h('span', { class: 'label' }, label), body);
@@ -58,13 +68,22 @@ function outputLines({ state, model, t, cell, expanded, onExpand }) {
   const fa = matrixFormat(model.weights.data, state.digits);
   const fv = matrixFormat(model.v.data, state.digits);
   const fo = matrixFormat(model.output.data, state.digits);
-  const factors = Array.from({ length: model.weights.cols }, (_, j) => [fa(at(model.weights, i, j)), fv(at(model.v, j, c))]);
+  const factors = Array.from({ length: model.weights.cols }, (_, j) => [
+    fa(at(model.weights, i, j)),
+    fv(at(model.v, j, c)),
+  ]);
   const ic = pair(i + 1, c + 1, state.n);
-  return [line(t('explain.outputTerms'), chain(
-    [msub(paren(mi('A'), mi('V')), ic)],
-    [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}j`)), msub(mi('v'), mi(`j${c + 1}`))],
-    ...products(factors, { expanded, onExpand, t }),
-    [mn(fo(at(model.output, i, c)))]))];
+  return [
+    line(
+      t('explain.outputTerms'),
+      chain(
+        [msub(paren(mi('A'), mi('V')), ic)],
+        [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}j`)), msub(mi('v'), mi(`j${c + 1}`))],
+        ...products(factors, { expanded, onExpand, t }),
+        [mn(fo(at(model.output, i, c)))],
+      ),
+    ),
+  ];
 }
 
 /** The scaling as the options make it: S_ij/√d_k, S_ij/d_k or S_ij, then ·τ in the denominator. */
@@ -79,7 +98,17 @@ function scoreLines({ state, model, t, cell, expanded, onExpand }) {
   const { i, j } = cell;
   const ij = pair(i + 1, j + 1, state.n);
   const f = (name) => matrixFormat(model[name].data, state.digits);
-  const [fq, fk, fs, fx, fshift, fe, fa, fmax, fsum] = ['q', 'k', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'rowMax', 'rowSum'].map(f);
+  const [fq, fk, fs, fx, fshift, fe, fa, fmax, fsum] = [
+    'q',
+    'k',
+    'scores',
+    'scaled',
+    'shifted',
+    'exps',
+    'weights',
+    'rowMax',
+    'rowSum',
+  ].map(f);
   const byColumn = state.axis === 'column';
   const reduceAt = byColumn ? j : i;
   const q = row(model.q, i);
@@ -92,44 +121,89 @@ function scoreLines({ state, model, t, cell, expanded, onExpand }) {
   const A = () => msub(mi('A'), ij);
   const sumName = () => msub(mo('Σ'), mi(String(reduceAt + 1)));
   // max over the softmax's axis: max_j′ x_ij′ along a row, max_i′ x_i′j along a column
-  const maxOf = () => (byColumn
-    ? [msub(fn('max'), mi('i′')), msub(mi('x'), mi(`i′${j + 1}`))]
-    : [msub(fn('max'), mi('j′')), msub(mi('x'), mi(`${i + 1}j′`))]);
+  const maxOf = () =>
+    byColumn
+      ? [msub(fn('max'), mi('i′')), msub(mi('x'), mi(`i′${j + 1}`))]
+      : [msub(fn('max'), mi('j′')), msub(mi('x'), mi(`${i + 1}j′`))];
   const sum = fsum(model.rowSum.data[reduceAt]);
 
-  const lines = [line(t('explain.dot'), chain(
-    [S()],
-    [msub(mi('q'), String(i + 1)), mo('·'), msub(mi('k'), String(j + 1))],
-    ...products(q.map((a, index) => [fq(a), fk(k[index])]), { expanded, onExpand, t }),
-    [mn(fs(at(model.scores, i, j)))]))];
+  const lines = [
+    line(
+      t('explain.dot'),
+      chain(
+        [S()],
+        [msub(mi('q'), String(i + 1)), mo('·'), msub(mi('k'), String(j + 1))],
+        ...products(
+          q.map((a, index) => [fq(a), fk(k[index])]),
+          { expanded, onExpand, t },
+        ),
+        [mn(fs(at(model.scores, i, j)))],
+      ),
+    ),
+  ];
 
   if (masked) {
     // The mask acts after the scaling: the score is set to −∞, whatever it was (the core's `kept`).
     lines.push(line(t('explain.maskedScore', { i: i + 1, j: j + 1 }), chain([x()], [mn('−∞')])));
     lines.push(line(t('explain.maskedExp'), chain([e()], [fn('exp'), paren(mn('−∞'))], [mn('0')])));
-    lines.push(line(t('explain.maskedWeight'), chain([A()], [mfrac(e(), sumName())], [mfrac(mn('0'), mn(sum))], [mn(fa(at(model.weights, i, j)))])));
+    lines.push(
+      line(
+        t('explain.maskedWeight'),
+        chain([A()], [mfrac(e(), sumName())], [mfrac(mn('0'), mn(sum))], [mn(fa(at(model.weights, i, j)))]),
+      ),
+    );
     return lines;
   }
 
   const xValue = fx(at(model.scaled, i, j));
   const numbers = { state, dkValue: mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
-  lines.push(line(t('explain.scale'), state.scale === 'none' && state.temperature === 1
-    ? chain([x()], [S()], [mn(xValue)])
-    : chain([x()], [scaledFraction(S(), { state, dkValue: dkSymbol(), temperature: mi('τ') })],
-      [scaledFraction(mn(fs(at(model.scores, i, j))), numbers)], [mn(xValue)])));
+  lines.push(
+    line(
+      t('explain.scale'),
+      state.scale === 'none' && state.temperature === 1
+        ? chain([x()], [S()], [mn(xValue)])
+        : chain(
+            [x()],
+            [scaledFraction(S(), { state, dkValue: dkSymbol(), temperature: mi('τ') })],
+            [scaledFraction(mn(fs(at(model.scores, i, j))), numbers)],
+            [mn(xValue)],
+          ),
+    ),
+  );
 
   if (state.softmax === 'stable') {
     const max = fmax(model.rowMax.data[reduceAt]);
-    lines.push(line(t(byColumn ? 'explain.expColumn' : 'explain.exp'), chain(
-      [e()], [fn('exp'), paren(x(), mo('−'), ...maxOf())],
-      [fn('exp'), paren(num(xValue), mo('−'), num(max, { bracketNegative: true }))],
-      [fn('exp'), paren(num(fshift(at(model.shifted, i, j))))],
-      [mn(fe(at(model.exps, i, j)))])));
+    lines.push(
+      line(
+        t(byColumn ? 'explain.expColumn' : 'explain.exp'),
+        chain(
+          [e()],
+          [fn('exp'), paren(x(), mo('−'), ...maxOf())],
+          [fn('exp'), paren(num(xValue), mo('−'), num(max, { bracketNegative: true }))],
+          [fn('exp'), paren(num(fshift(at(model.shifted, i, j))))],
+          [mn(fe(at(model.exps, i, j)))],
+        ),
+      ),
+    );
   } else {
-    lines.push(line(t('explain.expNaive'), chain([e()], [fn('exp'), paren(x())], [fn('exp'), paren(num(xValue))], [mn(fe(at(model.exps, i, j)))])));
+    lines.push(
+      line(
+        t('explain.expNaive'),
+        chain([e()], [fn('exp'), paren(x())], [fn('exp'), paren(num(xValue))], [mn(fe(at(model.exps, i, j)))]),
+      ),
+    );
   }
-  lines.push(line(t(byColumn ? 'explain.normColumn' : 'explain.norm'), chain(
-    [A()], [mfrac(e(), sumName())], [mfrac(mn(fe(at(model.exps, i, j))), mn(sum))], [mn(fa(at(model.weights, i, j)))])));
+  lines.push(
+    line(
+      t(byColumn ? 'explain.normColumn' : 'explain.norm'),
+      chain(
+        [A()],
+        [mfrac(e(), sumName())],
+        [mfrac(mn(fe(at(model.exps, i, j))), mn(sum))],
+        [mn(fa(at(model.weights, i, j)))],
+      ),
+    ),
+  );
   return lines;
 }
 
@@ -143,12 +217,31 @@ export function renderExplain(root, ctx) {
   const word = (k) => (tokens ? `“${tokens[k]}”` : String(k + 1));
   const heading = output
     ? t('explain.outputHeading', { i: word(cell.i), c: cell.j + 1 })
-    : tokens ? t('explain.headingWords', { i: tokens[cell.i], j: tokens[cell.j] }) : t('explain.heading', { i: cell.i + 1, j: cell.j + 1 });
+    : tokens
+      ? t('explain.headingWords', { i: tokens[cell.i], j: tokens[cell.j] })
+      : t('explain.heading', { i: cell.i + 1, j: cell.j + 1 });
   root.replaceChildren(
-    h('div', { class: 'popover-head' },
+    h(
+      'div',
+      { class: 'popover-head' },
       h('h3', { id: 'explain-title' }, heading),
-      h('button', { type: 'button', class: 'popover-close', id: 'explain-close', 'aria-label': t('explain.close'), onclick: onClose }, '×')),
-    h('ol', { class: 'expansion', dataset: { i: cell.i, j: cell.j, kind: cell.kind } }, output ? outputLines(ctx) : scoreLines(ctx)),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'popover-close',
+          id: 'explain-close',
+          'aria-label': t('explain.close'),
+          onclick: onClose,
+        },
+        '×',
+      ),
+    ),
+    h(
+      'ol',
+      { class: 'expansion', dataset: { i: cell.i, j: cell.j, kind: cell.kind } },
+      output ? outputLines(ctx) : scoreLines(ctx),
+    ),
     state.digits < 6 ? h('p', { class: 'hint' }, t('explain.rounding')) : null,
   );
 }
@@ -159,7 +252,8 @@ export function renderExplain(root, ctx) {
  * word whose row is selected everywhere (views/mixing.js), or null.
  */
 export function highlight(stage, { cell, row }) {
-  for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col, .sel-row')) el.classList.remove('hl-row', 'hl-cell', 'hl-col', 'sel-row');
+  for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col, .sel-row'))
+    el.classList.remove('hl-row', 'hl-cell', 'hl-col', 'sel-row');
   const output = cell?.kind === 'output';
   for (const fig of stage.querySelectorAll('figure.matrix')) {
     const name = fig.dataset.name;
@@ -167,9 +261,18 @@ export function highlight(stage, { cell, row }) {
     const picked = cell && fig.querySelector(`[data-pick="${cell.kind}"]`) ? cell : null;
     markHeatmap(fig, { cell: picked, row: fig.dataset.tokenRows ? row : null });
     if (!cell) continue;
-    const rowIndex = output ? (name === 'weights' ? cell.i : null) : name === 'q' ? cell.i : name === 'k' ? cell.j : null;
+    const rowIndex = output
+      ? name === 'weights'
+        ? cell.i
+        : null
+      : name === 'q'
+        ? cell.i
+        : name === 'k'
+          ? cell.j
+          : null;
     if (rowIndex !== null) fig.querySelector(`tbody tr[data-i="${rowIndex}"]`)?.classList.add('hl-row');
-    if (output && name === 'v') for (const td of fig.querySelectorAll(`td.c[data-j="${cell.j}"]`)) td.classList.add('hl-col');
+    if (output && name === 'v')
+      for (const td of fig.querySelectorAll(`td.c[data-j="${cell.j}"]`)) td.classList.add('hl-col');
     fig.querySelector(`td[data-pick="${cell.kind}"][data-i="${cell.i}"][data-j="${cell.j}"]`)?.classList.add('hl-cell');
   }
 }

@@ -32,13 +32,17 @@ const baseName = (state) => `attention-${state.preset}-step${state.step}`;
 /** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
 function stepPng(model, state, theme) {
   const ids = stepMatrices(STEPS[state.step - 1], state.mode);
-  const layout = layoutMatrices(ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
-    { digits: state.digits, theme });
+  const layout = layoutMatrices(
+    ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
+    { digits: state.digits, theme },
+  );
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(layout.width * layout.scale);
   canvas.height = Math.ceil(layout.height * layout.scale);
   drawMatrices(canvas.getContext('2d'), layout);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave nothing'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave nothing'))), 'image/png'),
+  );
 }
 
 const built = new WeakMap();
@@ -64,20 +68,31 @@ function build(root) {
     png: { ext: 'png', save: () => stepPng(ctx.model, ctx.state, ctx.theme) },
   };
   const status = h('span', { class: 'export-status', id: 'export-status' });
-  const buttons = Object.fromEntries(Object.entries(exports).map(([kind, { ext, save }]) => [kind, h('button', {
-    type: 'button', id: `export-${kind}`,
-    onclick: async () => {
-      try {
-        download(file(ext), await save());
-        status.textContent = ctx.t('export.saved', { file: file(ext) });
-      } catch (error) {
-        status.textContent = ctx.t('export.failed', { message: error.message });
-      }
-    },
-  })]));
+  const buttons = Object.fromEntries(
+    Object.entries(exports).map(([kind, { ext, save }]) => [
+      kind,
+      h('button', {
+        type: 'button',
+        id: `export-${kind}`,
+        onclick: async () => {
+          try {
+            download(file(ext), await save());
+            status.textContent = ctx.t('export.saved', { file: file(ext) });
+          } catch (error) {
+            status.textContent = ctx.t('export.failed', { message: error.message });
+          }
+        },
+      }),
+    ]),
+  );
   const print = h('button', { type: 'button', id: 'print-handout', onclick: () => ctx.onPrint() });
   const label = h('span', { class: 'export-label', id: 'export-label' });
-  const group = h('div', { class: 'export-buttons', role: 'group', 'aria-labelledby': 'export-label' }, label, Object.values(buttons));
+  const group = h(
+    'div',
+    { class: 'export-buttons', role: 'group', 'aria-labelledby': 'export-label' },
+    label,
+    Object.values(buttons),
+  );
   root.replaceChildren(group, print, status);
 
   return {

@@ -22,11 +22,30 @@ const ARTICLE_OPTIONS = { scale: 'sqrt_dk', temperature: 1, mask: 'none', softma
 function printedMatrix(id, matrix, state, { blank }) {
   const caption = h('caption', {}, `${symbol(id, state).text}  (${matrix.rows}×${matrix.cols})`);
   if (matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT) {
-    return h('table', { class: 'printed too-large' }, caption, h('tbody', {}, h('tr', {}, h('td', {}, `${matrix.rows}×${matrix.cols}`))));
+    return h(
+      'table',
+      { class: 'printed too-large' },
+      caption,
+      h('tbody', {}, h('tr', {}, h('td', {}, `${matrix.rows}×${matrix.cols}`))),
+    );
   }
   const format = matrixFormat(matrix.data, state.digits);
-  return h('table', { class: `printed${blank ? ' blank' : ''}`, dataset: { name: id } }, caption,
-    h('tbody', {}, toRows(matrix).map((row) => h('tr', {}, row.map((x) => h('td', {}, blank ? '' : format(x)))))));
+  return h(
+    'table',
+    { class: `printed${blank ? ' blank' : ''}`, dataset: { name: id } },
+    caption,
+    h(
+      'tbody',
+      {},
+      toRows(matrix).map((row) =>
+        h(
+          'tr',
+          {},
+          row.map((x) => h('td', {}, blank ? '' : format(x))),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The step's formula, pre-rendered by KaTeX at build time (the same <template> the stage uses). */
@@ -38,14 +57,21 @@ function formula(stepId, state) {
 /** ctx: { state, model, t, engine } — fills `root` (#handout) for printing. */
 export function renderHandout(root, { state, model, t, engine }) {
   const exercise = state.view === 'exercise';
-  let shown = state, numbers = model, question = null;
+  let shown = state,
+    numbers = model,
+    question = null;
   if (exercise) {
     // The learner's sheet: the question's example, computed only to know each matrix's shape.
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
     shown = { ...state, ...ARTICLE_OPTIONS, mode: 'qkv', view: 'steps' };
-    numbers = computeModel(engine, { ...shown, mats: { q: question.example.q, k: question.example.k, v: question.example.v },
-      n: question.example.q.length, dk: question.example.q[0].length, dv: question.example.v[0].length });
+    numbers = computeModel(engine, {
+      ...shown,
+      mats: { q: question.example.q, k: question.example.k, v: question.example.v },
+      n: question.example.q.length,
+      dk: question.example.q[0].length,
+      dv: question.example.v[0].length,
+    });
   }
   const given = new Set(exercise ? ['q', 'k', 'v'] : ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v']);
   const printedOnce = new Set();
@@ -53,22 +79,42 @@ export function renderHandout(root, { state, model, t, engine }) {
     // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
     const ids = stepMatrices(stepId, shown.mode).filter((id) => !printedOnce.has(id));
     ids.forEach((id) => printedOnce.add(id));
-    return h('section', { class: 'handout-step', dataset: { step: stepId } },
+    return h(
+      'section',
+      { class: 'handout-step', dataset: { step: stepId } },
       h('h2', {}, `${index + 1}. ${t(`step.${stepId}.title`)}`),
       formula(stepId, shown),
-      h('div', { class: 'handout-matrices' }, ids.map((id) => printedMatrix(id, numbers[id], shown, { blank: exercise && !given.has(id) }))));
+      h(
+        'div',
+        { class: 'handout-matrices' },
+        ids.map((id) => printedMatrix(id, numbers[id], shown, { blank: exercise && !given.has(id) })),
+      ),
+    );
   });
-  const options = [t(`opt.scale.${shown.scale}`), shown.temperature !== 1 ? `τ = ${shown.temperature}` : null,
-    shown.mask !== 'none' ? t('opt.mask') : null, t(`opt.softmax.${shown.softmax}`), t(`opt.axis.${shown.axis}`)].filter(Boolean);
+  const options = [
+    t(`opt.scale.${shown.scale}`),
+    shown.temperature !== 1 ? `τ = ${shown.temperature}` : null,
+    shown.mask !== 'none' ? t('opt.mask') : null,
+    t(`opt.softmax.${shown.softmax}`),
+    t(`opt.axis.${shown.axis}`),
+  ].filter(Boolean);
   root.replaceChildren(
-    h('header', { class: 'handout-head' },
+    h(
+      'header',
+      { class: 'handout-head' },
       h('h1', {}, exercise ? t('handout.exerciseTitle') : t('handout.title')),
       h('p', {}, 'softmax(QKᵀ/√dₖ)·V'),
-      h('p', { class: 'handout-example' }, exercise
-        ? t(`exercise.source.${question.example.source}`)
-        : `${t(`preset.${state.preset}`)} · n = ${state.n}, dₖ = ${state.dk}, dᵥ = ${state.dv}`),
+      h(
+        'p',
+        { class: 'handout-example' },
+        exercise
+          ? t(`exercise.source.${question.example.source}`)
+          : `${t(`preset.${state.preset}`)} · n = ${state.n}, dₖ = ${state.dk}, dᵥ = ${state.dv}`,
+      ),
       h('p', { class: 'handout-options' }, options.join(' · ')),
-      exercise ? h('p', { class: 'handout-task' }, t('handout.task', { digits: state.exdigits })) : null),
-    ...steps);
+      exercise ? h('p', { class: 'handout-task' }, t('handout.task', { digits: state.exdigits })) : null,
+    ),
+    ...steps,
+  );
   root.dataset.kind = exercise ? 'exercise' : 'steps';
 }

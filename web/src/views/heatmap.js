@@ -18,11 +18,15 @@ export function ticks(count) {
 }
 
 function axis(className, count, labels, place) {
-  return h('div', { class: className, 'aria-hidden': 'true' }, ticks(count).map((k) => {
-    const tick = h('span', {}, labels?.[k] ?? String(k + 1));
-    place(tick.style, `${((k + 0.5) / count) * 100}%`);
-    return tick;
-  }));
+  return h(
+    'div',
+    { class: className, 'aria-hidden': 'true' },
+    ticks(count).map((k) => {
+      const tick = h('span', {}, labels?.[k] ?? String(k + 1));
+      place(tick.style, `${((k + 0.5) / count) * 100}%`);
+      return tick;
+    }),
+  );
 }
 
 /** See matrix.js for spec and view. Returns { el, update }. */
@@ -30,7 +34,10 @@ export function renderHeatmap(spec, view) {
   const { matrix } = spec;
   const cell = Math.max(3, Math.floor(PLOT / Math.max(matrix.rows, matrix.cols)));
   const canvas = h('canvas', {
-    class: `heatmap${spec.pick ? ' pick' : ''}`, width: matrix.cols, height: matrix.rows, role: 'img',
+    class: `heatmap${spec.pick ? ' pick' : ''}`,
+    width: matrix.cols,
+    height: matrix.rows,
+    role: 'img',
     'aria-label': `${spec.label ?? ''} ${view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols })}`.trim(),
     dataset: { rows: matrix.rows, cols: matrix.cols, pick: spec.pick ?? '' },
   });
@@ -42,13 +49,29 @@ export function renderHeatmap(spec, view) {
   const mid = h('span', { class: 'cb-mid' });
   const high = h('span', { class: 'cb-high' });
   const bar = h('span', { class: 'cb-bar' });
-  const el = h('div', { class: 'heatmap-box' },
-    h('div', { class: 'hm-grid' },
-      axis('hm-cols', matrix.cols, spec.colLabels, (style, at) => { style.left = at; }),
-      axis('hm-rows', matrix.rows, spec.rowLabels, (style, at) => { style.top = at; }),
-      plot),
-    h('div', { class: `colorbar${spec.kind === 'div' ? ' signed' : ''}`, 'aria-hidden': 'true' }, low, h('span', { class: 'cb-track' }, bar, mid), high),
-    h('p', { class: 'note' }, view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols })));
+  const el = h(
+    'div',
+    { class: 'heatmap-box' },
+    h(
+      'div',
+      { class: 'hm-grid' },
+      axis('hm-cols', matrix.cols, spec.colLabels, (style, at) => {
+        style.left = at;
+      }),
+      axis('hm-rows', matrix.rows, spec.rowLabels, (style, at) => {
+        style.top = at;
+      }),
+      plot,
+    ),
+    h(
+      'div',
+      { class: `colorbar${spec.kind === 'div' ? ' signed' : ''}`, 'aria-hidden': 'true' },
+      low,
+      h('span', { class: 'cb-track' }, bar, mid),
+      high,
+    ),
+    h('p', { class: 'note' }, view.t('mat.heatmapOnly', { rows: matrix.rows, cols: matrix.cols })),
+  );
 
   const context = canvas.getContext('2d');
   const image = context?.createImageData(matrix.cols, matrix.rows);
@@ -77,7 +100,13 @@ export function markHeatmap(figure, { cell, row }) {
   const mark = figure.querySelector('.hm-mark');
   const band = figure.querySelector('.hm-band');
   mark.hidden = !cell;
-  if (cell) Object.assign(mark.style, { left: `${(cell.j / cols) * 100}%`, top: `${(cell.i / rows) * 100}%`, width: `${100 / cols}%`, height: `${100 / rows}%` });
+  if (cell)
+    Object.assign(mark.style, {
+      left: `${(cell.j / cols) * 100}%`,
+      top: `${(cell.i / rows) * 100}%`,
+      width: `${100 / cols}%`,
+      height: `${100 / rows}%`,
+    });
   band.hidden = row === null || row === undefined;
   if (!band.hidden) Object.assign(band.style, { top: `${(row / rows) * 100}%`, height: `${100 / rows}%` });
 }

@@ -9,7 +9,8 @@ const NS = 'http://www.w3.org/1998/Math/MathML';
 /** One MathML element; string children become text, arrays are flattened, null is skipped. */
 export function mml(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs ?? {})) if (value !== null && value !== undefined) el.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs ?? {}))
+    if (value !== null && value !== undefined) el.setAttribute(key, value);
   const add = (child) => {
     if (child === null || child === undefined || child === false) return;
     if (Array.isArray(child)) child.forEach(add);

@@ -25,22 +25,40 @@ export function renderMatrix(spec, view) {
   const { matrix } = spec;
   const large = matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT;
   const body = large ? renderHeatmap(spec, view) : table(spec, view);
-  const el = h('figure', {
-    class: `matrix${large ? ' large' : ''}`, id: `m-${spec.id}`,
-    dataset: { name: spec.id, tokenRows: spec.tokenRows ? 'true' : null },
-  },
-  h('figcaption', {}, h('span', { class: 'name' }, spec.name), spec.caption ? h('span', { class: 'caption' }, spec.caption) : null),
-  body.el);
+  const el = h(
+    'figure',
+    {
+      class: `matrix${large ? ' large' : ''}`,
+      id: `m-${spec.id}`,
+      dataset: { name: spec.id, tokenRows: spec.tokenRows ? 'true' : null },
+    },
+    h(
+      'figcaption',
+      {},
+      h('span', { class: 'name' }, spec.name),
+      spec.caption ? h('span', { class: 'caption' }, spec.caption) : null,
+    ),
+    body.el,
+  );
   return { el, update: body.update };
 }
 
 function table(spec, view) {
   const { matrix, side, foot } = spec;
-  const head = h('tr', {}, h('td', { class: 'corner' }),
+  const head = h(
+    'tr',
+    {},
+    h('td', { class: 'corner' }),
     Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, spec.colLabels?.[j] ?? String(j + 1))),
-    side ? [h('td', { class: 'gap', 'aria-hidden': 'true' }), h('th', { scope: 'col', class: 'side-head', title: side.title }, side.head)] : null);
-  const cells = [];      // the <td>s of the values that are not masked…
-  const cellIndex = [];  // …and where each one's value sits in matrix.data
+    side
+      ? [
+          h('td', { class: 'gap', 'aria-hidden': 'true' }),
+          h('th', { scope: 'col', class: 'side-head', title: side.title }, side.head),
+        ]
+      : null,
+  );
+  const cells = []; // the <td>s of the values that are not masked…
+  const cellIndex = []; // …and where each one's value sits in matrix.data
   const maskedCells = [];
   const sideCells = [];
   const footCells = [];
@@ -60,22 +78,54 @@ function table(spec, view) {
       }
       if (masked) td.title = view.t('mat.masked');
       if (masked) maskedCells.push([td, i * matrix.cols + j]);
-      else { cells.push(td); cellIndex.push(i * matrix.cols + j); }
+      else {
+        cells.push(td);
+        cellIndex.push(i * matrix.cols + j);
+      }
       tds.push(td);
     }
     if (side) sideCells.push(h('td', { class: 'c side' }));
     const label = spec.rowLabels?.[i] ?? String(i + 1);
     // A row of words can be chosen with a click on its label (the word lines and the mix follow).
-    const rowHead = h('th', { scope: 'row' }, spec.tokenRows
-      ? h('button', { type: 'button', class: 'row-pick', tabindex: '-1', dataset: { row: i } }, label) : label);
-    rows.push(h('tr', { dataset: { i } }, rowHead, tds, side ? [h('td', { class: 'gap', 'aria-hidden': 'true' }), sideCells[i]] : null));
+    const rowHead = h(
+      'th',
+      { scope: 'row' },
+      spec.tokenRows
+        ? h('button', { type: 'button', class: 'row-pick', tabindex: '-1', dataset: { row: i } }, label)
+        : label,
+    );
+    rows.push(
+      h(
+        'tr',
+        { dataset: { i } },
+        rowHead,
+        tds,
+        side ? [h('td', { class: 'gap', 'aria-hidden': 'true' }), sideCells[i]] : null,
+      ),
+    );
   }
   if (foot) {
     for (let j = 0; j < matrix.cols; j++) footCells.push(h('td', { class: 'c side' }));
-    rows.push(h('tr', { class: 'foot' }, h('th', { scope: 'row', title: foot.title }, foot.head), footCells, side ? h('td', { class: 'corner', colspan: 2 }) : null));
+    rows.push(
+      h(
+        'tr',
+        { class: 'foot' },
+        h('th', { scope: 'row', title: foot.title }, foot.head),
+        footCells,
+        side ? h('td', { class: 'corner', colspan: 2 }) : null,
+      ),
+    );
   }
-  const el = h('div', { class: 'table-scroll' },
-    h('table', { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` }, h('thead', {}, head), h('tbody', {}, rows)));
+  const el = h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` },
+      h('thead', {}, head),
+      h('tbody', {}, rows),
+    ),
+  );
 
   // What each cell shows now, so that an update repaints only the cells whose number, format or
   // colour scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
@@ -96,13 +146,25 @@ function table(spec, view) {
       // property by property (replacing the whole style attribute costs a style and layout pass).
       const text = format(value);
       const style = cellStyle(value, scale, v.theme);
-      if (shownText[k] !== text) { td.textContent = text; shownText[k] = text; }
-      if (shownStyle[k] !== style) { td.style.backgroundColor = style.bg; td.style.color = style.fg; shownStyle[k] = style; }
+      if (shownText[k] !== text) {
+        td.textContent = text;
+        shownText[k] = text;
+      }
+      if (shownStyle[k] !== style) {
+        td.style.backgroundColor = style.bg;
+        td.style.color = style.fg;
+        shownStyle[k] = style;
+      }
     });
     shownKey = key;
     for (const [td, index] of maskedCells) td.textContent = format(next.matrix.data[index]);
     // Side and foot values are read, not compared by colour: plain text on a neutral ground.
-    const plain = (tds, values) => { const f = matrixFormat(values, v.digits); tds.forEach((td, k) => { td.textContent = f(values[k]); }); };
+    const plain = (tds, values) => {
+      const f = matrixFormat(values, v.digits);
+      tds.forEach((td, k) => {
+        td.textContent = f(values[k]);
+      });
+    };
     if (next.side) plain(sideCells, next.side.values);
     if (next.foot) plain(footCells, next.foot.values);
   }

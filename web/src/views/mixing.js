@@ -9,9 +9,9 @@ import { matrixFormat } from '../format.js';
 import { cellStyle, scaleFor, KIND_OF } from '../colors.js';
 import { at } from '../matrix.js';
 
-const LISTED = 8;      // rows of V listed in the mix; the rest are named only
-const WIDE = 12;       // V rows longer than this are drawn as strips without numbers
-const LINE_GAP = 34;   // px between two words of the word lines
+const LISTED = 8; // rows of V listed in the mix; the rest are named only
+const WIDE = 12; // V rows longer than this are drawn as strips without numbers
+const LINE_GAP = 34; // px between two words of the word lines
 const LINE_SPAN = 150; // px between the two columns of words
 export const LINE_WIDTH = 14; // px: the stroke of a weight of 1; a weight w is drawn w·LINE_WIDTH wide
 
@@ -21,7 +21,11 @@ const wordOf = (tokens, i) => tokens?.[i] ?? String(i + 1);
 /** A row of values as coloured cells (filled by fillValues): numbers, or a strip when long. */
 function valueRow(count) {
   const wide = count > WIDE;
-  return h('span', { class: `mix-values${wide ? ' strip' : ''}` }, Array.from({ length: count }, () => h('span', { class: 'mix-cell' })));
+  return h(
+    'span',
+    { class: `mix-values${wide ? ' strip' : ''}` },
+    Array.from({ length: count }, () => h('span', { class: 'mix-cell' })),
+  );
 }
 
 /** Writes values into a valueRow's cells, on the colour scale of the whole matrix they come from. */
@@ -32,7 +36,8 @@ function fillValues(row, values, whole, kind, { digits, theme }) {
   values.forEach((value, k) => {
     const cell = row.children[k];
     const text = format(value);
-    if (wide) cell.title = text; else if (cell.textContent !== text) cell.textContent = text;
+    if (wide) cell.title = text;
+    else if (cell.textContent !== text) cell.textContent = text;
     const { bg, fg } = cellStyle(value, scale, theme);
     cell.style.backgroundColor = bg;
     cell.style.color = fg;
@@ -42,52 +47,128 @@ function fillValues(row, values, whole, kind, { digits, theme }) {
 /** The words (or row numbers) as buttons that choose the row shown; the chosen one is pressed. */
 function rowPicker({ n, tokens, row, onRow, t, idPrefix }) {
   if (n > 16) {
-    return h('label', { class: 'mix-pick' }, t('mix.pickRow'), ' ',
-      h('input', { type: 'number', id: `${idPrefix}row`, min: 1, max: n, value: String(row + 1),
-        onchange: (e) => { const i = Number(e.target.value) - 1; if (Number.isInteger(i) && i >= 0 && i < n) onRow(i); } }));
+    return h(
+      'label',
+      { class: 'mix-pick' },
+      t('mix.pickRow'),
+      ' ',
+      h('input', {
+        type: 'number',
+        id: `${idPrefix}row`,
+        min: 1,
+        max: n,
+        value: String(row + 1),
+        onchange: (e) => {
+          const i = Number(e.target.value) - 1;
+          if (Number.isInteger(i) && i >= 0 && i < n) onRow(i);
+        },
+      }),
+    );
   }
-  return h('div', { class: 'mix-pick', role: 'group', 'aria-label': t('mix.pickRow') },
-    Array.from({ length: n }, (_, i) => h('button', {
-      type: 'button', class: 'word', id: `${idPrefix}row-${i}`, 'aria-pressed': String(i === row), onclick: () => onRow(i),
-    }, wordOf(tokens, i))));
+  return h(
+    'div',
+    { class: 'mix-pick', role: 'group', 'aria-label': t('mix.pickRow') },
+    Array.from({ length: n }, (_, i) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'word',
+          id: `${idPrefix}row-${i}`,
+          'aria-pressed': String(i === row),
+          onclick: () => onRow(i),
+        },
+        wordOf(tokens, i),
+      ),
+    ),
+  );
 }
 
 /** Which rows of V the mix of row i lists: all of them up to LISTED, else the heaviest, in sentence order. */
 function listedRows(weights) {
   const order = weights.map((w, j) => j);
-  return weights.length <= LISTED ? order : [...order].sort((a, b) => weights[b] - weights[a]).slice(0, LISTED).sort((a, b) => a - b);
+  return weights.length <= LISTED
+    ? order
+    : [...order]
+        .sort((a, b) => weights[b] - weights[a])
+        .slice(0, LISTED)
+        .sort((a, b) => a - b);
 }
 
 /** Builds the mix's elements for `listed` rows; fillMix writes the numbers. */
 function buildMix({ state, model, t, tokens, row, onRow }, listed) {
   const n = model.weights.rows;
   const i = row ?? 0;
-  const recipe = h('div', { class: 'recipe', 'aria-hidden': 'true' }, Array.from({ length: n }, () => h('span', { class: 'share' })));
+  const recipe = h(
+    'div',
+    { class: 'recipe', 'aria-hidden': 'true' },
+    Array.from({ length: n }, () => h('span', { class: 'share' })),
+  );
   const rows = listed.map((j) => {
     const bar = h('span', { class: 'wbar' });
     const num = h('span', { class: 'wnum' });
     const values = valueRow(model.v.cols);
-    return { j, bar, num, values, el: h('tr', { dataset: { j } },
-      h('th', { scope: 'row' }, wordOf(tokens, j)),
-      h('td', { class: 'weight' }, h('span', { class: 'wtrack' }, bar), num),
-      h('td', { class: 'op', 'aria-hidden': 'true' }, '×'),
-      h('td', {}, h('span', { class: 'sr-only' }, `v${j + 1} = `), values)) };
+    return {
+      j,
+      bar,
+      num,
+      values,
+      el: h(
+        'tr',
+        { dataset: { j } },
+        h('th', { scope: 'row' }, wordOf(tokens, j)),
+        h('td', { class: 'weight' }, h('span', { class: 'wtrack' }, bar), num),
+        h('td', { class: 'op', 'aria-hidden': 'true' }, '×'),
+        h('td', {}, h('span', { class: 'sr-only' }, `v${j + 1} = `), values),
+      ),
+    };
   });
   const output = valueRow(model.output.cols);
-  const el = h('section', { class: 'mix', 'aria-labelledby': 'mix-title' },
+  const el = h(
+    'section',
+    { class: 'mix', 'aria-labelledby': 'mix-title' },
     h('h3', { id: 'mix-title' }, t('mix.title', { word: tokens ? `“${tokens[i]}”` : t('mix.wordN', { i: i + 1 }) })),
     h('p', { class: 'note' }, t('mix.text')),
     rowPicker({ n, tokens, row: i, onRow, t, idPrefix: 'mix-' }),
     recipe,
     // Focusable: a keyboard can scroll a long row of V on a narrow screen.
-    h('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'mix-title' },
-      h('table', { class: 'mix-table', 'aria-labelledby': 'mix-title' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('mix.word')), h('th', { scope: 'col' }, t('mix.weight', { i: i + 1 })),
-          h('td', {}), h('th', { scope: 'col' }, t('mix.value')))),
-        h('tbody', {}, rows.map((r) => r.el),
-          h('tr', { class: 'sum' }, h('th', { scope: 'row' }, '='), h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))), h('td', {}),
-            h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output))))),
-    n > listed.length ? h('p', { class: 'note' }, t('mix.more', { shown: listed.length, count: n - listed.length })) : null);
+    h(
+      'div',
+      { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'mix-title' },
+      h(
+        'table',
+        { class: 'mix-table', 'aria-labelledby': 'mix-title' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, t('mix.word')),
+            h('th', { scope: 'col' }, t('mix.weight', { i: i + 1 })),
+            h('td', {}),
+            h('th', { scope: 'col' }, t('mix.value')),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rows.map((r) => r.el),
+          h(
+            'tr',
+            { class: 'sum' },
+            h('th', { scope: 'row' }, '='),
+            h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))),
+            h('td', {}),
+            h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output),
+          ),
+        ),
+      ),
+    ),
+    n > listed.length
+      ? h('p', { class: 'note' }, t('mix.more', { shown: listed.length, count: n - listed.length }))
+      : null,
+  );
   return { el, recipe, rows, output };
 }
 
@@ -124,8 +205,19 @@ export function mixView() {
   let parts = null;
   return (ctx) => {
     const listed = listedRows(rowOf(ctx.model.weights, ctx.row ?? 0));
-    const next = JSON.stringify([ctx.state.lang, ctx.state.digits, ctx.theme, ctx.tokens, ctx.row, ctx.model.v.cols, listed]);
-    if (next !== key) { key = next; parts = buildMix(ctx, listed); }
+    const next = JSON.stringify([
+      ctx.state.lang,
+      ctx.state.digits,
+      ctx.theme,
+      ctx.tokens,
+      ctx.row,
+      ctx.model.v.cols,
+      listed,
+    ]);
+    if (next !== key) {
+      key = next;
+      parts = buildMix(ctx, listed);
+    }
     fillMix(parts, ctx);
     return parts.el;
   };
@@ -149,21 +241,49 @@ export function renderWordLines({ model, t, tokens, row, onRow }) {
       const weight = at(model.weights, i, j);
       if (!(weight > 0)) continue;
       const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
-      const attrs = { x1: 4, y1: (i + 0.5) * LINE_GAP, x2: LINE_SPAN - 4, y2: (j + 0.5) * LINE_GAP, 'stroke-width': weight * LINE_WIDTH,
-        class: `wl${row === null ? '' : i === row ? ' on' : ' off'}`, 'data-i': i, 'data-j': j };
+      const attrs = {
+        x1: 4,
+        y1: (i + 0.5) * LINE_GAP,
+        x2: LINE_SPAN - 4,
+        y2: (j + 0.5) * LINE_GAP,
+        'stroke-width': weight * LINE_WIDTH,
+        class: `wl${row === null ? '' : i === row ? ' on' : ' off'}`,
+        'data-i': i,
+        'data-j': j,
+      };
       for (const [key, value] of Object.entries(attrs)) line.setAttribute(key, String(value));
       svg.append(line);
     }
   }
   const fa = matrixFormat(model.weights.data, 4);
-  const words = (side) => h('div', { class: `wl-words ${side}` }, Array.from({ length: n }, (_, i) => (side === 'left'
-    ? h('button', { type: 'button', class: 'word', id: `wl-row-${i}`, 'aria-pressed': String(i === row), onclick: () => onRow(i) }, tokens[i])
-    : h('span', { class: 'word' }, tokens[i]))));
+  const words = (side) =>
+    h(
+      'div',
+      { class: `wl-words ${side}` },
+      Array.from({ length: n }, (_, i) =>
+        side === 'left'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'word',
+                id: `wl-row-${i}`,
+                'aria-pressed': String(i === row),
+                onclick: () => onRow(i),
+              },
+              tokens[i],
+            )
+          : h('span', { class: 'word' }, tokens[i]),
+      ),
+    );
   // What the lines show, as text: the chosen word's weights (or the first word's).
   const said = row ?? 0;
   const summary = tokens.map((word, j) => `${word} ${fa(at(model.weights, said, j))}`).join(', ');
-  return h('figure', { class: 'word-lines' },
+  return h(
+    'figure',
+    { class: 'word-lines' },
     h('figcaption', {}, t('lines.caption')),
     h('div', { class: 'wl-grid' }, words('left'), svg, words('right')),
-    h('p', { class: 'sr-only' }, t('lines.summary', { word: tokens[said], weights: summary })));
+    h('p', { class: 'sr-only' }, t('lines.summary', { word: tokens[said], weights: summary })),
+  );
 }

@@ -37,9 +37,12 @@ function slide(root, before, source) {
     const dy = from.top - now.top;
     const grows = !before.has(fig.dataset.name);
     if (!grows && Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    fig.animate([
-      { transform: `translate(${dx}px, ${dy}px)`, opacity: grows ? 0.15 : 1 },
-      { transform: 'none', opacity: 1 },
-    ], { duration: DURATION, easing: EASING });
+    fig.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px)`, opacity: grows ? 0.15 : 1 },
+        { transform: 'none', opacity: 1 },
+      ],
+      { duration: DURATION, easing: EASING },
+    );
   }
 }

@@ -30,35 +30,64 @@ function scaled(state) {
 export function symbol(id, state) {
   const s = scaled(state);
   const max = () => [mo('−'), fn('max')];
-  const simple = (base, sub) => ({ nodes: () => [sub ? msub(mi(base), mi(sub)) : mi(base)], text: sub ? `${base}_${sub}` : base });
+  const simple = (base, sub) => ({
+    nodes: () => [sub ? msub(mi(base), mi(sub)) : mi(base)],
+    text: sub ? `${base}_${sub}` : base,
+  });
   switch (id) {
-    case 'x': return simple('X');
-    case 'wq': return simple('W', 'Q');
-    case 'wk': return simple('W', 'K');
-    case 'wv': return simple('W', 'V');
-    case 'q': return simple('Q');
-    case 'k': return simple('K');
-    case 'v': return simple('V');
-    case 'scores': return { nodes: () => [mi('S'), mo('='), mi('Q'), msup(mi('K'), mo('⊤'))], text: 'S = QKᵀ' };
-    case 'scaled': return s;
-    case 'shifted': return { nodes: () => [...s.nodes(), ...max()], text: `${s.text} − max` };
-    case 'exps': return state.softmax === 'naive'
-      ? { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes())], text: `E = exp(${s.text})` }
-      : { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes(), ...max())], text: `E = exp(${s.text} − max)` };
-    case 'expsArticle': return { nodes: () => [fn('exp'), paren(...s.nodes())], text: `exp(${s.text})` };
-    case 'rowMax': return { nodes: () => [fn('max')], text: 'max' };
-    case 'rowSum': return { nodes: () => [mo('Σ')], text: 'Σ' };
-    case 'weights': return simple('A');
-    case 'output': return { nodes: () => [mi('A'), mi('V')], text: 'AV' };
-    default: throw new Error(`no symbol for ${id}`);
+    case 'x':
+      return simple('X');
+    case 'wq':
+      return simple('W', 'Q');
+    case 'wk':
+      return simple('W', 'K');
+    case 'wv':
+      return simple('W', 'V');
+    case 'q':
+      return simple('Q');
+    case 'k':
+      return simple('K');
+    case 'v':
+      return simple('V');
+    case 'scores':
+      return { nodes: () => [mi('S'), mo('='), mi('Q'), msup(mi('K'), mo('⊤'))], text: 'S = QKᵀ' };
+    case 'scaled':
+      return s;
+    case 'shifted':
+      return { nodes: () => [...s.nodes(), ...max()], text: `${s.text} − max` };
+    case 'exps':
+      return state.softmax === 'naive'
+        ? { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes())], text: `E = exp(${s.text})` }
+        : {
+            nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes(), ...max())],
+            text: `E = exp(${s.text} − max)`,
+          };
+    case 'expsArticle':
+      return { nodes: () => [fn('exp'), paren(...s.nodes())], text: `exp(${s.text})` };
+    case 'rowMax':
+      return { nodes: () => [fn('max')], text: 'max' };
+    case 'rowSum':
+      return { nodes: () => [mo('Σ')], text: 'Σ' };
+    case 'weights':
+      return simple('A');
+    case 'output':
+      return { nodes: () => [mi('A'), mi('V')], text: 'AV' };
+    default:
+      throw new Error(`no symbol for ${id}`);
   }
 }
 
 /** "name ∈ ℝ^{rows×cols}", the shape label every matrix carries, as one <math>. */
 export function shapeMath(id, state, rows, cols) {
   const { nodes, text } = symbol(id, state);
-  return math([...nodes(), mo('∈', { lspace: '0.28em', rspace: '0.28em' }), msup(fn('ℝ'), mrow(mn(String(rows)), mo('×'), mn(String(cols))))],
-    { label: `${text} ∈ ℝ ${rows}×${cols}` });
+  return math(
+    [
+      ...nodes(),
+      mo('∈', { lspace: '0.28em', rspace: '0.28em' }),
+      msup(fn('ℝ'), mrow(mn(String(rows)), mo('×'), mn(String(cols)))),
+    ],
+    { label: `${text} ∈ ℝ ${rows}×${cols}` },
+  );
 }
 
 /** Just the symbol, as one <math>. */

@@ -16,16 +16,49 @@ const THUMB = 34; // px, the longest side of a node's thumbnail
 /** What each node shows: the matrices of its thumbnail, its symbol and the operation on the arrow into it. */
 const NODES = {
   x: { matrices: (s) => (s.mode === 'x' ? ['x'] : []), symbol: () => [mi('X')] },
-  project: { matrices: () => ['q', 'k', 'v'], symbol: () => [mi('Q'), mi('K'), mi('V')],
-    op: (s) => (s.mode === 'x' ? [mo('·'), mi('W')] : [mo('=')]), shape: (s) => [s.n, s.dk] },
-  scores: { matrices: () => ['scores'], symbol: () => [mi('S')], op: () => [mi('Q'), msup(mi('K'), mo('⊤'))], shape: (s) => [s.n, s.n] },
-  scale: { matrices: () => ['scaled'], symbol: (s) => symbol('scaled', s).nodes(),
-    op: (s) => ({ sqrt_dk: [mo('÷'), msqrt(dk())], dk: [mo('÷'), dk()], none: [mo('÷'), mi('1')] })[s.scale], shape: (s) => [s.n, s.n] },
-  max: { matrices: () => ['shifted'], symbol: () => [mo('−'), fn('max')], op: () => [mo('−'), fn('max')], shape: (s) => [s.n, s.n] },
+  project: {
+    matrices: () => ['q', 'k', 'v'],
+    symbol: () => [mi('Q'), mi('K'), mi('V')],
+    op: (s) => (s.mode === 'x' ? [mo('·'), mi('W')] : [mo('=')]),
+    shape: (s) => [s.n, s.dk],
+  },
+  scores: {
+    matrices: () => ['scores'],
+    symbol: () => [mi('S')],
+    op: () => [mi('Q'), msup(mi('K'), mo('⊤'))],
+    shape: (s) => [s.n, s.n],
+  },
+  scale: {
+    matrices: () => ['scaled'],
+    symbol: (s) => symbol('scaled', s).nodes(),
+    op: (s) => ({ sqrt_dk: [mo('÷'), msqrt(dk())], dk: [mo('÷'), dk()], none: [mo('÷'), mi('1')] })[s.scale],
+    shape: (s) => [s.n, s.n],
+  },
+  max: {
+    matrices: () => ['shifted'],
+    symbol: () => [mo('−'), fn('max')],
+    op: () => [mo('−'), fn('max')],
+    shape: (s) => [s.n, s.n],
+  },
   exp: { matrices: () => ['exps'], symbol: () => [fn('exp')], op: () => [fn('exp')], shape: (s) => [s.n, s.n] },
-  sum: { matrices: () => ['rowSum'], symbol: () => [mo('Σ')], op: () => [mo('Σ')], shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]) },
-  weights: { matrices: () => ['weights'], symbol: () => [mi('A')], op: () => [mo('÷'), mo('Σ')], shape: (s) => [s.n, s.n] },
-  output: { matrices: () => ['output'], symbol: () => [mi('A'), mi('V')], op: () => [mo('·'), mi('V')], shape: (s) => [s.n, s.dv] },
+  sum: {
+    matrices: () => ['rowSum'],
+    symbol: () => [mo('Σ')],
+    op: () => [mo('Σ')],
+    shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]),
+  },
+  weights: {
+    matrices: () => ['weights'],
+    symbol: () => [mi('A')],
+    op: () => [mo('÷'), mo('Σ')],
+    shape: (s) => [s.n, s.n],
+  },
+  output: {
+    matrices: () => ['output'],
+    symbol: () => [mi('A'), mi('V')],
+    op: () => [mo('·'), mi('V')],
+    shape: (s) => [s.n, s.dv],
+  },
 };
 
 // What is on screen in each nav root, so that a new step only moves the mark.
@@ -39,32 +72,63 @@ function node(id, index, { state, t, go }) {
   const spec = NODES[id];
   const step = index + 1;
   const names = spec.matrices(state);
-  const arrow = spec.op ? h('span', { class: 'map-arrow', 'aria-hidden': 'true' },
-    h('span', { class: 'map-op' }, math(spec.op(state))),
-    h('span', { class: 'map-line' }),
-    h('span', { class: 'map-shape' }, spec.shape(state).join('×'))) : null;
-  return h('li', { class: 'map-item', dataset: { step } }, arrow,
-    h('button', {
-      type: 'button', class: 'step-link map-node', dataset: { step },
-      title: names.length ? null : t('map.noX'),
-      onclick: () => go(step),
-    },
-    h('span', { class: 'sr-only' }, `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${id}.title`)}`),
-    h('span', { class: `thumbs${names.length ? '' : ' empty'}`, 'aria-hidden': 'true' }, names.length ? names.map(thumb) : '—'),
-    h('span', { class: 'map-symbol', 'aria-hidden': 'true' }, math(spec.symbol(state))),
-    h('span', { class: 'map-label', 'aria-hidden': 'true' }, t(`map.${id}`))));
+  const arrow = spec.op
+    ? h(
+        'span',
+        { class: 'map-arrow', 'aria-hidden': 'true' },
+        h('span', { class: 'map-op' }, math(spec.op(state))),
+        h('span', { class: 'map-line' }),
+        h('span', { class: 'map-shape' }, spec.shape(state).join('×')),
+      )
+    : null;
+  return h(
+    'li',
+    { class: 'map-item', dataset: { step } },
+    arrow,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'step-link map-node',
+        dataset: { step },
+        title: names.length ? null : t('map.noX'),
+        onclick: () => go(step),
+      },
+      h('span', { class: 'sr-only' }, `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${id}.title`)}`),
+      h(
+        'span',
+        { class: `thumbs${names.length ? '' : ' empty'}`, 'aria-hidden': 'true' },
+        names.length ? names.map(thumb) : '—',
+      ),
+      h('span', { class: 'map-symbol', 'aria-hidden': 'true' }, math(spec.symbol(state))),
+      h('span', { class: 'map-label', 'aria-hidden': 'true' }, t(`map.${id}`)),
+    ),
+  );
 }
 
 /** Builds the map and buttons (once per language and option set) and marks the current step. */
 export function renderNav(root, ctx) {
   const { state, t, go } = ctx;
-  const key = JSON.stringify([state.lang, state.mode, state.scale, state.temperature !== 1, state.axis, state.n, state.dk, state.dv]);
+  const key = JSON.stringify([
+    state.lang,
+    state.mode,
+    state.scale,
+    state.temperature !== 1,
+    state.axis,
+    state.n,
+    state.dk,
+    state.dv,
+  ]);
   let view = mounted.get(root);
   if (view?.key !== key) {
     const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
     const next = h('button', { type: 'button', id: 'next' }, t('nav.next'), ' →');
     const position = h('span', { class: 'position' });
-    const list = h('ol', { class: 'map', 'aria-label': t('nav.label') }, STEPS.map((id, index) => node(id, index, ctx)));
+    const list = h(
+      'ol',
+      { class: 'map', 'aria-label': t('nav.label') },
+      STEPS.map((id, index) => node(id, index, ctx)),
+    );
     // A focused button is kept across a rebuild (say, a language switch): the same id gets focus back.
     const focused = root.contains(document.activeElement) ? document.activeElement.id : null;
     root.replaceChildren(
@@ -89,7 +153,8 @@ export function renderNav(root, ctx) {
   if (prevFocused && view.prev.disabled) view.next.focus();
   for (const button of view.list.querySelectorAll('.map-node')) {
     const current = Number(button.dataset.step) === state.step;
-    if (current) button.setAttribute('aria-current', 'step'); else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
+    if (current) button.setAttribute('aria-current', 'step');
+    else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
   }
   // On a narrow screen the strip scrolls so the current step is in view (never the page itself);
   // measured at the next frame, when the page is laid out anyway.
@@ -116,11 +181,17 @@ export function updateMap(root, { model, theme }) {
       canvas.height = m.rows;
       const longest = Math.max(m.rows, m.cols);
       const size = canvas.parentElement.children.length > 1 ? THUMB * 0.62 : THUMB;
-      Object.assign(canvas.style, { width: `${Math.max(3, Math.round((m.cols / longest) * size))}px`, height: `${Math.max(3, Math.round((m.rows / longest) * size))}px` });
+      Object.assign(canvas.style, {
+        width: `${Math.max(3, Math.round((m.cols / longest) * size))}px`,
+        height: `${Math.max(3, Math.round((m.rows / longest) * size))}px`,
+      });
     }
     const context = canvas.getContext('2d');
     if (!context) continue;
-    const image = last?.image.width === m.cols && last.image.height === m.rows ? last.image : context.createImageData(m.cols, m.rows);
+    const image =
+      last?.image.width === m.cols && last.image.height === m.rows
+        ? last.image
+        : context.createImageData(m.cols, m.rows);
     paintImage(image, m.data, scaleFor(m.data, KIND_OF[canvas.dataset.name]), theme);
     context.putImageData(image, 0, 0);
     drawn.set(canvas, { data: m.data, theme, image });

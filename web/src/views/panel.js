@@ -13,23 +13,51 @@ const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role
 
 function presetControl({ state, t, on }) {
   const options = [...PRESETS, ...(state.preset === 'custom' ? ['custom'] : [])];
-  return h('div', { class: 'field' },
+  return h(
+    'div',
+    { class: 'field' },
     h('label', { for: 'preset' }, t('preset.label')),
-    h('select', { id: 'preset', class: 'wide', onchange: (e) => on.preset(e.target.value) },
-      options.map((p) => h('option', { value: p, selected: p === state.preset }, t(`preset.${p}`)))),
+    h(
+      'select',
+      { id: 'preset', class: 'wide', onchange: (e) => on.preset(e.target.value) },
+      options.map((p) => h('option', { value: p, selected: p === state.preset }, t(`preset.${p}`))),
+    ),
     isIllustrative(state.preset) ? h('p', { class: 'note' }, t('preset.illustrative')) : null,
-    state.preset === 'random' ? h('p', { class: 'note' }, t('preset.randomScale')) : null);
+    state.preset === 'random' ? h('p', { class: 'note' }, t('preset.randomScale')) : null,
+  );
 }
 
 function sizeControls({ state, t, on }) {
-  const field = (key, label, value, disabled, handler) => h('div', { class: 'field size' },
-    h('label', { for: `size-${key}` }, label),
-    h('input', { id: `size-${key}`, type: 'number', min: key === 'seed' ? 0 : 1, max: key === 'seed' ? null : 64, step: 1, value: String(value),
-      disabled, 'aria-describedby': `err-size-${key}`, onchange: (e) => handler(e.target.value, e.target) }),
-    errorSlot(`size-${key}`));
-  return h('div', { class: 'sizes' },
-    SIZE_NAMES.map((key) => field(key, t(`size.${key}`), state[key], key === 'd' && state.mode === 'qkv', (text, el) => on.size(key, text, el))),
-    state.preset === 'random' ? field('seed', t('size.seed'), state.seed, false, (text, el) => on.seed(text, el)) : null);
+  const field = (key, label, value, disabled, handler) =>
+    h(
+      'div',
+      { class: 'field size' },
+      h('label', { for: `size-${key}` }, label),
+      h('input', {
+        id: `size-${key}`,
+        type: 'number',
+        min: key === 'seed' ? 0 : 1,
+        max: key === 'seed' ? null : 64,
+        step: 1,
+        value: String(value),
+        disabled,
+        'aria-describedby': `err-size-${key}`,
+        onchange: (e) => handler(e.target.value, e.target),
+      }),
+      errorSlot(`size-${key}`),
+    );
+  return h(
+    'div',
+    { class: 'sizes' },
+    SIZE_NAMES.map((key) =>
+      field(key, t(`size.${key}`), state[key], key === 'd' && state.mode === 'qkv', (text, el) =>
+        on.size(key, text, el),
+      ),
+    ),
+    state.preset === 'random'
+      ? field('seed', t('size.seed'), state.seed, false, (text, el) => on.seed(text, el))
+      : null,
+  );
 }
 
 /**
@@ -43,34 +71,64 @@ function matrixEditor(name, rows, { state, t, on, filled }) {
   const isNew = (i, j) => Boolean(filled) && (i >= filled[0] || j >= filled[1]);
   const grid = large
     ? h('p', { class: 'note' }, t('editor.large'))
-    : h('div', { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },
-      rows.map((row, i) => row.map((value, j) => h('input', {
-        type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-        id: `in-${name}-${i}-${j}`, class: `cell-input${isNew(i, j) ? ' filled' : ''}`, value: formatInput(value),
-        'aria-label': t('mat.cell', { name: textName, i: i + 1, j: j + 1 }),
-        'aria-describedby': `err-${name}`,
-        oninput: (e) => on.cell(name, i, j, e.target.value),
-      }))));
-  const paste = h('textarea', { id: `paste-${name}`, rows: 3, spellcheck: 'false', 'aria-describedby': `err-paste-${name} hint-paste-${name}` });
-  return h('fieldset', { class: 'editor', id: `editor-${name}` },
+    : h(
+        'div',
+        { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },
+        rows.map((row, i) =>
+          row.map((value, j) =>
+            h('input', {
+              type: 'text',
+              inputmode: 'decimal',
+              autocomplete: 'off',
+              spellcheck: 'false',
+              id: `in-${name}-${i}-${j}`,
+              class: `cell-input${isNew(i, j) ? ' filled' : ''}`,
+              value: formatInput(value),
+              'aria-label': t('mat.cell', { name: textName, i: i + 1, j: j + 1 }),
+              'aria-describedby': `err-${name}`,
+              oninput: (e) => on.cell(name, i, j, e.target.value),
+            }),
+          ),
+        ),
+      );
+  const paste = h('textarea', {
+    id: `paste-${name}`,
+    rows: 3,
+    spellcheck: 'false',
+    'aria-describedby': `err-paste-${name} hint-paste-${name}`,
+  });
+  return h(
+    'fieldset',
+    { class: 'editor', id: `editor-${name}` },
     h('legend', {}, shapeMath(name, state, rows.length, cols)),
     grid,
     errorSlot(name),
-    h('details', { id: `details-paste-${name}` },
+    h(
+      'details',
+      { id: `details-paste-${name}` },
       h('summary', {}, t('editor.paste')),
       h('label', { for: `paste-${name}`, class: 'sr-only' }, `${t('editor.paste')} ${textName}`),
       paste,
       h('p', { class: 'hint', id: `hint-paste-${name}` }, t('editor.pasteHint')),
-      h('button', { type: 'button', id: `apply-${name}`, onclick: () => on.paste(name, paste.value) }, t('editor.apply')),
-      errorSlot(`paste-${name}`)));
+      h(
+        'button',
+        { type: 'button', id: `apply-${name}`, onclick: () => on.paste(name, paste.value) },
+        t('editor.apply'),
+      ),
+      errorSlot(`paste-${name}`),
+    ),
+  );
 }
 
 /** Which matrices a paste or resize grew, said in words next to the editors. */
 function filledNote({ state, t, filled }) {
   const names = Object.keys(filled ?? {});
   if (!names.length) return null;
-  return h('p', { class: 'notice info filled-note', id: 'filled-note', role: 'status' },
-    t('editor.filled', { names: names.map((name) => symbol(name, state).text).join(t('list.and')) }));
+  return h(
+    'p',
+    { class: 'notice info filled-note', id: 'filled-note', role: 'status' },
+    t('editor.filled', { names: names.map((name) => symbol(name, state).text).join(t('list.and')) }),
+  );
 }
 
 function optionControls(ctx) {
@@ -81,10 +139,18 @@ function optionControls(ctx) {
     CONTROLS.mask(ctx, ''),
     CONTROLS.softmax(ctx, ''),
     CONTROLS.axis(ctx, ''),
-    h('div', { class: 'field' },
+    h(
+      'div',
+      { class: 'field' },
       h('label', { for: 'digits' }, t('opt.digits')),
-      h('select', { id: 'digits', onchange: (e) => on.option('digits', Number(e.target.value)) },
-        PRECISIONS.map((d) => h('option', { value: String(d), selected: d === state.digits }, t('opt.digits.value', { digits: d }))))),
+      h(
+        'select',
+        { id: 'digits', onchange: (e) => on.option('digits', Number(e.target.value)) },
+        PRECISIONS.map((d) =>
+          h('option', { value: String(d), selected: d === state.digits }, t('opt.digits.value', { digits: d })),
+        ),
+      ),
+    ),
   ];
 }
 
@@ -92,17 +158,34 @@ function optionControls(ctx) {
 export function renderPanel(root, ctx) {
   const { state, t, on } = ctx;
   root.replaceChildren(
-    h('section', { class: 'panel-section', 'aria-labelledby': 'inputs-title' },
+    h(
+      'section',
+      { class: 'panel-section', 'aria-labelledby': 'inputs-title' },
       h('h2', { id: 'inputs-title' }, t('panel.inputs')),
       errorSlot('engine'),
       presetControl(ctx),
-      radios('mode', t('mode.label'), [['x', t('mode.x')], ['qkv', t('mode.qkv')]], state.mode, (v) => on.mode(v)),
+      radios(
+        'mode',
+        t('mode.label'),
+        [
+          ['x', t('mode.x')],
+          ['qkv', t('mode.qkv')],
+        ],
+        state.mode,
+        (v) => on.mode(v),
+      ),
       sizeControls(ctx),
       filledNote(ctx),
-      Object.keys(MODE_MATRICES[state.mode]).map((name) => matrixEditor(name, state.mats[name], { ...ctx, filled: ctx.filled?.[name] }))),
-    h('section', { class: 'panel-section', 'aria-labelledby': 'options-title' },
+      Object.keys(MODE_MATRICES[state.mode]).map((name) =>
+        matrixEditor(name, state.mats[name], { ...ctx, filled: ctx.filled?.[name] }),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'panel-section', 'aria-labelledby': 'options-title' },
       h('h2', { id: 'options-title' }, t('panel.options')),
-      optionControls(ctx)),
+      optionControls(ctx),
+    ),
   );
 }
 
@@ -122,7 +205,10 @@ export function showErrors(root, errors) {
       size: [`size-${name}`, `err-size-${name}`],
       temperature: ['temperature', 'err-temperature'],
       // a refusal of the core: at its matrix (and its cell, when the reader typed that value)
-      engine: [name ? (i !== undefined ? `in-${name}-${i}-${j}` : `editor-${name}`) : null, name ? `err-${name}` : 'err-engine'],
+      engine: [
+        name ? (i !== undefined ? `in-${name}-${i}-${j}` : `editor-${name}`) : null,
+        name ? `err-${name}` : 'err-engine',
+      ],
     }[kind] ?? [null, 'err-engine'];
     const [inputId, slotId] = spots;
     if (inputId) root.querySelector(`#${inputId}`)?.setAttribute('aria-invalid', 'true');

@@ -46,19 +46,33 @@ export function placePopover(popover, anchor) {
   const room = window.innerWidth - EDGE;
   let side;
   let left;
-  if (zone.right + GAP + width <= room) { side = 'at-right'; left = zone.right + GAP; }
-  else if (zone.left - GAP - width >= EDGE) { side = 'at-left'; left = zone.left - GAP - width; }
-  else { side = 'below'; left = clamp(cell.left, EDGE, room - width); }
+  if (zone.right + GAP + width <= room) {
+    side = 'at-right';
+    left = zone.right + GAP;
+  } else if (zone.left - GAP - width >= EDGE) {
+    side = 'at-left';
+    left = zone.left - GAP - width;
+  } else {
+    side = 'below';
+    left = clamp(cell.left, EDGE, room - width);
+  }
   const rowMiddle = cell.top + cell.height / 2;
-  const top = side === 'below'
-    ? cell.bottom + GAP
-    : clamp(rowMiddle - 28, EDGE, Math.max(EDGE, window.innerHeight - height - EDGE));
+  const top =
+    side === 'below'
+      ? cell.bottom + GAP
+      : clamp(rowMiddle - 28, EDGE, Math.max(EDGE, window.innerHeight - height - EDGE));
   popover.classList.remove('at-right', 'at-left', 'below');
   popover.classList.add(side);
   // Document coordinates: the popover's containing block is the page, so it scrolls with the cell.
-  Object.assign(popover.style, { left: `${Math.round(left + window.scrollX)}px`, top: `${Math.round(top + window.scrollY)}px` });
+  Object.assign(popover.style, {
+    left: `${Math.round(left + window.scrollX)}px`,
+    top: `${Math.round(top + window.scrollY)}px`,
+  });
   // The little pointer on the popover's edge aims at the cell.
-  popover.style.setProperty('--pointer', side === 'below'
-    ? `${Math.round(clamp(cell.left + cell.width / 2 - left, 16, width - 16))}px`
-    : `${Math.round(clamp(rowMiddle - top, 16, height - 16))}px`);
+  popover.style.setProperty(
+    '--pointer',
+    side === 'below'
+      ? `${Math.round(clamp(cell.left + cell.width / 2 - left, 16, width - 16))}px`
+      : `${Math.round(clamp(rowMiddle - top, 16, height - 16))}px`,
+  );
 }

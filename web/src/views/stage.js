@@ -17,7 +17,18 @@ import { capture, animateStep } from './motion.js';
 import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
 /** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
-const MADE_FROM = { scores: 'k', scaled: 'scores', shifted: 'scaled', exps: 'shifted', expsArticle: 'shifted', weights: 'exps', output: 'weights', q: 'x', k: 'x', v: 'x' };
+const MADE_FROM = {
+  scores: 'k',
+  scaled: 'scores',
+  shifted: 'scaled',
+  exps: 'shifted',
+  expsArticle: 'shifted',
+  weights: 'exps',
+  output: 'weights',
+  q: 'x',
+  k: 'x',
+  v: 'x',
+};
 
 /** The list of things the step shows: matrix specs and operators between them, in rows. */
 function stepContent(stepId, { state, model, t, tokens }) {
@@ -26,8 +37,15 @@ function stepContent(stepId, { state, model, t, tokens }) {
   const words = tokens ?? undefined;
   const spec = (id, extra = {}) => {
     const matrix = extra.matrix ?? model[id];
-    return { id, name: shapeMath(id, state, matrix.rows, matrix.cols), label: symbol(id, state).text, matrix,
-      caption: t(`mat.${id}`), kind: KIND_OF[id], ...extra };
+    return {
+      id,
+      name: shapeMath(id, state, matrix.rows, matrix.cols),
+      label: symbol(id, state).text,
+      matrix,
+      caption: t(`mat.${id}`),
+      kind: KIND_OF[id],
+      ...extra,
+    };
   };
   const token = { rowLabels: words, tokenRows: true };
   const pair = { rowLabels: words, colLabels: words, tokenRows: true };
@@ -38,10 +56,17 @@ function stepContent(stepId, { state, model, t, tokens }) {
     return byColumn ? { foot: part } : { side: part };
   };
   const qkv = () => [[spec('q', token), spec('k', token), spec('v', token)]];
-  const article = (withSums) => (model.article
-    ? [spec('expsArticle', { ...pair, matrix: model.article.exps, caption: t('mat.expsArticle'),
-      ...(withSums ? reduced(model.article.rowSum.data, 'Sum') : {}) })]
-    : []);
+  const article = (withSums) =>
+    model.article
+      ? [
+          spec('expsArticle', {
+            ...pair,
+            matrix: model.article.exps,
+            caption: t('mat.expsArticle'),
+            ...(withSums ? reduced(model.article.rowSum.data, 'Sum') : {}),
+          }),
+        ]
+      : [];
 
   switch (stepId) {
     case 'x':
@@ -51,23 +76,45 @@ function stepContent(stepId, { state, model, t, tokens }) {
       // X once, then each projection on one line, X · W = result: the line scrolls, never wraps.
       return [[spec('x', token)], ...['q', 'k', 'v'].map((out) => ['X ·', spec(`w${out}`), '=', spec(out, token)])];
     case 'scores':
-      return [[spec('q', token), '·', spec('k', { ...token, caption: t('mat.kTransposed') }), '=', spec('scores', scores)]];
+      return [
+        [spec('q', token), '·', spec('k', { ...token, caption: t('mat.kTransposed') }), '=', spec('scores', scores)],
+      ];
     case 'scale':
       return [[spec('scores', scores), '→', spec('scaled', { ...scores, masked })]];
     case 'max':
-      return [[spec('scaled', { ...scores, masked, ...reduced(model.rowMax.data, 'Max') }), '→', spec('shifted', { ...scores, masked })]];
+      return [
+        [
+          spec('scaled', { ...scores, masked, ...reduced(model.rowMax.data, 'Max') }),
+          '→',
+          spec('shifted', { ...scores, masked }),
+        ],
+      ];
     case 'exp':
       return [[spec('exps', { ...scores, masked }), ...article(false)]];
     case 'sum':
       return [[spec('exps', { ...scores, masked, ...reduced(model.rowSum.data, 'Sum') }), ...article(true)]];
     case 'weights':
-      return [[spec('weights', {
-        ...scores, masked, caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
-        side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
-        foot: byColumn ? { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols } : undefined,
-      })]];
+      return [
+        [
+          spec('weights', {
+            ...scores,
+            masked,
+            caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
+            side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
+            foot: byColumn ? { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols } : undefined,
+          }),
+        ],
+      ];
     case 'output':
-      return [[spec('weights', { ...scores, masked }), '·', spec('v', token), '=', spec('output', { ...token, pick: 'output' })]];
+      return [
+        [
+          spec('weights', { ...scores, masked }),
+          '·',
+          spec('v', token),
+          '=',
+          spec('output', { ...token, pick: 'output' }),
+        ],
+      ];
     default:
       return [];
   }
@@ -78,7 +125,8 @@ function notices(stepId, { state, model, t }) {
   const out = [];
   const from = (step) => STEPS.indexOf(stepId) >= STEPS.indexOf(step);
   // The article's own remarks on its worked example (§7), while the numbers are still its own.
-  if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output')) out.push(['info', t(`article.${stepId}`)]);
+  if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output'))
+    out.push(['info', t(`article.${stepId}`)]);
   // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
   // own overflow, which its notice below explains, is where they start.
   const start = nonFiniteFrom(model);
@@ -93,14 +141,17 @@ function notices(stepId, { state, model, t }) {
   if (state.axis === 'column' && from('max')) out.push(['warn', t('notice.column')]);
   if (state.scale !== 'sqrt_dk' && from('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
   if (state.mask === 'causal' && from('scale')) out.push(['info', t('notice.masked')]);
-  if (state.temperature !== 1 && from('scale')) out.push(['info', t('notice.temperature', { value: state.temperature })]);
+  if (state.temperature !== 1 && from('scale'))
+    out.push(['info', t('notice.temperature', { value: state.temperature })]);
   return out;
 }
 
 /** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
 export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
   const step = stepId ? `[data-step="${stepId}"]` : '';
-  return document.querySelector(`template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`);
+  return document.querySelector(
+    `template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`,
+  );
 }
 
 /**
@@ -110,13 +161,35 @@ export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
 function sameWeight({ state, model, t }) {
   if (!model.article) return null;
   const f = (m) => matrixFormat(m.data, state.digits);
-  const [fe, fs, fae, fas, fa] = [model.exps, model.rowSum, model.article.exps, model.article.rowSum, model.weights].map(f);
+  const [fe, fs, fae, fas, fa] = [
+    model.exps,
+    model.rowSum,
+    model.article.exps,
+    model.article.rowSum,
+    model.weights,
+  ].map(f);
   const A = msub(mi('A'), '11');
-  return h('p', { class: 'same-weight' }, h('span', { class: 'label' }, t('article.sameWeight')), ' ',
-    math([A, mo('='), mfrac(mn(fae(model.article.exps.data[0])), mn(fas(model.article.rowSum.data[0]))), mo('='),
-      mfrac(mn(fe(model.exps.data[0])), mn(fs(model.rowSum.data[0]))), mo('='), mn(fa(model.weights.data[0]))],
-    { label: `A11 = ${fae(model.article.exps.data[0])}/${fas(model.article.rowSum.data[0])} = ${fe(model.exps.data[0])}/${fs(model.rowSum.data[0])} = ${fa(model.weights.data[0])}` }),
-    h('span', { class: 'why' }, ' ', t('article.sameWhy')));
+  return h(
+    'p',
+    { class: 'same-weight' },
+    h('span', { class: 'label' }, t('article.sameWeight')),
+    ' ',
+    math(
+      [
+        A,
+        mo('='),
+        mfrac(mn(fae(model.article.exps.data[0])), mn(fas(model.article.rowSum.data[0]))),
+        mo('='),
+        mfrac(mn(fe(model.exps.data[0])), mn(fs(model.rowSum.data[0]))),
+        mo('='),
+        mn(fa(model.weights.data[0])),
+      ],
+      {
+        label: `A11 = ${fae(model.article.exps.data[0])}/${fas(model.article.rowSum.data[0])} = ${fe(model.exps.data[0])}/${fs(model.rowSum.data[0])} = ${fa(model.weights.data[0])}`,
+      },
+    ),
+    h('span', { class: 'why' }, ' ', t('article.sameWhy')),
+  );
 }
 
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
@@ -139,12 +212,28 @@ function place(box, parts) {
 function legend(stepId, specs, { t, theme }) {
   const kinds = new Set(specs.map((x) => x.kind));
   const sides = specs.some((x) => (x.side || x.foot) && x.matrix.rows <= TABLE_LIMIT && x.matrix.cols <= TABLE_LIMIT);
-  const swatch = (background) => { const el = h('span', { class: 'swatch', 'aria-hidden': 'true' }); el.style.background = background; return el; };
-  return h('ul', { class: 'legend' },
+  const swatch = (background) => {
+    const el = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+    el.style.background = background;
+    return el;
+  };
+  return h(
+    'ul',
+    { class: 'legend' },
     kinds.has('seq') ? h('li', {}, swatch(gradientCss('seq', theme)), t('legend.seqScale')) : null,
     kinds.has('div') ? h('li', {}, swatch(gradientCss('div', theme)), t('legend.divScale')) : null,
-    STEPS.indexOf(stepId) >= STEPS.indexOf('scale') ? h('li', {}, swatch(`repeating-linear-gradient(135deg, ${offColor(theme)} 0 4px, transparent 4px 8px)`), t('legend.masked')) : null,
-    sides ? h('li', {}, h('span', { class: 'swatch side-swatch', 'aria-hidden': 'true' }, 'Σ'), t('legend.side')) : null);
+    STEPS.indexOf(stepId) >= STEPS.indexOf('scale')
+      ? h(
+          'li',
+          {},
+          swatch(`repeating-linear-gradient(135deg, ${offColor(theme)} 0 4px, transparent 4px 8px)`),
+          t('legend.masked'),
+        )
+      : null,
+    sides
+      ? h('li', {}, h('span', { class: 'swatch side-swatch', 'aria-hidden': 'true' }, 'Σ'), t('legend.side'))
+      : null,
+  );
 }
 
 // What is on screen in each stage root: its parts, which stay from step to step (a step replaces
@@ -175,8 +264,15 @@ function skeleton(root) {
   };
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
   parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
-  root.replaceChildren(h('div', { class: 'stage-head' }, parts.title, parts.controls), parts.formulas, parts.text,
-    parts.notices, parts.matrices, parts.extras, parts.legend);
+  root.replaceChildren(
+    h('div', { class: 'stage-head' }, parts.title, parts.controls),
+    parts.formulas,
+    parts.text,
+    parts.notices,
+    parts.matrices,
+    parts.extras,
+    parts.legend,
+  );
   return parts;
 }
 
@@ -200,29 +296,52 @@ export function renderStage(root, ctx) {
   const content = stepContent(stepId, ctx);
   const specs = content.flat().filter((x) => typeof x === 'object');
   let parts = mounted.get(root);
-  if (!parts) { parts = skeleton(root); mounted.set(root, parts); }
+  if (!parts) {
+    parts = skeleton(root);
+    mounted.set(root, parts);
+  }
   // Where the matrices are, for the motion to the next step: read before anything is changed, so
   // that reading it does not make the browser lay the page out an extra time.
   const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
   const options = [state.scale, state.temperature !== 1, state.mask, state.softmax, state.axis];
 
   refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
-    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })), ' ', t(`step.${stepId}.title`)]);
+    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })),
+    ' ',
+    t(`step.${stepId}.title`),
+  ]);
   refresh(parts, 'text', JSON.stringify([stepId, state.lang]), () => t(`step.${stepId}.text`));
-  refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () => stageControls(stepId, ctx));
+  refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () =>
+    stageControls(stepId, ctx),
+  );
   parts.formulas.setAttribute('aria-label', t('stage.formula'));
   // The same template serves several variants: a formula is replaced only when its template changes.
   const main = formulaTemplate('main', null, state);
   const detail = formulaTemplate('detail', stepId, state);
-  if (parts.mainTemplate !== main) { parts.mainTemplate = main; parts.main.replaceChildren(main ? main.content.cloneNode(true) : ''); }
-  if (parts.detailTemplate !== detail) { parts.detailTemplate = detail; parts.detail.replaceChildren(detail ? detail.content.cloneNode(true) : ''); }
+  if (parts.mainTemplate !== main) {
+    parts.mainTemplate = main;
+    parts.main.replaceChildren(main ? main.content.cloneNode(true) : '');
+  }
+  if (parts.detailTemplate !== detail) {
+    parts.detailTemplate = detail;
+    parts.detail.replaceChildren(detail ? detail.content.cloneNode(true) : '');
+  }
   parts.formulas.dataset.part = PART_OF_STEP[stepId];
 
   const said = noticeNodes(stepId, ctx);
-  if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join()) parts.notices.replaceChildren(...said);
+  if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join())
+    parts.notices.replaceChildren(...said);
 
-  const key = JSON.stringify([stepId, state.mode, state.lang, state.digits, ctx.theme, ...options, ctx.tokens,
-    specs.map((x) => [x.id, x.matrix.rows, x.matrix.cols])]);
+  const key = JSON.stringify([
+    stepId,
+    state.mode,
+    state.lang,
+    state.digits,
+    ctx.theme,
+    ...options,
+    ctx.tokens,
+    specs.map((x) => [x.id, x.matrix.rows, x.matrix.cols]),
+  ]);
   if (parts.keys.matrices === key) {
     specs.forEach((spec, index) => parts.rendered[index].update(spec, view));
     place(parts.extras, extras(stepId, ctx, parts.mix));
@@ -231,15 +350,21 @@ export function renderStage(root, ctx) {
   const rendered = [];
   // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
   // dangling "=" at the end of a line.
-  const rows = content.map((items) => h('div', { class: 'matrix-row' }, items.map((item, index) => {
-    if (typeof item === 'string') return null;
-    const matrix = renderMatrix(item, view);
-    rendered.push(matrix);
-    const op = items[index - 1];
-    return typeof op === 'string'
-      ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
-      : matrix.el;
-  })));
+  const rows = content.map((items) =>
+    h(
+      'div',
+      { class: 'matrix-row' },
+      items.map((item, index) => {
+        if (typeof item === 'string') return null;
+        const matrix = renderMatrix(item, view);
+        rendered.push(matrix);
+        const op = items[index - 1];
+        return typeof op === 'string'
+          ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
+          : matrix.el;
+      }),
+    ),
+  );
   root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
   parts.matrices.className = `matrices step-${stepId}`;
   parts.matrices.replaceChildren(...rows);

@@ -8,15 +8,30 @@ import { VIEWS, serializeState } from '../state.js';
 /** ctx: { state, t, onView(view) } */
 export function renderViewSwitch(root, { state, t, onView }) {
   root.setAttribute('aria-label', t('views.label'));
-  root.replaceChildren(h('ul', {}, VIEWS.map((view) => h('li', {},
-    h('a', {
-      href: serializeState({ ...state, view }),
-      'aria-current': view === state.view ? 'page' : undefined,
-      dataset: { view },
-      onclick: (event) => {
-        if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-        event.preventDefault();
-        onView(view);
-      },
-    }, t(`view.${view}`))))));
+  root.replaceChildren(
+    h(
+      'ul',
+      {},
+      VIEWS.map((view) =>
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            {
+              href: serializeState({ ...state, view }),
+              'aria-current': view === state.view ? 'page' : undefined,
+              dataset: { view },
+              onclick: (event) => {
+                if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+                event.preventDefault();
+                onView(view);
+              },
+            },
+            t(`view.${view}`),
+          ),
+        ),
+      ),
+    ),
+  );
 }

@@ -2,7 +2,8 @@
 export default {
   'zh-CN': {
     'view.cost-lab': 'n² 的代价',
-    'cost.intro': '文章第 8 节说:注意力要让每个词和每个词都比一次,QKᵀ 和 AV 各要 n²·d 次乘加,分数矩阵有 n×n 个数。n 翻一倍,时间和内存都变成四倍:在对数坐标上是斜率为 2 的直线。这里在你自己的浏览器里计时,看看是不是这样。',
+    'cost.intro':
+      '文章第 8 节说:注意力要让每个词和每个词都比一次,QKᵀ 和 AV 各要 n²·d 次乘加,分数矩阵有 n×n 个数。n 翻一倍,时间和内存都变成四倍:在对数坐标上是斜率为 2 的直线。这里在你自己的浏览器里计时,看看是不是这样。',
     'cost.max': '最大的 n',
     'cost.run': '开始计时',
     'cost.stop': '停止',
@@ -12,7 +13,8 @@ export default {
     'cost.stopped': '已停止。已测到的结果保留在下面。',
     'cost.failed': '计时出错:{message}',
     'cost.mode.worker': '在 Web Worker 里计时:页面不会卡住。',
-    'cost.mode.main-thread': '在页面线程上分小片计时(不能启动 Web Worker:{reason}),每片之间页面照常响应;单次超过 {slice} ms 的规模跳过。',
+    'cost.mode.main-thread':
+      '在页面线程上分小片计时(不能启动 Web Worker:{reason}),每片之间页面照常响应;单次超过 {slice} ms 的规模跳过。',
     'cost.reason.no-worker-source': '这个版本没有带 Worker',
     'cost.reason.worker-threw': '浏览器不允许(例如沙箱中的嵌入)',
     'cost.reason.worker-failed': 'Worker 没有启动起来',
@@ -34,30 +36,35 @@ export default {
     'cost.skipped.slice': '跳过(页面线程上太久)',
     'cost.pending': '—',
     'cost.memoryTitle': '内存:n² 的分数矩阵和流式路径',
-    'cost.memoryText': '分数矩阵有 n² 个 float32,即 n²·4 字节;逐步的路径还要存下每一步的 n×n 矩阵。流式路径一块一块地算,从不存下整个矩阵,只需要 O(n·d) 的内存。计算核心最多用 {limit}:超过的规模会被拒绝,流式路径照样能算。',
+    'cost.memoryText':
+      '分数矩阵有 n² 个 float32,即 n²·4 字节;逐步的路径还要存下每一步的 n×n 矩阵。流式路径一块一块地算,从不存下整个矩阵,只需要 O(n·d) 的内存。计算核心最多用 {limit}:超过的规模会被拒绝,流式路径照样能算。',
     'cost.memory.n': 'n',
     'cost.memory.scores': '分数矩阵 n²·4',
     'cost.memory.refusedMark': '(超过上限,拒绝)',
   },
   en: {
     'view.cost-lab': 'The cost of n²',
-    'cost.intro': 'Section 8 of the article says: attention compares every word with every word, so QKᵀ and AV each take n²·d multiply-adds, and the scores are an n×n matrix. Double n and time and memory grow fourfold: a straight line of slope 2 on log–log axes. Here it is timed in your own browser, to see whether that holds.',
+    'cost.intro':
+      'Section 8 of the article says: attention compares every word with every word, so QKᵀ and AV each take n²·d multiply-adds, and the scores are an n×n matrix. Double n and time and memory grow fourfold: a straight line of slope 2 on log–log axes. Here it is timed in your own browser, to see whether that holds.',
     'cost.max': 'Largest n',
     'cost.run': 'Start timing',
     'cost.stop': 'Stop',
-    'cost.idle': 'Not started yet. d = {d}; each size is warmed up, then the median of at least three timed batches is kept.',
+    'cost.idle':
+      'Not started yet. d = {d}; each size is warmed up, then the median of at least three timed batches is kept.',
     'cost.progress': 'n = {n} · {path} · {done} / {total}',
     'cost.finished': 'Done: {count} measurements.',
     'cost.stopped': 'Stopped. What was measured stays below.',
     'cost.failed': 'Timing failed: {message}',
     'cost.mode.worker': 'Timed in a Web Worker: the page never freezes.',
-    'cost.mode.main-thread': 'Timed on the page\'s thread in short slices (no Web Worker could start: {reason}); the page answers between slices, and sizes whose single call would exceed {slice} ms are skipped.',
+    'cost.mode.main-thread':
+      "Timed on the page's thread in short slices (no Web Worker could start: {reason}); the page answers between slices, and sizes whose single call would exceed {slice} ms are skipped.",
     'cost.reason.no-worker-source': 'this build carries no worker',
     'cost.reason.worker-threw': 'the browser does not allow one (e.g. a sandboxed embed)',
     'cost.reason.worker-failed': 'the worker did not start',
     'cost.build.simd': 'Core: the SIMD128 build',
     'cost.build.scalar': 'Core: the scalar build (this browser has no wasm SIMD)',
-    'cost.gflops': 'This machine: up to {gflops} GFLOP/s on the SIMD path (counting the 4·n²·d floating-point operations of QKᵀ and AV).',
+    'cost.gflops':
+      'This machine: up to {gflops} GFLOP/s on the SIMD path (counting the 4·n²·d floating-point operations of QKᵀ and AV).',
     'cost.path.reference': 'Reference (step by step)',
     'cost.path.simd': 'SIMD path',
     'cost.path.streaming': 'Streaming path',
@@ -70,10 +77,11 @@ export default {
     'cost.timeTitle': 'Measurements (per call, ms)',
     'cost.refused': 'refused: needs {bytes}',
     'cost.skipped.capped': 'not timed (too slow)',
-    'cost.skipped.slice': 'skipped (too long on the page\'s thread)',
+    'cost.skipped.slice': "skipped (too long on the page's thread)",
     'cost.pending': '—',
     'cost.memoryTitle': 'Memory: the n² score matrix and the streaming path',
-    'cost.memoryText': 'The scores are n² float32 values, n²·4 bytes; the step-by-step path keeps every step\'s n×n matrix as well. The streaming path computes block by block and never holds the whole matrix: O(n·d) memory. The core uses at most {limit}: larger sizes are refused, and the streaming path still runs.',
+    'cost.memoryText':
+      "The scores are n² float32 values, n²·4 bytes; the step-by-step path keeps every step's n×n matrix as well. The streaming path computes block by block and never holds the whole matrix: O(n·d) memory. The core uses at most {limit}: larger sizes are refused, and the streaming path still runs.",
     'cost.memory.n': 'n',
     'cost.memory.scores': 'score matrix n²·4',
     'cost.memory.refusedMark': '(over the limit: refused)',

@@ -2,7 +2,8 @@
 export default {
   'zh-CN': {
     'view.exercise': '动手算一算',
-    'exercise.intro': '文章的最后建议:拿一个小例子,亲手把 QKᵀ、缩放、softmax 和加权求和算一遍。这里每次问一个数,用计算器就能算出来;先走一遍文章第 7 节的例子,再换随机的小例子。',
+    'exercise.intro':
+      '文章的最后建议:拿一个小例子,亲手把 QKᵀ、缩放、softmax 和加权求和算一遍。这里每次问一个数,用计算器就能算出来;先走一遍文章第 7 节的例子,再换随机的小例子。',
     'exercise.progress': '第 {number} / {total} 题',
     'exercise.score': '已答对 {right} 题',
     'exercise.source.article': '文章第 7 节的例子(Q = K = I₂,V = 10·I₂)',
@@ -51,17 +52,18 @@ export default {
   },
   en: {
     'view.exercise': 'Compute by hand',
-    'exercise.intro': 'The article ends with advice: take a small example and compute QKᵀ, the scaling, the softmax and the weighted sum by hand. Here one number is asked at a time, each within reach of a pocket calculator: first the worked example of section 7, then random small ones.',
+    'exercise.intro':
+      'The article ends with advice: take a small example and compute QKᵀ, the scaling, the softmax and the weighted sum by hand. Here one number is asked at a time, each within reach of a pocket calculator: first the worked example of section 7, then random small ones.',
     'exercise.progress': 'Question {number} of {total}',
     'exercise.score': '{right} right so far',
     'exercise.source.article': 'The worked example of section 7 (Q = K = I₂, V = 10·I₂)',
     'exercise.source.random': 'A random small example (whole numbers)',
-    'exercise.source.page': 'The playground\'s current example',
+    'exercise.source.page': "The playground's current example",
     'exercise.options': 'As in the article: divide by √dₖ, no mask, the stable softmax along each row.',
-    'exercise.ask.score': 'Score: the dot product of word {i}\'s q with word {j}\'s k',
+    'exercise.ask.score': "Score: the dot product of word {i}'s q with word {j}'s k",
     'exercise.ask.scaled': 'Scaled score: the score divided by √dₖ',
     'exercise.ask.weight': 'Attention weight: how much word {i} attends to word {j}',
-    'exercise.ask.output': 'Output: component {j} of word {i}\'s output',
+    'exercise.ask.output': "Output: component {j} of word {i}'s output",
     'exercise.rounding': 'Round to {digits} decimals.',
     'exercise.roundingWhole': 'Give a whole number.',
     'exercise.answer': 'Your answer',
@@ -73,7 +75,8 @@ export default {
     'exercise.prev': 'Previous',
     'exercise.next': 'Next question',
     'exercise.correct': '✓ Right: {answer}.',
-    'exercise.close': 'Close, but not quite: check the rounding ({digits} decimals), or whether an intermediate result was rounded too early.',
+    'exercise.close':
+      'Close, but not quite: check the rounding ({digits} decimals), or whether an intermediate result was rounded too early.',
     'exercise.wrong': '✗ Not yet. Try again, or take a hint.',
     'exercise.shown': 'The answer is {answer} (the core computes {exact}).',
     'exercise.hints': 'Hints',
@@ -93,7 +96,7 @@ export default {
     'exercise.kind.weight': 'Weight A',
     'exercise.kind.output': 'Output AV',
     'exercise.from': 'Examples',
-    'exercise.from.series': 'The article\'s, then random small ones',
+    'exercise.from.series': "The article's, then random small ones",
     'exercise.from.page': 'The current example of "The nine steps"',
     'exercise.err.length': 'The number of questions must be a whole number from 1 to {max}.',
     'exercise.err.kinds': 'Choose at least one kind of number to ask for.',

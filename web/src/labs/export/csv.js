@@ -17,10 +17,14 @@ import { float32Text, readFloat32 } from './numbers.js';
 /** The CSV text: the inputs (x, wq, wk, wv in "from X" mode, else q, k, v), then the steps. */
 export function exportCsv(model, state) {
   const inputs = inputMatrices(state.mode).filter((name) => !STEP_MATRICES.includes(name));
-  return [...inputs, ...STEP_MATRICES].map((name) => {
-    const m = model[name];
-    return [`${name},${m.rows},${m.cols}`, ...toRows(m).map((row) => row.map(float32Text).join(','))].join('\n');
-  }).join('\n\n') + '\n';
+  return (
+    [...inputs, ...STEP_MATRICES]
+      .map((name) => {
+        const m = model[name];
+        return [`${name},${m.rows},${m.cols}`, ...toRows(m).map((row) => row.map(float32Text).join(','))].join('\n');
+      })
+      .join('\n\n') + '\n'
+  );
 }
 
 /** { name: { rows, cols, data: Float32Array } } from an export's text. */
@@ -29,7 +33,14 @@ export function readCsvExport(text) {
   for (const block of text.trim().split(/\n\s*\n/)) {
     const [header, ...rows] = block.split('\n');
     const [name, r, c] = header.split(',');
-    out[name] = { rows: Number(r), cols: Number(c), data: Float32Array.from(rows.flatMap((row) => row.split(',')), readFloat32) };
+    out[name] = {
+      rows: Number(r),
+      cols: Number(c),
+      data: Float32Array.from(
+        rows.flatMap((row) => row.split(',')),
+        readFloat32,
+      ),
+    };
   }
   return out;
 }

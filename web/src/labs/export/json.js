@@ -18,8 +18,12 @@ export const JSON_FORMAT = 'attention-playground/1';
 
 // A matrix as { shape, data: rows }, each value the shortest float32 decimal (a JSON number) or a string.
 // (A custom mask may come with a plain array as data, hence Float32Array.from.)
-const encode = (m) => ({ shape: [m.rows, m.cols],
-  data: toRows({ ...m, data: Float32Array.from(m.data) }).map((row) => row.map((x) => (Number.isFinite(x) ? Number(float32Text(x)) : float32Text(x)))) });
+const encode = (m) => ({
+  shape: [m.rows, m.cols],
+  data: toRows({ ...m, data: Float32Array.from(m.data) }).map((row) =>
+    row.map((x) => (Number.isFinite(x) ? Number(float32Text(x)) : float32Text(x))),
+  ),
+});
 const decode = ({ shape: [rows, cols], data }) => ({ rows, cols, data: Float32Array.from(data.flat(), readFloat32) });
 
 /** The JSON text for the page's current example: `model` from computeModel, `state` the page's state. */
@@ -27,16 +31,25 @@ export function exportJson(model, state) {
   const options = stepOptions(state);
   if (typeof options.mask === 'object') options.mask = encode(options.mask);
   const pick = (names) => Object.fromEntries(names.map((name) => [name, encode(model[name])]));
-  return JSON.stringify({
-    format: JSON_FORMAT, formula: 'softmax(QKᵀ/√d_k)·V', mode: state.mode, options,
-    inputs: pick(inputMatrices(state.mode)), steps: pick(STEP_MATRICES),
-  }, null, 1);
+  return JSON.stringify(
+    {
+      format: JSON_FORMAT,
+      formula: 'softmax(QKᵀ/√d_k)·V',
+      mode: state.mode,
+      options,
+      inputs: pick(inputMatrices(state.mode)),
+      steps: pick(STEP_MATRICES),
+    },
+    null,
+    1,
+  );
 }
 
 /** Reads an export back: { format, mode, options, inputs, steps } with { rows, cols, data: Float32Array } matrices. */
 export function readJsonExport(text) {
   const file = JSON.parse(text);
-  if (file.format !== JSON_FORMAT) throw new Error(`not an ${JSON_FORMAT} file (format ${JSON.stringify(file.format)})`);
+  if (file.format !== JSON_FORMAT)
+    throw new Error(`not an ${JSON_FORMAT} file (format ${JSON.stringify(file.format)})`);
   const all = (group) => Object.fromEntries(Object.entries(group).map(([name, m]) => [name, decode(m)]));
   const options = { ...file.options };
   if (typeof options.mask === 'object') options.mask = decode(options.mask);

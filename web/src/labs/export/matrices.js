@@ -5,7 +5,20 @@
 import { MODE_MATRICES } from '../../presets.js';
 
 /** The intermediates, as computeModel names them (README.md, "The JS API"). */
-export const STEP_MATRICES = Object.freeze(['q', 'k', 'v', 'scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output']);
+export const STEP_MATRICES = Object.freeze([
+  'q',
+  'k',
+  'v',
+  'scores',
+  'kept',
+  'scaled',
+  'rowMax',
+  'shifted',
+  'exps',
+  'rowSum',
+  'weights',
+  'output',
+]);
 
 /** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v']. */
 export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
@@ -17,15 +30,25 @@ export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
 export function stepMatrices(stepId, mode) {
   const inputs = mode === 'x' ? ['x'] : ['q', 'k', 'v'];
   switch (stepId) {
-    case 'x': return inputs;
-    case 'project': return mode === 'x' ? ['x', 'wq', 'q', 'wk', 'k', 'wv', 'v'] : ['q', 'k', 'v'];
-    case 'scores': return ['q', 'k', 'scores'];
-    case 'scale': return ['scores', 'scaled'];
-    case 'max': return ['scaled', 'rowMax', 'shifted'];
-    case 'exp': return ['exps'];
-    case 'sum': return ['exps', 'rowSum'];
-    case 'weights': return ['weights'];
-    case 'output': return ['weights', 'v', 'output'];
-    default: throw new Error(`no step ${stepId}`);
+    case 'x':
+      return inputs;
+    case 'project':
+      return mode === 'x' ? ['x', 'wq', 'q', 'wk', 'k', 'wv', 'v'] : ['q', 'k', 'v'];
+    case 'scores':
+      return ['q', 'k', 'scores'];
+    case 'scale':
+      return ['scores', 'scaled'];
+    case 'max':
+      return ['scaled', 'rowMax', 'shifted'];
+    case 'exp':
+      return ['exps'];
+    case 'sum':
+      return ['exps', 'rowSum'];
+    case 'weights':
+      return ['weights'];
+    case 'output':
+      return ['weights', 'v', 'output'];
+    default:
+      throw new Error(`no step ${stepId}`);
   }
 }

@@ -13,7 +13,7 @@ export function float32Text(x) {
     const shorter = Number(f.toPrecision(digits));
     if (Math.fround(shorter) === f) return String(shorter);
   }
-  return String(Number(f.toPrecision(9)));  // nine significant digits always read back exactly
+  return String(Number(f.toPrecision(9))); // nine significant digits always read back exactly
 }
 
 /** The inverse for the exports' readers: a number, or one of the three strings above. */

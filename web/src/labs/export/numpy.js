@@ -20,8 +20,14 @@ import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
 
 const pyNumber = (x) => (Number.isNaN(x) ? 'np.nan' : float32Text(x));
-const pyMatrix = (m) => `np.array([${toRows(m).map((row) => `[${row.map(pyNumber).join(', ')}]`).join(', ')}], dtype=np.float32)`;
-const pyBool = (m) => `np.array([${toRows(m).map((row) => `[${row.map((x) => (x ? 'True' : 'False')).join(', ')}]`).join(', ')}])`;
+const pyMatrix = (m) =>
+  `np.array([${toRows(m)
+    .map((row) => `[${row.map(pyNumber).join(', ')}]`)
+    .join(', ')}], dtype=np.float32)`;
+const pyBool = (m) =>
+  `np.array([${toRows(m)
+    .map((row) => `[${row.map((x) => (x ? 'True' : 'False')).join(', ')}]`)
+    .join(', ')}])`;
 
 // True when some line along the softmax's axis is masked throughout (its weights must be 0).
 function hasFullyMaskedLine(kept, axis) {
@@ -49,13 +55,21 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   // softmax: the article's three lines, or the naive form, or with the fully-masked-row policy
   add('def softmax(x, axis=-1):');
   if (guard) {
-    add('    m = x.max(axis=axis, keepdims=True)',
+    add(
+      '    m = x.max(axis=axis, keepdims=True)',
       `    full = np.isneginf(m)   # ${t('export.py.fullyMasked')}`,
-      stable ? `    e = np.exp(x - np.where(full, 0, m))   # ${t('export.py.stable')}` : `    e = np.exp(x)   # ${t('export.py.naive')}`,
+      stable
+        ? `    e = np.exp(x - np.where(full, 0, m))   # ${t('export.py.stable')}`
+        : `    e = np.exp(x)   # ${t('export.py.naive')}`,
       '    s = e.sum(axis=axis, keepdims=True)',
-      '    return np.where(full, 0, e / np.where(full, 1, s))');
+      '    return np.where(full, 0, e / np.where(full, 1, s))',
+    );
   } else if (stable) {
-    add(`    x = x - x.max(axis=axis, keepdims=True)   # ${t('export.py.stable')}`, '    e = np.exp(x)', '    return e / e.sum(axis=axis, keepdims=True)');
+    add(
+      `    x = x - x.max(axis=axis, keepdims=True)   # ${t('export.py.stable')}`,
+      '    e = np.exp(x)',
+      '    return e / e.sum(axis=axis, keepdims=True)',
+    );
   } else {
     add(`    e = np.exp(x)   # ${t('export.py.naive')}`, '    return e / e.sum(axis=axis, keepdims=True)');
   }
@@ -64,30 +78,46 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   // attention: scores, the divisor, the mask, softmax along the page's axis, A·V
   const divisor = { sqrt_dk: 'np.sqrt(np.float32(d_k))', dk: 'np.float32(d_k)', none: '' }[scale];
   const withTemperature = temperature !== 1;
-  const divide = withTemperature ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))` : divisor ? ` / ${divisor}` : '';
+  const divide = withTemperature
+    ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))`
+    : divisor
+      ? ` / ${divisor}`
+      : '';
   const params = ['Q', 'K', 'V', ...(masked ? ['mask'] : []), ...(withTemperature ? ['temperature'] : [])];
   add(`def attention(${params.join(', ')}):`);
   if (divisor) add('    d_k = Q.shape[-1]');
   add(`    scores = Q @ K.T${divide}   # ${t('export.py.scores')}`);
   if (masked) add(`    scores = np.where(mask, scores, -np.inf)   # ${t('export.py.mask')}`);
-  add(axis === 'row' ? `    A = softmax(scores, axis=-1)   # ${t('export.py.rows')}` : `    A = softmax(scores, axis=0)   # ${t('export.py.columns')}`,
-    `    return A @ V, A   # ${t('export.py.weighted')}`, '');
+  add(
+    axis === 'row'
+      ? `    A = softmax(scores, axis=-1)   # ${t('export.py.rows')}`
+      : `    A = softmax(scores, axis=0)   # ${t('export.py.columns')}`,
+    `    return A @ V, A   # ${t('export.py.weighted')}`,
+    '',
+  );
 
   // the matrices
   if (state.mode === 'x') {
-    add(`X = ${pyMatrix(model.x)}`, `W_Q = ${pyMatrix(model.wq)}`, `W_K = ${pyMatrix(model.wk)}`, `W_V = ${pyMatrix(model.wv)}`,
-      `Q, K, V = X @ W_Q, X @ W_K, X @ W_V   # ${t('export.py.projections')}`);
+    add(
+      `X = ${pyMatrix(model.x)}`,
+      `W_Q = ${pyMatrix(model.wq)}`,
+      `W_K = ${pyMatrix(model.wk)}`,
+      `W_V = ${pyMatrix(model.wv)}`,
+      `Q, K, V = X @ W_Q, X @ W_K, X @ W_V   # ${t('export.py.projections')}`,
+    );
   } else {
     add(`Q = ${pyMatrix(model.q)}`, `K = ${pyMatrix(model.k)}`, `V = ${pyMatrix(model.v)}`);
   }
-  if (mask === 'causal') add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
+  if (mask === 'causal')
+    add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
   else if (masked) add(`mask = ${pyBool(model.kept)}`);
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
   add(`out, A = attention(${params.join(', ')})`, '');
 
   // the prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
   // all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000
-  add(`def show(name, M, digits=${state.digits}):   # ${t('export.py.show', { digits: state.digits })}`,
+  add(
+    `def show(name, M, digits=${state.digits}):   # ${t('export.py.show', { digits: state.digits })}`,
     '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
     '    def text(x):',
     '        if not np.isfinite(x) or x == 0 or whole:',
@@ -97,12 +127,16 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
     '            t = str(round(a))',
     '        elif a < 1e-6:',
     '            t = f"{a:.{digits - 1}e}"',
-    '        else:   # digits significant digits, trailing zeros kept, as JavaScript\'s toPrecision',
+    "        else:   # digits significant digits, trailing zeros kept, as JavaScript's toPrecision",
     '            t = f"{a:.{max(digits - 1 - int(np.floor(np.log10(a))), 0)}f}"',
     '        return ("-" if x < 0 else "") + t',
     '    print(name)',
     '    for row in M:',
     '        print("  " + "  ".join(text(x) for x in row))',
-    '', 'show("A", A)', 'show("AV", out)', '');
+    '',
+    'show("A", A)',
+    'show("AV", out)',
+    '',
+  );
   return lines.join('\n');
 }

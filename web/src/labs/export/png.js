@@ -25,10 +25,12 @@ const INK = { light: '#1b1d22', dark: '#e8eaee' };
  */
 export function layoutMatrices(panels, { digits = 4, theme = 'light', scale = 2 } = {}) {
   const { padding, gap, title, cell, heat } = PNG_SIZES;
-  let x = padding, height = 0;
+  let x = padding,
+    height = 0;
   const items = panels.map(({ label, matrix, kind }) => {
     const numbers = matrix.rows <= TABLE_LIMIT && matrix.cols <= TABLE_LIMIT;
-    const cellWidth = numbers ? cell.width : heat, cellHeight = numbers ? cell.height : heat;
+    const cellWidth = numbers ? cell.width : heat,
+      cellHeight = numbers ? cell.height : heat;
     const item = { label, matrix, kind, x, y: padding, cellWidth, cellHeight, numbers };
     x += Math.max(matrix.cols * cellWidth, 120) + gap;
     height = Math.max(height, title + matrix.rows * cellHeight);
@@ -57,7 +59,8 @@ export function drawMatrices(ctx, layout) {
       for (let j = 0; j < matrix.cols; j++) {
         const value = matrix.data[i * matrix.cols + j];
         const { bg, fg } = cellColors(value, heatScale, theme);
-        const left = x + j * cellWidth, top = y + PNG_SIZES.title + i * cellHeight;
+        const left = x + j * cellWidth,
+          top = y + PNG_SIZES.title + i * cellHeight;
         ctx.fillStyle = bg;
         ctx.fillRect(left, top, cellWidth, cellHeight);
         if (numbers) {
