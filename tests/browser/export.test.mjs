@@ -71,7 +71,11 @@ for (const [what, hash] of [
   test(`NumPy: the downloaded script of ${what}, run with python3, prints the page's A and AV`, async () => {
     const page = await openForExport(hash);
     const file = await save(page, 'numpy');
-    assert.match(path.basename(file), /^attention-(article|cat)-step9\.py$/);
+    assert.match(
+      path.basename(file),
+      /^attention-(article|cat-causal)-step9\.py$/,
+      'named for the example and its options',
+    );
     const out = printed(execFileSync(PYTHON, [file], { encoding: 'utf8' }));
     const minus = (rows) => rows.map((row) => row.map((x) => x.replace(/^-0$/, '0')));
     assert.deepEqual(minus(out.A), await matrixText(page, 'weights'));

@@ -18,6 +18,7 @@ import { exportJson, readJsonExport, JSON_FORMAT } from '../../web/src/labs/expo
 import { exportCsv, readCsvExport } from '../../web/src/labs/export/csv.js';
 import { layoutMatrices, drawMatrices, PNG_SIZES } from '../../web/src/labs/export/png.js';
 import { float32Text } from '../../web/src/labs/export/numbers.js';
+import { exportFileName } from '../../web/src/labs/export/file-name.js';
 import { STEP_MATRICES } from '../../web/src/labs/export/matrices.js';
 
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-numpy (scripts/bootstrap.sh); another python may come first on PATH
@@ -271,6 +272,28 @@ test('PNG: the weights of the worked example drawn cell by cell — colour, numb
   const number = ctx.calls.find((c) => c.args[0] === '0.6698');
   assert.equal(number.fillStyle, cellColors(model.weights.data[0], scale).fg);
   assert.deepEqual(number.args.slice(1), [padding + cell.width / 2, padding + title + cell.height / 2]);
+});
+
+test("PNG: a matrix is written as the page writes it — the exp step's 1.000 beside 0.4931, not 1", () => {
+  const model = computeModel(engine, article);
+  const ctx = recordingContext();
+  drawMatrices(ctx, layoutMatrices([{ label: 'E', matrix: model.exps, kind: 'seq' }], { digits: 4 }));
+  const texts = ctx.calls.filter((c) => c.method === 'fillText').map((c) => c.args[0]);
+  assert.deepEqual(texts, ['E  (2×2)', '1.000', '0.4931', '0.4931', '1.000']);
+});
+
+test("file names say what they hold: the example, the options unlike the article's, the step", () => {
+  assert.equal(exportFileName({ ...article, step: 8 }, 'py'), 'attention-article-step8.py');
+  const cat = { ...choosePreset(article, 'cat'), mask: 'causal', softmax: 'naive', step: 9 };
+  assert.equal(exportFileName(cat, 'png'), 'attention-cat-causal-naive-step9.png');
+  assert.equal(
+    exportFileName({ ...article, scale: 'none', temperature: 0.5, axis: 'column', step: 4 }, 'csv'),
+    'attention-article-unscaled-t0.5-columns-step4.csv',
+  );
+  assert.equal(
+    exportFileName({ ...choosePreset(article, 'random'), seed: 7, step: 1 }, 'json'),
+    'attention-random7-step1.json',
+  );
 });
 
 test('PNG: beyond 16 rows or columns a matrix is a heatmap without numbers; the dark theme has its own background', () => {

@@ -174,9 +174,12 @@ export async function start({ binaries } = {}) {
   /** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
   function renderAll({ panel = true, frame = true } = {}) {
     const stepper = state.view === 'steps';
-    document.body.dataset.view = state.view;
-    $('stage-body').hidden = !stepper;
-    $('lab-body').hidden = stepper;
+    // Written only on a change of view: a step must not restyle the whole page (body[data-view] is in styles/).
+    if (document.body.dataset.view !== state.view) {
+      document.body.dataset.view = state.view;
+      $('stage-body').hidden = !stepper;
+      $('lab-body').hidden = stepper;
+    }
     // The stage first: a new step measures where its matrices were (for the motion) while the
     // page is still laid out as it was.
     if (stepper) {

@@ -14,6 +14,7 @@ import { exportJson } from '../labs/export/json.js';
 import { exportCsv } from '../labs/export/csv.js';
 import { layoutMatrices, drawMatrices } from '../labs/export/png.js';
 import { stepMatrices } from '../labs/export/matrices.js';
+import { exportFileName } from '../labs/export/file-name.js';
 
 /** Saves `blob` as a file named `name` (the browser's download, no network). */
 function download(name, blob) {
@@ -25,9 +26,6 @@ function download(name, blob) {
   // The download has started from the URL; give it a moment before the URL is let go.
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
-
-/** The files' common name: what example, which step — attention-article-step8. */
-const baseName = (state) => `attention-${state.preset}-step${state.step}`;
 
 /** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
 function stepPng(model, state, theme) {
@@ -59,7 +57,7 @@ export function renderExportBar(root, ctx) {
 
 function build(root) {
   let ctx = null;
-  const file = (ext) => `${baseName(ctx.state)}.${ext}`;
+  const file = (ext) => exportFileName(ctx.state, ext);
   const text = (type) => (content) => new Blob([content], { type });
   const exports = {
     numpy: { ext: 'py', save: () => text('text/x-python')(numpyScript(ctx.model, ctx.state, { file: file('py') })) },

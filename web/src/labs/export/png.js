@@ -1,6 +1,7 @@
 // Export as PNG, the drawing half: a step's matrices side by side on a canvas, each with its name
 // and shape above it and every cell as the page shows it — the heatmap colour of colors.js and,
-// up to TABLE_LIMIT rows and columns, the number in the page's precision (format.js); beyond, the
+// up to TABLE_LIMIT rows and columns, the number as the page writes it (format.js's matrixFormat:
+// one writing for the whole matrix, 1.000 beside 0.4931); beyond, the
 // heatmap alone in small cells. Pure: the caller sizes its canvas from layoutMatrices and hands
 // drawMatrices the 2D context (a test hands it a recording one); saving the file is the view's.
 //
@@ -9,7 +10,7 @@
 //   drawMatrices(canvas.getContext('2d'), layout);
 
 import { scaleFor, cellColors } from '../../colors.js';
-import { formatNumber } from '../../format.js';
+import { matrixFormat } from '../../format.js';
 import { TABLE_LIMIT } from '../../state.js';
 
 /** Sizes in CSS pixels (times `scale` on the canvas, 2 by default for a sharp print). */
@@ -52,6 +53,7 @@ export function drawMatrices(ctx, layout) {
     ctx.textBaseline = 'alphabetic';
     ctx.fillText(`${label}  (${matrix.rows}×${matrix.cols})`, x, y + PNG_SIZES.title - 10);
     const heatScale = scaleFor(matrix.data, kind);
+    const format = matrixFormat(matrix.data, digits);
     ctx.font = FONTS.number;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -65,7 +67,7 @@ export function drawMatrices(ctx, layout) {
         ctx.fillRect(left, top, cellWidth, cellHeight);
         if (numbers) {
           ctx.fillStyle = fg;
-          ctx.fillText(formatNumber(value, digits), left + cellWidth / 2, top + cellHeight / 2);
+          ctx.fillText(format(value), left + cellWidth / 2, top + cellHeight / 2);
         }
       }
     }
