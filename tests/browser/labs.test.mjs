@@ -1,5 +1,5 @@
-// The three labs as a reader uses them, in Debian's Chromium: why √d_k (the measured variance at
-// d_k = 256 against the theory), the cost of n² (timed in a Worker while the page answers clicks,
+// Two of the labs as a reader uses them, in Debian's Chromium (why √d_k has its own file,
+// scale-lab.test.mjs): the cost of n² (timed in a Worker while the page answers clicks,
 // a slope near 2, a run stopped), and the exercise on the article's worked example (S₁₁ = 1,
 // A₁₁ ≈ 0.67: accepted, "close", rejected, hints, the teacher's link).
 
@@ -16,49 +16,6 @@ after(async () => {
 });
 
 const hashOf = (page) => page.evaluate(() => location.hash);
-
-test('why √dₖ: at dₖ = 256 the measured variance is within 10% of 256 unscaled and of 1 scaled', async () => {
-  const page = await b.open('#view=scale-lab&labdk=256');
-  const series = Object.fromEntries(
-    await page.$$eval('.scale-hist', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.variance)])),
-  );
-  assert.ok(Math.abs(series.none - 256) <= 25.6, `unscaled variance ${series.none}`);
-  assert.ok(Math.abs(series.sqrt_dk - 1) <= 0.1, `÷√dₖ variance ${series.sqrt_dk}`);
-  assert.ok(series.dk < 0.01, `÷dₖ variance ${series.dk}: "too flat", 1/256`);
-  // What the reader sees says the same: the measured figure beside the theory.
-  assert.match(
-    await page.textContent('.scale-hist[data-scale="none"] .scale-variance'),
-    /实测方差 2[3-8]\d,理论值 256/,
-  );
-  assert.match(await page.textContent('.scale-hist[data-scale="sqrt_dk"] .scale-variance'), /理论值 1$/);
-
-  // The slider, from the keyboard: 256 → 512 → 1024, in the URL; unscaled, one weight takes almost all.
-  await page.focus('#scale-dk');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  assert.match(await hashOf(page), /labdk=1024/);
-  assert.equal(await page.textContent('#scale-dk-value'), 'dₖ = 1024');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'scale-dk', 'the slider keeps the focus');
-  const largest = Object.fromEntries(
-    await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.largest)])),
-  );
-  assert.ok(
-    largest.none > 0.95 && largest.sqrt_dk < 0.5,
-    `winner takes all unscaled (${largest.none}), not scaled (${largest.sqrt_dk})`,
-  );
-  const gradient = Object.fromEntries(
-    await page.$$eval('.scale-row', (figs) => figs.map((f) => [f.dataset.scale, Number(f.dataset.gradient)])),
-  );
-  assert.ok(
-    gradient.none < 0.05 && gradient.sqrt_dk > 0.1,
-    `the gradient vanishes unscaled (${gradient.none}) and not scaled (${gradient.sqrt_dk})`,
-  );
-
-  await page.click('#lang-switch');
-  assert.match(await page.textContent('.scale-hist[data-scale="none"] figcaption'), /^Unscaled: q·k$/);
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
-});
 
 test('the cost of n²: n = 64…512 timed in a Worker while a click is answered within 100 ms, slope between 1.6 and 2.4', async () => {
   const page = await b.open('#view=cost-lab&costmax=512');

@@ -54,7 +54,7 @@ for (const [name, launch] of Object.entries(DRIVERS))
       await page.goto(`${FILE}#view=scale-lab&labdk=256`);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       const variance = await page.evaluate(() =>
-        Number(document.querySelector('.scale-hist[data-scale="sqrt_dk"]').dataset.variance),
+        Number(document.querySelector('.sl-hist.s-sqrt_dk .sl-measured').dataset.value),
       );
       assert.ok(Math.abs(variance - 1) < 0.1, `÷√dₖ variance ${variance}`);
 
@@ -110,7 +110,7 @@ for (const [name, launch] of Object.entries(DRIVERS))
         view: document.body.dataset.view,
         header: getComputedStyle(document.querySelector('.top')).display,
         views: getComputedStyle(document.getElementById('views')).display,
-        variance: Number(document.querySelector('.scale-hist[data-scale="none"]').dataset.variance),
+        variance: Number(document.querySelector('.sl-hist.s-none .sl-measured').dataset.value),
         height: document.documentElement.getBoundingClientRect().height,
       }));
       assert.equal(shown.view, 'scale-lab');

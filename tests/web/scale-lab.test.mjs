@@ -18,6 +18,10 @@ import {
   entropy,
   softmaxJacobian,
   jacobianLargest,
+  niceTicks,
+  normalCurve,
+  formatWeight,
+  formatGradient,
 } from '../../web/src/labs/scale-lab.js';
 
 let engine;
@@ -133,4 +137,41 @@ test('histogram: bins are [left, right); what is off the axis is counted apart',
   assert.deepEqual(Array.from(edges), [-2, -1, 0, 1, 2]);
   const h = histogram([-3, -2, -0.5, 0, 0.99, 1, 2, 5], edges);
   assert.deepEqual([Array.from(h.counts), h.below, h.above], [[1, 1, 2, 1], 1, 2]);
+});
+
+test("the drawings' axes: ticks of 1, 2 or 5 × 10ⁿ from 0 up to the first at or above the maximum", () => {
+  assert.deepEqual(niceTicks(470), { step: 100, top: 500, ticks: [0, 100, 200, 300, 400, 500] });
+  assert.deepEqual(niceTicks(786), { step: 200, top: 800, ticks: [0, 200, 400, 600, 800] });
+  assert.deepEqual(niceTicks(0.25), { step: 0.05, top: 0.25, ticks: [0, 0.05, 0.1, 0.15, 0.2, 0.25] });
+  assert.deepEqual(niceTicks(13), { step: 5, top: 15, ticks: [0, 5, 10, 15] });
+  for (const max of [1, 7, 41, 99.5, 2070, 0.0039]) {
+    const { top, ticks } = niceTicks(max);
+    assert.ok(top >= max && ticks.length <= 6 && ticks[0] === 0, `${max}: ${ticks}`);
+  }
+  assert.deepEqual(niceTicks(0).ticks, [0, 0.2, 0.4, 0.6, 0.8, 1], 'an empty chart still gets an axis');
+});
+
+test("the theory's curve: count · width · φ(x), symmetric, peaking at 0, summing to about the count over its bins", () => {
+  const curve = normalCurve(1, { count: 4096, width: 0.25, range: 6 });
+  assert.equal(curve.length, 241);
+  const [x0, peak] = curve[120];
+  assert.equal(x0, 0);
+  assert.ok(Math.abs(peak - (4096 * 0.25) / Math.sqrt(2 * Math.PI)) < 1e-9);
+  assert.ok(Math.abs(curve[0][1] - curve[240][1]) < 1e-12);
+  // Sampled every 0.05, the curve integrates (÷ bin width) to the count within ±6σ.
+  const total = curve.reduce((a, [, y]) => a + y, 0) * (0.05 / 0.25);
+  assert.ok(Math.abs(total / 4096 - 1) < 1e-3, String(total));
+  // Narrow (÷ d_k at d_k = 1024): still peaks at 0, where the samples put 0.
+  assert.ok(normalCurve(1 / 1024, { count: 4096, width: 0.25, range: 6 })[120][1] > 10000);
+});
+
+test('how the lab writes weights and gradients: a saturated weight is never a round 1.000; small gradients get an exponent', () => {
+  assert.equal(formatWeight(0.9470301866531372), '0.9470');
+  assert.equal(formatWeight(0.999958872795105), '0.9999589');
+  assert.equal(formatWeight(1), '1');
+  assert.equal(formatWeight(0), '0');
+  assert.equal(formatGradient(0.2068), '0.207');
+  assert.equal(formatGradient(0.00107), '0.00107');
+  assert.equal(formatGradient(0.000041125513448037054), '4.11e\u22125');
+  assert.equal(formatGradient(0), '0');
 });

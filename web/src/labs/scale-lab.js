@@ -15,6 +15,7 @@
 //     vanishes", measured.
 
 import { SCALES } from '../../../wasm/vocabulary.mjs';
+import { formatNumber } from '../format.js';
 
 /** The d_k control's values: 1, 2, 4, … 1024 (log steps; the sampler accepts 1 … 1024). */
 export const DK_STEPS = Object.freeze(Array.from({ length: 11 }, (_, i) => 2 ** i));
@@ -143,4 +144,51 @@ export function scaleLab(engine, options = {}) {
     };
   }
   return { dk, seed, count, edges, series, row: { keys, scores, byScale } };
+}
+
+// ---- For the drawings (pure): an axis's ticks, the theory's curve --------------------------
+
+/**
+ * Ticks from 0 for an axis that must reach `max` (> 0): a step of 1, 2 or 5 × 10ⁿ giving at most
+ * `most` intervals, and the top of the axis, the first tick at or above `max`.
+ *   niceTicks(470) → { step: 100, top: 500, ticks: [0, 100, 200, 300, 400, 500] }
+ */
+export function niceTicks(max, most = 5) {
+  const want = max > 0 && Number.isFinite(max) ? max : 1;
+  const raw = want / most,
+    power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s * most >= want - 1e-12 * want);
+  const intervals = Math.max(1, Math.ceil(want / step - 1e-9));
+  const ticks = Array.from({ length: intervals + 1 }, (_, i) => Number((i * step).toPrecision(12)));
+  return { step, top: ticks.at(-1), ticks };
+}
+
+/**
+ * The theory drawn over a histogram: the expected count per bin of `count` values from
+ * N(0, variance) on bins of `width`, i.e. count · width · φ(x), at `points` + 1 positions over
+ * [−range, range] (0 among them, where a narrow curve peaks). Returns [[x, expected count], …].
+ */
+export function normalCurve(variance, { count, width, range, points = 240 }) {
+  const sd = Math.sqrt(variance),
+    scale = (count * width) / (sd * Math.sqrt(2 * Math.PI));
+  return Array.from({ length: points + 1 }, (_, p) => {
+    const x = -range + (2 * range * p) / points;
+    return [x, scale * Math.exp(-0.5 * (x / sd) ** 2)];
+  });
+}
+
+/**
+ * A softmax weight as the lab writes it: four significant digits, more when it is just below 1, so
+ * that a saturated 0.99996 is not written as a round "1.000" (a weight of exactly 1 is "1").
+ */
+export function formatWeight(a) {
+  if (a < 1 && 1 - a < 1e-3) return formatNumber(a, Math.min(9, 2 + Math.ceil(-Math.log10(1 - a))));
+  return formatNumber(a, 4);
+}
+
+/** A gradient entry: three significant digits, the small ones with an exponent (4.11e−5, not 0.0000411). */
+export function formatGradient(g) {
+  if (g === 0 || Math.abs(g) >= 1e-3) return formatNumber(g, 3);
+  const [mantissa, exponent] = g.toExponential(2).split('e');
+  return `${mantissa.replace('-', '\u2212')}e${Number(exponent) < 0 ? '\u2212' : ''}${Math.abs(Number(exponent))}`;
 }
