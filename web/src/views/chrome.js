@@ -7,12 +7,14 @@
  *        the embed switches, for "Open in the playground") }
  */
 export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fullPageUrl }) {
-  doc.documentElement.lang = state.lang;
-  doc.title = t('app.title');
+  // Every write is skipped when nothing changes: this runs on every step, and a new lang attribute
+  // or text node would make the browser restyle and re-lay out the page for nothing.
+  if (doc.documentElement.lang !== state.lang) doc.documentElement.lang = state.lang;
+  if (doc.title !== t('app.title')) doc.title = t('app.title');
   const byId = (id) => doc.getElementById(id);
   const set = (id, text) => {
     const el = byId(id);
-    if (el) el.textContent = text;
+    if (el && el.textContent !== text) el.textContent = text;
   };
   const body = doc.body;
   // Embed mode: only the stage, plus the panel (panel=1) and the step navigation (nav=1).
@@ -21,7 +23,7 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   body.classList.toggle('embed-nav', state.embed && state.nav);
   byId('embed-open').hidden = !state.embed;
   set('embed-open-link', t('embed.open'));
-  byId('embed-open-link').href = fullPageUrl;
+  if (byId('embed-open-link').href !== fullPageUrl) byId('embed-open-link').href = fullPageUrl;
 
   set('app-title', t('app.title'));
   set('app-subtitle', t('app.subtitle'));

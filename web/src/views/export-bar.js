@@ -45,6 +45,10 @@ function stepPng(model, state, theme) {
 
 const built = new WeakMap();
 
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** ctx: { state, model, t, theme, onPrint } */
 export function renderExportBar(root, ctx) {
   let bar = built.get(root);
@@ -98,15 +102,17 @@ function build(root) {
       ctx = next;
       const { state, t } = ctx;
       const data = state.view === 'steps';
-      root.hidden = state.embed || !(data || state.view === 'exercise');
-      group.hidden = !data;
-      label.textContent = t('export.label');
+      const hidden = state.embed || !(data || state.view === 'exercise');
+      if (root.hidden !== hidden) root.hidden = hidden;
+      if (group.hidden !== !data) group.hidden = !data;
+      // Written only when they change: a step must not re-lay out the bar.
+      setText(label, t('export.label'));
       for (const [kind, button] of Object.entries(buttons)) {
-        button.textContent = t(`export.${kind}`);
-        button.title = t(`export.${kind}Hint`);
+        setText(button, t(`export.${kind}`));
+        if (button.title !== t(`export.${kind}Hint`)) button.title = t(`export.${kind}Hint`);
       }
-      print.textContent = t(state.view === 'exercise' ? 'export.printBlank' : 'export.print');
-      print.title = t('export.printHint');
+      setText(print, t(state.view === 'exercise' ? 'export.printBlank' : 'export.print'));
+      if (print.title !== t('export.printHint')) print.title = t('export.printHint');
     },
   };
 }

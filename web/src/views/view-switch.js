@@ -1,37 +1,50 @@
 // The row of views under the header: the nine steps and the three labs. Each is a link to its own
 // state (so it opens in a new tab, or is copied, like any state link); a plain click switches in
-// place. Render only.
+// place. Render only. The links are built once and updated in place: a step changes their hrefs,
+// and must not rebuild (and re-lay out) the header.
 
 import { h } from './dom.js';
 import { VIEWS, serializeState } from '../state.js';
 
+const built = new WeakMap(); // root → { view: <a> }
+
 /** ctx: { state, t, onView(view) } */
 export function renderViewSwitch(root, { state, t, onView }) {
-  root.setAttribute('aria-label', t('views.label'));
-  root.replaceChildren(
-    h(
-      'ul',
-      {},
-      VIEWS.map((view) =>
-        h(
-          'li',
-          {},
-          h(
-            'a',
-            {
-              href: serializeState({ ...state, view }),
-              'aria-current': view === state.view ? 'page' : undefined,
-              dataset: { view },
-              onclick: (event) => {
-                if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-                event.preventDefault();
-                onView(view);
-              },
-            },
-            t(`view.${view}`),
-          ),
-        ),
+  let links = built.get(root);
+  if (!links) {
+    links = Object.fromEntries(
+      VIEWS.map((view) => [
+        view,
+        h('a', {
+          dataset: { view },
+          onclick: (event) => {
+            if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+            event.preventDefault();
+            onView(view);
+          },
+        }),
+      ]),
+    );
+    root.replaceChildren(
+      h(
+        'ul',
+        {},
+        VIEWS.map((view) => h('li', {}, links[view])),
       ),
-    ),
-  );
+    );
+    built.set(root, links);
+  }
+  setIfChanged(root, 'aria-label', t('views.label'));
+  for (const view of VIEWS) {
+    const a = links[view];
+    setIfChanged(a, 'href', serializeState({ ...state, view }));
+    if (view === state.view) setIfChanged(a, 'aria-current', 'page');
+    else a.removeAttribute('aria-current');
+    const text = t(`view.${view}`);
+    if (a.textContent !== text) a.textContent = text;
+  }
+}
+
+function setIfChanged(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
