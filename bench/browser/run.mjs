@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startBenchServer } from './server.mjs';
+import { CHROMIUM_ARGS } from '../../tests/browser/drivers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -21,16 +22,7 @@ const options = {
   breakId: args.find((a) => a.startsWith('--break='))?.slice('--break='.length) ?? null,
 };
 // The project's usual flags for headless Chromium here, plus an exposed gc() for the samples' GC.
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--js-flags=--expose-gc',
-];
+const LAUNCH_ARGS = [...CHROMIUM_ARGS, '--js-flags=--expose-gc'];
 const log = (text) => console.error('[bench browser]', text);
 
 if (!OUT) {

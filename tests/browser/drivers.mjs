@@ -10,7 +10,8 @@
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 
-const CHROMIUM_ARGS = [
+/** Debian's Chromium, headless here: the flags every Chromium of the tests and benchmarks starts with. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

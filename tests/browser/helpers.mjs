@@ -6,25 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS } from './drivers.mjs';
 
 export const SCREENSHOTS = 'test-results/screenshots';
-
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 /** Starts the server and the browser once per test file; returns helpers and a close(). */
 export async function openBrowser() {
   if (!fs.existsSync('build/web/index.html'))
     throw new Error('build/web/index.html is missing — run `bash scripts/build.sh` first');
   const server = await startServer({ root: 'build/web' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   return {
     url: server.url,
     browser,
