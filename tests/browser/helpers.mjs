@@ -88,3 +88,9 @@ export async function stepInUrl(page) {
   const hash = await page.evaluate(() => location.hash);
   return Number(/(?:^#|&)step=(\d+)/.exec(hash)?.[1]);
 }
+
+/** What the page last said to screen readers (a lab writes it at the next frame: waited for). */
+export async function announced(page) {
+  await page.waitForFunction(() => document.getElementById('step-announce').textContent !== '');
+  return page.textContent('#step-announce');
+}

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, axeViolations } from './helpers.mjs';
+import { openBrowser, screenshot, axeViolations, announced } from './helpers.mjs';
 
 let b;
 before(async () => {
@@ -85,7 +85,7 @@ test('dₖ from the keyboard: the arrow keys, Home and End step through 1 … 10
   );
   await page.keyboard.press('End');
   assert.equal(await labdk(page), '1024');
-  assert.match(await page.textContent('#step-announce'), /dₖ = 1024/, 'the new numbers are said once');
+  assert.match(await announced(page), /dₖ = 1024/, 'the new numbers are said once');
   // The halve button, from the keyboard too.
   await page.focus('#sl-dk-halve');
   await page.keyboard.press('Enter');

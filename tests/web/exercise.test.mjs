@@ -6,7 +6,14 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
-import { exerciseQuestion, checkAnswer, hints, seriesPlan, WORKED_QUESTIONS } from '../../web/src/labs/exercise.js';
+import {
+  exerciseQuestion,
+  checkAnswer,
+  hints,
+  seriesPlan,
+  cellName,
+  WORKED_QUESTIONS,
+} from '../../web/src/labs/exercise.js';
 import { EXERCISE_FIELDS, CELL_KINDS } from '../../web/src/labs/exercise-fields.js';
 import { defaultState, serializeState, parseState } from '../../web/src/state.js';
 
@@ -152,6 +159,16 @@ test('the teacher picks the kinds and the example: exkinds=output only, exfrom=p
   assert.deepEqual(onPage.example.q, page.q);
   assert.ok(Math.abs(onPage.expected - float64Attention(page)[onPage.kind][onPage.i][onPage.j]) < 1e-5);
   assert.throws(() => exerciseQuestion(engine, fields({ exfrom: 'page' })), /needs the page/);
+});
+
+test('each question names its cell as the article writes it: S₁₁, S₁₁/√2, A₁₁, A₁₂, (AV)₁₁; two-digit indices with a comma', () => {
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((ex) => cellName(question({ ex }))),
+    ['S₁₁', 'S₁₁/√2', 'A₁₁', 'A₁₂', '(AV)₁₁'],
+  );
+  const example = { q: [[1, 2, 3]] };
+  assert.equal(cellName({ kind: 'scaled', i: 0, j: 1, example }), 'S₁₂/√3');
+  assert.equal(cellName({ kind: 'weight', i: 11, j: 0, example }), 'A₁₂,₁');
 });
 
 test("the hash fields, through the page's state: defaults, round trip, written only in the exercise view, a bad link falls back whole", () => {

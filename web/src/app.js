@@ -325,8 +325,13 @@ export async function start({ binaries } = {}) {
       const instance = LAB_VIEWS[state.view]({
         engine,
         setState: (patch) => commit({ ...state, ...patch }, { panel: false }),
+        // Emptied first, then written at the next frame: the same words twice in a row (checking
+        // the same wrong answer again) are still said twice.
         announce: (text) => {
-          $('step-announce').textContent = text;
+          $('step-announce').textContent = '';
+          requestAnimationFrame(() => {
+            $('step-announce').textContent = text;
+          });
         },
       });
       lab = { view: state.view, instance };
@@ -587,7 +592,12 @@ export async function start({ binaries } = {}) {
     const snippet = embedSnippet({
       pageUrl: location.href,
       hash: serializeState(embedState),
-      title: `${t('app.title')} · ${t('nav.position', { step: state.step, total: STEPS.length })} ${t(`step.${STEPS[state.step - 1]}.title`)}`,
+      // The frame's title names what it shows: the step, or the lab.
+      title: `${t('app.title')} · ${
+        state.view === 'steps'
+          ? `${t('nav.position', { step: state.step, total: STEPS.length })} ${t(`step.${STEPS[state.step - 1]}.title`)}`
+          : t(`view.${state.view}`)
+      }`,
     });
     renderEmbedDialog($('embed-dialog'), {
       t,

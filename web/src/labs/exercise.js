@@ -114,6 +114,17 @@ const subscript = (n) => String(n).replace(/\d/g, (c) => SUB[c]);
 const cell = (name, i, j) =>
   i >= 9 || j >= 9 ? `${name}${subscript(i + 1)},${subscript(j + 1)}` : `${name}${subscript(i + 1)}${subscript(j + 1)}`;
 
+/** The cell a question asks for, as the article writes it in plain text: S₁₁, S₁₁/√2, A₁₂, (AV)₁₁. */
+export function cellName({ kind, i, j, example }) {
+  const name = {
+    score: cell('S', i, j),
+    scaled: `${cell('S', i, j)}/√${example.q[0].length}`,
+    weight: cell('A', i, j),
+    output: cell('(AV)', i, j),
+  };
+  return name[kind];
+}
+
 /**
  * The sub-steps leading to the question's cell, in order; a view reveals them one at a time.
  * Each is { step, formula, value?, … } where formula is a language-neutral line of math with the

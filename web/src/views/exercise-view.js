@@ -1,382 +1,565 @@
-// The exercise view (view=exercise): one number of a small example to compute by hand, checked to
-// the rounding asked for, with hints that reveal one sub-step at a time (labs/exercise.js holds
-// the questions, the check and the hints; this file only draws them and keeps what the learner
-// did while the page is open: the typed answers, the hints taken, the questions got right).
+// The lab view 'exercise' (state.view): the article's closing advice — compute a small example by
+// hand — as a series of questions. The questions, the checking and the hints are the model's
+// (labs/exercise.js); this file shows one question at a time and keeps what the reader did with
+// each (the typed answer, the hints revealed, the verdict) for as long as the page is open.
 //
-// The skeleton — every control — is built once, so that a re-render (a language switch, the next
-// question) never takes the focus or the caret from under the keyboard; update() refills it.
+// Which question is open and which series it belongs to live in the URL (exercise-fields.js), so
+// Next/Previous and the teacher's panel go through setState; everything else is the view's own.
+// The controls are built once with stable ids and updated in place: the app restores focus and a
+// field's typed text by id, and a language switch must leave the answer being typed where it was.
 
 import { h } from './dom.js';
-import { math, mi, mn, mo, msub, msqrt, dk, paren } from './math.js';
-import { symbolMath } from './names.js';
+import { math, mi, mn, mo, msub, msqrt, mrow } from './math.js';
+import { shapeMath } from './names.js';
 import { renderMatrix } from './matrix.js';
-import { exerciseQuestion, checkAnswer, hints, CELL_KINDS } from '../labs/exercise.js';
-import { EXAMPLE_SOURCES, MAX_SERIES_LENGTH } from '../labs/exercise-fields.js';
-import { toRows } from '../matrix.js';
+import { KIND_OF } from '../colors.js';
+import { fromRows, toRows } from '../matrix.js';
+import { TABLE_LIMIT } from '../state.js';
+import { parseNumber } from '../parse-matrix.js';
 import { formatNumber } from '../format.js';
+import { exerciseQuestion, checkAnswer, hints, cellName } from '../labs/exercise.js';
+import { EXERCISE_FIELDS, CELL_KINDS, EXAMPLE_SOURCES, MAX_SERIES_LENGTH } from '../labs/exercise-fields.js';
 
-const slash = () => mo('/', { lspace: '0', rspace: '0' });
-/** The cell asked for, as the article writes it: S₁₂, (S/√dₖ)₁₂, A₁₂, (AV)₁₂ — then "= ?". */
-function askedMath(kind, i, j) {
-  const index = mn(i >= 9 || j >= 9 ? `${i + 1},${j + 1}` : `${i + 1}${j + 1}`);
-  const base = {
-    score: () => mi('S'),
-    scaled: () => paren(mi('S'), slash(), msqrt(dk())),
-    weight: () => mi('A'),
-    output: () => paren(mi('A'), mi('V')),
-  }[kind]();
-  const text = { score: 'S', scaled: '(S/√dₖ)', weight: 'A', output: '(AV)' }[kind];
-  return math([msub(base, index), mo('='), mo('?')], { label: `${text} ${i + 1},${j + 1} = ?`, display: true });
+// The fields that make a series; with `ex` added they name one question.
+const SERIES_KEYS = ['exlen', 'exseed', 'exdigits', 'exkinds', 'exfrom'];
+// On the page's example, the example is part of the series: edited in the stepper, it is another.
+const seriesKey = (state, page) =>
+  SERIES_KEYS.map((key) => String(state[key])).join('|') + (state.exfrom === 'page' ? JSON.stringify(page) : '');
+const fieldType = (key) => EXERCISE_FIELDS.find((field) => field.key === key).type;
+
+// The teacher's number fields: the hash field each writes, what else changes with it (a new seed
+// is a new series: back to its first question), and the message when the text is out of range.
+const NUMBER_FIELDS = [
+  {
+    id: 'ex-len',
+    key: 'exlen',
+    label: 'ex.field.len',
+    error: 'ex.err.len',
+    patch: (v, s) => ({ exlen: v, ex: Math.min(s.ex, v) }),
+  },
+  { id: 'ex-seed', key: 'exseed', label: 'ex.field.seed', error: 'err.seed', patch: (v) => ({ exseed: v, ex: 1 }) },
+  {
+    id: 'ex-digits',
+    key: 'exdigits',
+    label: 'ex.field.digits',
+    error: 'ex.err.digits',
+    patch: (v) => ({ exdigits: v }),
+  },
+];
+
+const MINUS = '\u2212';
+const typographic = (text) => text.replace(/^-/, MINUS);
+
+/** The cell's index as the article writes it under a name: 12, or 12,1 once an index has two digits. */
+const index = (i, j) =>
+  i >= 9 || j >= 9 ? mrow(mn(String(i + 1)), mo(','), mn(String(j + 1))) : mn(`${i + 1}${j + 1}`);
+
+/** The name of the matrix a kind of question asks about, as MathML children. */
+function matrixName(kind, dk) {
+  if (kind === 'score') return [mi('S')];
+  if (kind === 'scaled') return [mi('S'), mo('/', { lspace: '0', rspace: '0' }), msqrt(mn(String(dk)))];
+  if (kind === 'weight') return [mi('A')];
+  return [mi('A'), mi('V')];
 }
 
-/** What identifies a question, for remembering what the learner did with it. */
-const questionKey = (q) => JSON.stringify([q.example.q, q.example.k, q.example.v, q.kind, q.i, q.j, q.digits]);
+/** "A₁₂ = ?" (or S₁₁/√2 = ?, (AV)₁₁ = ?) as one <math>. */
+function askMath(question) {
+  const { kind, i, j, example } = question;
+  const dk = example.q[0].length;
+  const target = {
+    score: () => [msub(mi('S'), index(i, j))],
+    scaled: () => [msub(mi('S'), index(i, j)), mo('/', { lspace: '0', rspace: '0' }), msqrt(mn(String(dk)))],
+    weight: () => [msub(mi('A'), index(i, j))],
+    output: () => [msub(mrow(mo('('), mi('A'), mi('V'), mo(')')), index(i, j))],
+  }[kind]();
+  return math([...target, mo('='), mo('?')], { label: `${cellName(question)} = ?` });
+}
+
+// What the reader did, per question of a series: `${seriesKey}|${number}` → { text, hints (how
+// many shown), shown (the answer), verdict (checkAnswer's), done, solved }. Kept for as long as the
+// page is open, across the view closing: a reader who looks something up in the stepper and comes
+// back finds the score and the answers as they left them.
+const records = new Map();
 
 export function createExerciseView({ engine, setState, announce }) {
-  // What the learner did, per question (questionKey): { text, verdict, hints (how many shown), shown }.
-  const done = new Map();
-  let question = null;
-  let t = null;
-  let state = null;
-  const fieldErrors = new Map(); // teacher's field id → the error's key and params
+  const fieldErrors = new Map(); // a teacher's field id → { key, params } of its message
+  let ctx = null; // the last update's { state, t, theme, model }
+  let current = null; // { key, question, steps } of the open question
+  let drawn = ''; // what the matrices were drawn for
 
-  const el = (tag, attrs, ...children) => h(tag, attrs, ...children);
-  const intro = el('p', { class: 'lab-intro' });
-  const progress = el('p', { class: 'ex-progress' });
-  const source = el('p', { class: 'ex-source' });
-  const matrices = el('div', { class: 'ex-matrices' });
-  const ask = el('p', { class: 'ex-ask' });
-  const asked = el('div', { class: 'ex-asked' });
-  const rounding = el('p', { class: 'ex-rounding' });
-  const answerLabel = el('label', { for: 'ex-answer' });
-  const answer = el('input', {
-    id: 'ex-answer',
+  const record = (key = current.key) => {
+    if (!records.has(key))
+      records.set(key, { text: '', hints: 0, shown: false, verdict: null, done: false, solved: false });
+    return records.get(key);
+  };
+
+  // ---- The elements, built once ----------------------------------------------------------------
+  const title = h('h2', { id: 'ex-title' });
+  const lede = h('p', { class: 'ex-lede' });
+
+  const position = h('p', { class: 'ex-position', id: 'ex-position' });
+  const source = h('p', { class: 'ex-source' });
+  const dots = h('ol', { class: 'ex-dots', 'aria-hidden': 'true' });
+  const score = h('p', { class: 'ex-score' });
+  const figures = h('div', { class: 'ex-figures' });
+  const askWords = h('p', { class: 'ex-ask' });
+  const askFormula = h('p', { class: 'ex-ask-math' });
+
+  const answerLabel = h('label', { for: 'ex-answer' });
+  const answer = h('input', {
     type: 'text',
+    id: 'ex-answer',
+    class: 'ex-answer-input',
     inputmode: 'decimal',
     autocomplete: 'off',
     spellcheck: 'false',
-    'aria-describedby': 'ex-verdict',
+    'aria-describedby': 'ex-round ex-answer-error',
   });
-  const check = el('button', { type: 'submit', id: 'ex-check', class: 'primary' });
-  const verdict = el('p', { id: 'ex-verdict', class: 'ex-verdict' });
-  const hintButton = el('button', { type: 'button', id: 'ex-hint', onclick: () => revealHint() });
-  const showButton = el('button', { type: 'button', id: 'ex-show', onclick: () => showAnswer() });
-  const prev = el('button', { type: 'button', id: 'ex-prev', onclick: () => move(-1) });
-  const next = el('button', { type: 'button', id: 'ex-next', onclick: () => move(1) });
-  const hintsTitle = el('h3', { class: 'ex-hints-title' });
-  const hintList = el('ol', { class: 'ex-hints' });
-  const form = el(
-    'form',
-    {
-      class: 'ex-form',
-      onsubmit: (event) => {
-        event.preventDefault();
-        checkTyped();
-      },
-    },
-    answerLabel,
-    el('div', { class: 'ex-answer-row' }, answer, check),
-    verdict,
+  const checkButton = h('button', { type: 'button', id: 'ex-check', class: 'primary' });
+  const rounding = h('p', { class: 'hint', id: 'ex-round' });
+  const answerError = h('p', { class: 'field-error', id: 'ex-answer-error' });
+  const verdict = h('p', { class: 'ex-verdict', id: 'ex-verdict' });
+
+  const hintButton = h('button', { type: 'button', id: 'ex-hint' });
+  const showButton = h('button', { type: 'button', id: 'ex-show' });
+  const stepsTitle = h('h3', { id: 'ex-steps-title' });
+  const stepList = h('ol', { class: 'ex-steps-list' });
+  const solution = h('p', { class: 'ex-solution' });
+  const steps = h(
+    'section',
+    { class: 'ex-steps', 'aria-labelledby': 'ex-steps-title' },
+    stepsTitle,
+    stepList,
+    solution,
   );
-  answer.addEventListener('input', () => {
-    record().text = answer.value;
+
+  const prevButton = h('button', { type: 'button', id: 'ex-prev', class: 'ex-prev' });
+  const nextButton = h('button', { type: 'button', id: 'ex-next', class: 'ex-next' });
+
+  const card = h(
+    'section',
+    { class: 'ex-card', 'aria-labelledby': 'ex-position' },
+    h(
+      'div',
+      { class: 'ex-head' },
+      h('div', { class: 'ex-where' }, position, source),
+      h('div', { class: 'ex-progress' }, dots, score),
+    ),
+    figures,
+    h('div', { class: 'ex-question' }, askWords, askFormula),
+    h(
+      'div',
+      { class: 'ex-answer' },
+      answerLabel,
+      h('div', { class: 'ex-answer-row' }, answer, checkButton),
+      rounding,
+      answerError,
+      verdict,
+    ),
+    h('div', { class: 'ex-tools' }, hintButton, showButton),
+    steps,
+    h('div', { class: 'ex-nav' }, prevButton, nextButton),
+  );
+
+  // The teacher's panel: every control writes a hash field, so "Copy link" gives this series.
+  const teacherSummary = h('summary', {});
+  const teacherNote = h('p', { class: 'hint' });
+  const numberInputs = NUMBER_FIELDS.map((field) => {
+    const label = h('label', { for: field.id });
+    const input = h('input', {
+      type: 'text',
+      id: field.id,
+      inputmode: 'numeric',
+      autocomplete: 'off',
+      'aria-describedby': `${field.id}-error`,
+    });
+    const error = h('p', { class: 'field-error', id: `${field.id}-error` });
+    input.addEventListener('change', () => setNumber(field, input.value));
+    return { field, label, input, error, el: h('div', { class: 'field' }, label, input, error) };
   });
+  const kindsLegend = h('legend', {});
+  const kindBoxes = CELL_KINDS.map((kind) => {
+    const box = h('input', { type: 'checkbox', id: `ex-kind-${kind}`, onchange: setKinds });
+    const label = h('label', { for: box.id });
+    return { kind, box, label, el: h('div', { class: 'check' }, box, label) };
+  });
+  const kindsError = h('p', { class: 'field-error', id: 'ex-kinds-error' });
+  const kinds = h(
+    'fieldset',
+    { class: 'ex-kinds', 'aria-describedby': 'ex-kinds-error' },
+    kindsLegend,
+    kindBoxes.map((k) => k.el),
+    kindsError,
+  );
+  const fromLegend = h('legend', {});
+  const fromRadios = EXAMPLE_SOURCES.map((from) => {
+    const radio = h('input', {
+      type: 'radio',
+      name: 'ex-from',
+      id: `ex-from-${from}`,
+      value: from,
+      onchange: () => setState({ exfrom: from, ex: 1 }),
+    });
+    const label = h('label', { for: radio.id });
+    return { from, radio, label, el: h('div', { class: 'check' }, radio, label) };
+  });
+  const teacher = h(
+    'details',
+    { class: 'ex-teacher', id: 'ex-teacher' },
+    teacherSummary,
+    h(
+      'div',
+      { class: 'ex-teacher-body' },
+      teacherNote,
+      h(
+        'div',
+        { class: 'ex-teacher-fields' },
+        numberInputs.map((n) => n.el),
+      ),
+      kinds,
+      h(
+        'fieldset',
+        { class: 'ex-from' },
+        fromLegend,
+        fromRadios.map((r) => r.el),
+      ),
+    ),
+  );
 
-  // The teacher's settings: each writes its hash field at once (a copied link carries the series).
-  const teacher = teacherPanel();
-
-  const element = el(
+  const element = h(
     'section',
     { class: 'lab lab-exercise', 'aria-labelledby': 'ex-title' },
-    el('h2', { id: 'ex-title' }),
-    intro,
-    el(
-      'div',
-      { class: 'ex-card' },
-      el('div', { class: 'ex-head' }, progress, el('div', { class: 'ex-moves' }, prev, next)),
-      source,
-      matrices,
-      el(
-        'div',
-        { class: 'ex-question' },
-        ask,
-        asked,
-        rounding,
-        form,
-        el('div', { class: 'ex-actions' }, hintButton, showButton),
-      ),
-      el('div', { class: 'ex-hint-box' }, hintsTitle, hintList),
-    ),
-    teacher.element,
+    title,
+    lede,
+    card,
+    teacher,
   );
 
-  function record() {
-    const key = questionKey(question);
-    if (!done.has(key)) done.set(key, { text: '', verdict: null, hints: 0, shown: false });
-    return done.get(key);
+  // ---- What the reader does --------------------------------------------------------------------
+  answer.addEventListener('input', () => {
+    record().text = answer.value;
+    if (answerError.textContent) {
+      answerError.textContent = '';
+      answer.removeAttribute('aria-invalid');
+    }
+  });
+  answer.addEventListener('keydown', (event) => {
+    // Not while an input method is composing (Enter then confirms the characters). A <form> would
+    // do this for free, but a sandboxed embed without allow-forms never fires its submit.
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      check();
+    }
+  });
+  checkButton.addEventListener('click', check);
+  hintButton.addEventListener('click', () => {
+    const rec = record();
+    if (rec.hints >= current.steps.length) return;
+    rec.hints += 1;
+    render();
+    const step = current.steps[rec.hints - 1];
+    announce(`${ctx.t(`ex.step.${step.step}`)}: ${step.formula}`);
+  });
+  showButton.addEventListener('click', () => {
+    const rec = record();
+    rec.shown = true;
+    rec.done = true;
+    rec.hints = current.steps.length;
+    render();
+    announce(solution.textContent);
+  });
+  prevButton.addEventListener('click', () => go(-1));
+  nextButton.addEventListener('click', () => go(+1));
+
+  function check() {
+    const rec = record();
+    rec.text = answer.value;
+    rec.verdict = checkAnswer(current.question, answer.value);
+    if (rec.verdict.verdict !== 'unreadable') rec.done = true;
+    // Counted as solved only when found before the answer was shown.
+    if (rec.verdict.verdict === 'correct' && !rec.shown) rec.solved = true;
+    render();
+    announce(verdictText(rec.verdict));
   }
 
-  function checkTyped() {
-    const r = record();
-    r.text = answer.value;
-    r.verdict = checkAnswer(question, answer.value);
-    renderVerdict();
-    announce(verdict.textContent);
-  }
-
-  function revealHint() {
-    const r = record();
-    const all = hints(question);
-    if (r.hints < all.length) r.hints += 1;
-    renderHints();
-    hintList.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
-    announce(hintList.lastElementChild?.textContent ?? '');
-  }
-
-  function showAnswer() {
-    record().shown = true;
-    renderVerdict();
-    announce(verdict.textContent);
-  }
-
-  function move(by) {
-    const ex = state.ex + by;
-    if (ex < 1 || ex > state.exlen) return;
+  function go(step) {
+    const { state, t } = ctx;
+    const ex = state.ex + step;
+    if (ex < 1 || ex > current.question.total) return;
     setState({ ex });
-  }
-
-  function renderVerdict() {
-    const r = record();
-    const v = r.verdict;
-    const lines = [];
-    let tone = '';
-    if (v?.verdict === 'correct') {
-      lines.push(t('exercise.correct', { answer: question.answer }));
-      tone = 'good';
-    } else if (v?.verdict === 'close') {
-      lines.push(t('exercise.close', { digits: question.digits }));
-      tone = 'close';
-    } else if (v?.verdict === 'wrong') {
-      lines.push(t('exercise.wrong'));
-      tone = 'bad';
-    } else if (v?.verdict === 'unreadable') {
-      lines.push(t(`err.${v.error.key}`, v.error));
-      tone = 'bad';
-    }
-    if (r.shown && v?.verdict !== 'correct') {
-      lines.push(t('exercise.shown', { answer: question.answer, exact: formatNumber(question.expected, 6) }));
-      tone ||= 'shown';
-    }
-    verdict.textContent = lines.join(' ');
-    verdict.dataset.verdict = v?.verdict ?? (r.shown ? 'shown' : '');
-    verdict.className = `ex-verdict${tone ? ` ${tone}` : ''}`;
-    answer.setAttribute('aria-invalid', v && v.verdict !== 'correct' && v.verdict !== 'close' ? 'true' : 'false');
-    const right = [...done.values()].filter((x) => x.verdict?.verdict === 'correct').length;
-    progress.textContent = `${t('exercise.progress', { number: question.number, total: question.total })} · ${t('exercise.score', { right })}`;
-  }
-
-  function renderHints() {
-    const all = hints(question);
-    const r = record();
-    hintList.replaceChildren(
-      ...all
-        .slice(0, r.hints)
-        .map((hint) =>
-          el(
-            'li',
-            { dataset: { step: hint.step } },
-            el('span', { class: 'ex-hint-step' }, t(`exercise.hint.${hint.step}`)),
-            ' ',
-            el('span', { class: 'ex-hint-formula' }, hint.formula),
-          ),
-        ),
+    // Said once: focus stays on the button, so a screen reader would not hear the new question.
+    announce(
+      t('ex.opened', {
+        position: t('ex.position', { number: ex, total: current.question.total }),
+        cell: cellName(current.question),
+      }),
     );
-    hintsTitle.hidden = r.hints === 0;
-    hintButton.textContent =
-      r.hints === 0 ? t('exercise.hint') : r.hints < all.length ? t('exercise.hintMore') : t('exercise.hintsDone');
-    // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to <body>.
-    hintButton.setAttribute('aria-disabled', String(r.hints >= all.length));
   }
 
-  /** The example's Q, K, V, the rows the question reads marked. */
-  function renderExample({ theme }) {
-    const { example, kind, i, j } = question;
-    const view = { digits: state.digits, theme, t };
-    const figure = (name, rows, marked) => {
-      const matrix = { rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) };
-      const { el: fig } = renderMatrix(
-        { id: `ex-${name}`, name: symbolMath(name, state), label: name.toUpperCase(), matrix, kind: 'div' },
-        view,
+  /** A teacher's number field: read like every number on the page, then held to the field's range. */
+  function setNumber(field, text) {
+    const parsed = parseNumber(text);
+    const value = parsed.ok ? fieldType(field.key).parse(String(parsed.value)) : undefined;
+    if (value === undefined) {
+      fieldErrors.set(
+        field.id,
+        parsed.ok || parsed.error.key === 'empty'
+          ? { key: field.error, params: { max: MAX_SERIES_LENGTH } }
+          : { key: `err.${parsed.error.key}`, params: parsed.error },
       );
-      for (const r of marked) fig.querySelector(`tbody tr[data-i="${r}"]`)?.classList.add('asked');
-      return fig;
-    };
-    const all = example.k.map((_, r) => r);
-    matrices.replaceChildren(
-      figure('q', example.q, [i]),
-      figure('k', example.k, kind === 'score' || kind === 'scaled' ? [j] : all),
-      figure('v', example.v, kind === 'output' ? all : []),
-    );
+      render();
+      return;
+    }
+    fieldErrors.delete(field.id);
+    setState(field.patch(value, ctx.state));
   }
 
-  function teacherPanel() {
-    const lengthInput = el('input', {
-      id: 'ex-len',
-      type: 'number',
-      min: 1,
-      max: MAX_SERIES_LENGTH,
-      step: 1,
-      inputmode: 'numeric',
-    });
-    const seedInput = el('input', { id: 'ex-seed', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
-    const digitsSelect = el(
-      'select',
-      { id: 'ex-digits' },
-      [0, 1, 2, 3, 4].map((d) => el('option', { value: String(d) }, String(d))),
-    );
-    const kindBoxes = CELL_KINDS.map((kind) => el('input', { type: 'checkbox', id: `ex-kind-${kind}`, value: kind }));
-    const fromRadios = EXAMPLE_SOURCES.map((from) =>
-      el('input', { type: 'radio', name: 'ex-from', id: `ex-from-${from}`, value: from }),
-    );
-    const error = (id) => el('p', { class: 'field-error', id: `${id}-error` });
-    const errors = { 'ex-len': error('ex-len'), 'ex-seed': error('ex-seed'), 'ex-kinds': error('ex-kinds') };
-    const labels = {};
-    const label = (id) => (labels[id] = el('label', { for: id }));
-    const legend = (key) => (labels[key] = el('legend', {}));
-    const summary = el('summary', {});
-    const hint = el('p', { class: 'ex-teacher-hint' });
-
-    const apply = (id, patch) => {
-      fieldErrors.delete(id);
-      setState({ ...patch, ex: 1 });
-    };
-    const fail = (id, key, params = {}) => {
-      fieldErrors.set(id, { key, params });
-      paintErrors();
-    };
-    lengthInput.addEventListener('change', () => {
-      const v = Number(lengthInput.value);
-      if (lengthInput.value.trim() === '' || !Number.isInteger(v) || v < 1 || v > MAX_SERIES_LENGTH)
-        fail('ex-len', 'exercise.err.length', { max: MAX_SERIES_LENGTH });
-      else apply('ex-len', { exlen: v });
-    });
-    seedInput.addEventListener('change', () => {
-      const v = Number(seedInput.value);
-      if (seedInput.value.trim() === '' || !Number.isInteger(v) || v < 0 || v > 2 ** 31 - 1)
-        fail('ex-seed', 'err.seed');
-      else apply('ex-seed', { exseed: v });
-    });
-    digitsSelect.addEventListener('change', () => setState({ exdigits: Number(digitsSelect.value) }));
-    for (const box of kindBoxes)
-      box.addEventListener('change', () => {
-        const kinds = CELL_KINDS.filter((_, k) => kindBoxes[k].checked);
-        if (kinds.length === 0) {
-          box.checked = true;
-          fail('ex-kinds', 'exercise.err.kinds');
-          return;
-        }
-        apply('ex-kinds', { exkinds: kinds });
-      });
-    for (const radio of fromRadios)
-      radio.addEventListener('change', () => {
-        if (radio.checked) setState({ exfrom: radio.value, ex: 1 });
-      });
-
-    function paintErrors() {
-      for (const [id, p] of Object.entries(errors)) {
-        const e = fieldErrors.get(id);
-        p.textContent = e ? t(e.key, e.params) : '';
-        const control = id === 'ex-kinds' ? null : element.querySelector(`#${id}`);
-        control?.setAttribute('aria-invalid', e ? 'true' : 'false');
-        control?.setAttribute('aria-describedby', `${id}-error`);
-      }
+  /** The kinds asked for: those still ticked keep their order, a newly ticked one comes last. */
+  function setKinds() {
+    const ticked = kindBoxes.filter((k) => k.box.checked).map((k) => k.kind);
+    if (ticked.length === 0) {
+      fieldErrors.set('ex-kinds', { key: 'ex.err.kinds', params: {} });
+      render();
+      return;
     }
+    fieldErrors.delete('ex-kinds');
+    const kept = ctx.state.exkinds.filter((kind) => ticked.includes(kind));
+    setState({ exkinds: [...kept, ...ticked.filter((kind) => !kept.includes(kind))], ex: 1 });
+  }
 
-    const element = el(
-      'details',
-      { class: 'ex-teacher', id: 'ex-teacher' },
-      summary,
-      hint,
-      el(
-        'div',
-        { class: 'ex-teacher-grid' },
-        el('div', { class: 'field' }, label('ex-len'), lengthInput, errors['ex-len']),
-        el('div', { class: 'field' }, label('ex-seed'), seedInput, errors['ex-seed']),
-        el('div', { class: 'field' }, label('ex-digits'), digitsSelect),
-        el(
-          'fieldset',
-          { class: 'field', 'aria-describedby': 'ex-kinds-error' },
-          legend('kinds'),
-          kindBoxes.map((box) => el('span', { class: 'choice' }, box, label(box.id))),
-          errors['ex-kinds'],
-        ),
-        el(
-          'fieldset',
-          { class: 'field' },
-          legend('from'),
-          fromRadios.map((radio) => el('span', { class: 'choice' }, radio, label(radio.id))),
+  function verdictText(result) {
+    const { t } = ctx;
+    if (result.verdict === 'unreadable') return errorText(result.error);
+    if (result.verdict === 'correct')
+      return t('ex.verdict.correct', { cell: cellName(current.question), answer: typographic(result.answer) });
+    return t(`ex.verdict.${result.verdict}`);
+  }
+
+  // The parse error in the reader's language; an empty field gets a word of its own ("this cell is
+  // empty" is the matrix editor's).
+  const errorText = (error) => (error.key === 'empty' ? ctx.t('ex.err.empty') : ctx.t(`err.${error.key}`, error));
+
+  // ---- Showing it ------------------------------------------------------------------------------
+  function render() {
+    const { state, t, model } = ctx;
+    // exfrom=page: every question is on the stepper's current Q, K, V.
+    const page = model && { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
+    if (state.exfrom === 'page' && !page) return;
+    const series = seriesKey(state, page);
+    const key = `${series}|${state.ex}`;
+    const opened = current?.key !== key;
+    if (opened) {
+      const question = exerciseQuestion(engine, state, page);
+      current = { key, question, steps: hints(question) };
+    }
+    const { question } = current;
+    const rec = record();
+    const name = cellName(question);
+
+    title.textContent = t('view.exercise');
+    lede.textContent = t('ex.lede');
+    position.textContent = t('ex.position', { number: question.number, total: question.total });
+    source.textContent = t(`ex.source.${question.example.source}`);
+    renderProgress(series, question);
+    renderFigures(question);
+    askWords.textContent = t(`ex.ask.${question.kind}`, {
+      i: question.i + 1,
+      j: question.j + 1,
+      dk: question.example.q[0].length,
+    });
+    askFormula.replaceChildren(askMath(question));
+
+    answerLabel.textContent = t('ex.answerLabel');
+    if (opened) answer.value = rec.text; // another question: its own answer; otherwise as typed
+    checkButton.textContent = t('ex.check');
+    rounding.textContent =
+      question.digits <= 1 ? t(`ex.round.${question.digits}`) : t('ex.round.n', { digits: question.digits });
+    const unreadable = rec.verdict?.verdict === 'unreadable';
+    answerError.textContent = unreadable ? errorText(rec.verdict.error) : '';
+    if (unreadable) answer.setAttribute('aria-invalid', 'true');
+    else answer.removeAttribute('aria-invalid');
+    verdict.textContent = rec.verdict && !unreadable ? verdictText(rec.verdict) : '';
+    verdict.className = `ex-verdict${rec.verdict && !unreadable ? ` ${rec.verdict.verdict}` : ''}`;
+
+    const all = rec.hints >= current.steps.length;
+    hintButton.textContent = all ? t('ex.hintsAll') : t('ex.hint', { shown: rec.hints, total: current.steps.length });
+    setDisabled(hintButton, all);
+    showButton.textContent = t('ex.show');
+    setDisabled(showButton, rec.shown);
+    renderSteps(rec, name);
+
+    prevButton.textContent = t('ex.prev');
+    nextButton.textContent = t('ex.next');
+    setDisabled(prevButton, question.number <= 1);
+    setDisabled(nextButton, question.number >= question.total);
+
+    renderTeacher();
+  }
+
+  // aria-disabled rather than disabled: a button that becomes disabled loses focus, and a reader
+  // who pressed Next to the last question must stay on Next.
+  function setDisabled(button, off) {
+    if (off) button.setAttribute('aria-disabled', 'true');
+    else button.removeAttribute('aria-disabled');
+  }
+
+  function renderProgress(series, question) {
+    const { t } = ctx;
+    let correct = 0,
+      done = 0;
+    const items = [];
+    for (let n = 1; n <= question.total; n++) {
+      const rec = records.get(`${series}|${n}`);
+      if (rec?.solved) correct++;
+      if (rec?.done) done++;
+      const status = rec?.solved
+        ? 'solved'
+        : rec?.shown
+          ? 'shown'
+          : rec?.verdict && rec.verdict.verdict !== 'unreadable'
+            ? rec.verdict.verdict
+            : 'todo';
+      items.push(h('li', { class: `${status}${n === question.number ? ' current' : ''}` }));
+    }
+    dots.replaceChildren(...items);
+    score.textContent = t('ex.score', { correct, done, total: question.total });
+  }
+
+  /** Q, K and V as the stepper draws them, the rows the question uses marked; then the cell asked for. */
+  function renderFigures(question) {
+    const { state, t, theme } = ctx;
+    const drawing = `${current.key}|${theme}|${state.lang}`;
+    if (drawing === drawn) return;
+    drawn = drawing;
+    const { kind, i, j, example } = question;
+    const figure = (id, rows) => {
+      const matrix = fromRows(rows);
+      return renderMatrix(
+        {
+          id: `ex-${id}`,
+          name: shapeMath(id, state, matrix.rows, matrix.cols),
+          label: id.toUpperCase(),
+          caption: t(`mat.${id}`),
+          matrix,
+          kind: KIND_OF[id],
+        },
+        { digits: 4, theme, t },
+      ).el;
+    };
+    const q = figure('q', example.q),
+      k = figure('k', example.k),
+      v = figure('v', example.v);
+    const markRow = (fig, row) => fig.querySelector(`tbody tr[data-i="${row}"]`)?.classList.add('hl-row');
+    markRow(q, i);
+    if (kind === 'score' || kind === 'scaled') markRow(k, j);
+    if (kind === 'output') for (const td of v.querySelectorAll(`td.c[data-j="${j}"]`)) td.classList.add('hl-col');
+    figures.replaceChildren(h('div', { class: 'ex-inputs' }, q, k, v), unknownGrid(question));
+  }
+
+  /** The matrix the question is about, empty but for a "?" in the cell asked for (small ones only). */
+  function unknownGrid(question) {
+    const { t } = ctx;
+    const { kind, i, j, example } = question;
+    const rows = example.q.length,
+      cols = kind === 'output' ? example.v[0].length : example.k.length;
+    if (rows > TABLE_LIMIT || cols > TABLE_LIMIT) return null;
+    const nameText = cellName(question).replace(/[₀-₉,]+/g, ''); // S, S/√2, A, (AV)
+    const nameMath = math(matrixName(kind, example.q[0].length), { label: nameText });
+    const body = Array.from({ length: rows }, (_, r) =>
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, String(r + 1)),
+        Array.from({ length: cols }, (_, c) =>
+          r === i && c === j ? h('td', { class: 'c ex-cell hl-cell' }, '?') : h('td', { class: 'c ex-blank' }),
         ),
       ),
     );
+    return h(
+      'figure',
+      { class: 'matrix ex-unknown' },
+      h('figcaption', {}, h('span', { class: 'name' }, nameMath), h('span', { class: 'caption' }, t('ex.unknown'))),
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          {
+            class: 'mat',
+            'aria-label': t('ex.unknownLabel', { name: `${nameText} ${rows}×${cols}`, cell: cellName(question) }),
+          },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('td', { class: 'corner' }),
+              Array.from({ length: cols }, (_, c) => h('th', { scope: 'col' }, String(c + 1))),
+            ),
+          ),
+          h('tbody', {}, body),
+        ),
+      ),
+    );
+  }
 
-    return {
-      element,
-      update() {
-        summary.textContent = t('exercise.teacher');
-        hint.textContent = t('exercise.teacherHint');
-        labels['ex-len'].textContent = t('exercise.length');
-        labels['ex-seed'].textContent = t('exercise.seed');
-        labels['ex-digits'].textContent = t('exercise.digits');
-        labels.kinds.textContent = t('exercise.kinds');
-        labels.from.textContent = t('exercise.from');
-        for (const box of kindBoxes) {
-          labels[box.id].textContent = t(`exercise.kind.${box.value}`);
-          box.checked = state.exkinds.includes(box.value);
-        }
-        for (const radio of fromRadios) {
-          labels[radio.id].textContent = t(`exercise.from.${radio.value}`);
-          radio.checked = state.exfrom === radio.value;
-        }
-        // A field being typed into keeps its text; the others show the link's values.
-        if (document.activeElement !== lengthInput && !fieldErrors.has('ex-len'))
-          lengthInput.value = String(state.exlen);
-        if (document.activeElement !== seedInput && !fieldErrors.has('ex-seed')) seedInput.value = String(state.exseed);
-        digitsSelect.value = String(state.exdigits);
-        paintErrors();
-      },
-    };
+  /** The sub-steps revealed so far, each with its live formula (one line per sum), then the answer. */
+  function renderSteps(rec, name) {
+    const { t } = ctx;
+    const { question } = current;
+    stepsTitle.textContent = t('ex.steps');
+    stepList.replaceChildren(
+      ...current.steps.slice(0, rec.hints).map((step) =>
+        h(
+          'li',
+          {},
+          h('span', { class: 'ex-step-name' }, t(`ex.step.${step.step}`)),
+          step.formula.split('; ').map((line) => h('span', { class: 'ex-step-line' }, line)),
+        ),
+      ),
+    );
+    solution.textContent = rec.shown
+      ? t('ex.answer', { cell: name, answer: typographic(question.answer), exact: formatNumber(question.expected, 4) })
+      : '';
+    steps.hidden = rec.hints === 0 && !rec.shown;
+  }
+
+  function renderTeacher() {
+    const { state, t } = ctx;
+    // An embedded exercise is the series its link fixed; the full page lets a teacher make one.
+    teacher.hidden = Boolean(state.embed);
+    teacherSummary.textContent = t('ex.teacher');
+    teacherNote.textContent = t('ex.teacher.note');
+    for (const { field, label, input, error } of numberInputs) {
+      label.textContent = t(field.label, { max: MAX_SERIES_LENGTH });
+      const problem = fieldErrors.get(field.id);
+      error.textContent = problem ? t(problem.key, problem.params) : '';
+      if (problem) input.setAttribute('aria-invalid', 'true');
+      else {
+        input.removeAttribute('aria-invalid');
+        input.value = String(state[field.key]);
+      } // the text in error stays as typed
+    }
+    kindsLegend.textContent = t('ex.field.kinds');
+    const kindsProblem = fieldErrors.get('ex-kinds');
+    kindsError.textContent = kindsProblem ? t(kindsProblem.key) : '';
+    for (const { kind, box, label } of kindBoxes) {
+      label.textContent = t(`ex.kind.${kind}`);
+      if (!kindsProblem) box.checked = state.exkinds.includes(kind);
+    }
+    fromLegend.textContent = t('ex.field.from');
+    for (const { from, radio, label } of fromRadios) {
+      label.textContent = t(`ex.from.${from}`);
+      radio.checked = state.exfrom === from;
+    }
   }
 
   return {
     element,
-    update(ctx) {
-      ({ t, state } = ctx);
-      const page = ctx.model && { q: toRows(ctx.model.q), k: toRows(ctx.model.k), v: toRows(ctx.model.v) };
-      const before = question && questionKey(question);
-      question = exerciseQuestion(engine, state, page);
-      const key = questionKey(question);
-      element.dataset.kind = question.kind;
-      element.querySelector('#ex-title').textContent = t('view.exercise');
-      intro.textContent = t('exercise.intro');
-      source.textContent = `${t(`exercise.source.${question.example.source}`)} · ${t('exercise.options')}`;
-      ask.textContent = t(`exercise.ask.${question.kind}`, { i: question.i + 1, j: question.j + 1 });
-      asked.replaceChildren(askedMath(question.kind, question.i, question.j));
-      rounding.textContent =
-        question.digits === 0 ? t('exercise.roundingWhole') : t('exercise.rounding', { digits: question.digits });
-      answerLabel.textContent = t('exercise.answer');
-      check.textContent = t('exercise.check');
-      showButton.textContent = t('exercise.show');
-      prev.textContent = `← ${t('exercise.prev')}`;
-      next.textContent = `${t('exercise.next')} →`;
-      prev.setAttribute('aria-disabled', String(state.ex <= 1));
-      next.setAttribute('aria-disabled', String(state.ex >= state.exlen));
-      hintsTitle.textContent = t('exercise.hints');
-      // A new question starts from what the learner typed for it before (or nothing).
-      if (key !== before) answer.value = record().text;
-      renderExample(ctx);
-      renderVerdict();
-      renderHints();
-      teacher.update();
+    update(next) {
+      ctx = next;
+      render();
     },
     destroy() {},
   };

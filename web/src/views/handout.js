@@ -108,7 +108,7 @@ export function renderHandout(root, { state, model, t, engine }) {
         'p',
         { class: 'handout-example' },
         exercise
-          ? t(`exercise.source.${question.example.source}`)
+          ? t(`ex.source.${question.example.source}`)
           : `${t(`preset.${state.preset}`)} · n = ${state.n}, dₖ = ${state.dk}, dᵥ = ${state.dv}`,
       ),
       h('p', { class: 'handout-options' }, options.join(' · ')),
