@@ -16,6 +16,11 @@ import {
   slopes,
   memoryTable,
   runCost,
+  planUpTo,
+  planStep,
+  bestGflops,
+  formatBytes,
+  formatDuration,
 } from '../../web/src/labs/cost-lab.js';
 import { startCostRun } from '../../web/src/labs/cost-run.js';
 import { bundleCostWorker, costWorkerPlugin } from '../../scripts/lib/cost-worker.mjs';
@@ -269,4 +274,36 @@ test('the page bundles receive the worker as text through costWorkerPlugin', asy
   assert.equal(source, workerSource);
   assert.match(source, /onmessage/);
   assert.doesNotMatch(source, /AGFzbQ/, 'no .wasm inside (base64 of "\\0asm")');
+});
+
+test("the view's helpers: a plan up to state.costmax, which step is next, the best GFLOP/s", () => {
+  assert.deepEqual(planUpTo(512).sizes, [64, 128, 256, 512]);
+  assert.deepEqual(planUpTo(8192).sizes, COST_PLAN.sizes);
+  assert.equal(planUpTo(512).d, COST_PLAN.d);
+  const plan = planUpTo(256); // 3 sizes × 3 paths
+  assert.deepEqual(planStep(plan, 0), { n: 64, path: 'reference' });
+  assert.deepEqual(planStep(plan, 4), { n: 128, path: 'simd' });
+  assert.deepEqual(planStep(plan, 8), { n: 256, path: 'streaming' });
+  assert.equal(planStep(plan, 9), null);
+  const results = [
+    { type: 'measure', path: 'simd', n: 64, gflops: 3 },
+    { type: 'measure', path: 'simd', n: 128, gflops: 7 },
+    { type: 'measure', path: 'streaming', n: 128, gflops: 9 },
+    { type: 'refused', path: 'simd', n: 8192 },
+  ];
+  assert.deepEqual(bestGflops(results), { gflops: 7, n: 128 });
+  assert.equal(bestGflops([]), null);
+});
+
+test('bytes in binary units and durations, three significant digits, no exponent', () => {
+  assert.equal(formatBytes(512), '512 B');
+  assert.equal(formatBytes(131072), '128 KiB');
+  assert.equal(formatBytes(scoreMatrixBytes(4096)), '64 MiB');
+  assert.equal(formatBytes((7 * 8192 * 8192 + 8192 * 64) * 4), '1.75 GiB');
+  assert.equal(formatBytes(2 ** 30), '1 GiB');
+  assert.equal(formatBytes(1024 * 1024 - 1), '1 MiB'); // never "1024 KiB"
+  assert.equal(formatDuration(0.06123), '0.0612 ms');
+  assert.equal(formatDuration(12.34), '12.3 ms');
+  assert.equal(formatDuration(999.8), '1 s');
+  assert.equal(formatDuration(2414), '2.41 s');
 });

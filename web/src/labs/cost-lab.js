@@ -223,3 +223,56 @@ export function* runCost(engine, { plan = COST_PLAN, sliceMs = Infinity, now = (
   }
   yield { type: 'done', build, results, slopes: slopes(results, paths) };
 }
+
+// ---- For the lab's view (views/cost-lab-view.js) --------------------------------------------
+
+/**
+ * The plan of a run up to `maxN` (state.costmax): COST_PLAN's sizes from 64 to maxN. At 8192 the
+ * step-by-step path is refused for memory, which the lab shows with the bytes it would need.
+ */
+export function planUpTo(maxN, plan = COST_PLAN) {
+  return { ...plan, sizes: plan.sizes.filter((n) => n <= maxN) };
+}
+
+/** Which size and path the `done`-th step (0-based) of a plan measures: { n, path }, or null past its end. */
+export function planStep(plan, done) {
+  const n = plan.sizes[Math.floor(done / plan.paths.length)];
+  return n === undefined ? null : { n, path: plan.paths[done % plan.paths.length] };
+}
+
+/** The best GFLOP/s of one path's measurements (the machine's figure): { gflops, n }, or null before any. */
+export function bestGflops(results, path = 'simd') {
+  let best = null;
+  for (const r of results)
+    if (r.type === 'measure' && r.path === path && (!best || r.gflops > best.gflops))
+      best = { gflops: r.gflops, n: r.n };
+  return best;
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+/**
+ * Bytes in binary units, three significant digits: 131072 → "128 KiB", 1881145344 → "1.75 GiB".
+ * Binary, as the core writes its own limit ("1.0 GiB"): n²·4 bytes at n = 4096 is 64 MiB exactly.
+ */
+export function formatBytes(bytes) {
+  let unit = 0,
+    value = bytes;
+  while (value >= 1023.5 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${threeDigits(value)} ${BYTE_UNITS[unit]}`;
+}
+
+/** A duration given in milliseconds, three significant digits: "0.0612 ms", "12.3 ms", "2.41 s". */
+export function formatDuration(ms) {
+  return ms >= 999.5 ? `${threeDigits(ms / 1000)} s` : `${threeDigits(ms)} ms`;
+}
+
+// Whole numbers as they are ("128"), others to three significant digits ("1.75", "0.0612"). (The
+// callers round up to the next unit just below 1000 or 1024, so a value never reads "1024 KiB".)
+function threeDigits(value) {
+  if (Number.isInteger(value)) return String(value);
+  return value >= 100 ? value.toFixed(0) : String(Number(value.toPrecision(3)));
+}
