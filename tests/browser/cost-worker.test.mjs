@@ -2,8 +2,9 @@
 // offline file, opened from file:// with the network blocked, in Chromium and in Firefox: under
 // that page's Content-Security-Policy (`worker-src blob:`, scripts by hash, 'wasm-unsafe-eval'),
 // the worker starts from a Blob URL, compiles the .wasm bytes it is posted and times attention —
-// and not one request is attempted. (The lab's view, which imports the runner into the page's own
-// bundle, comes later; here the runner and the worker bundle are handed to the page by the test.)
+// and not one request is attempted. Here the runner and the worker bundle are handed to the page
+// by the test, apart from the view; views-shipped.test.mjs runs the same worker through the lab's
+// view and its Run button.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
