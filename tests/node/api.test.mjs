@@ -2,17 +2,9 @@
 // the numerics policy, for both builds (bad input: errors.test.mjs).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention, readFixture, matrix, assertClose } from './load-module.mjs';
+import { loadAttention, readFixture, matrix, assertClose, I2, V10 } from './load-module.mjs';
 
 const fixture = readFixture();
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
-const V10 = matrix([
-  [10, 0],
-  [0, 10],
-]);
 
 for (const build of ['simd', 'scalar']) {
   describe(`${build} build`, () => {

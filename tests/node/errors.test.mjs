@@ -4,17 +4,9 @@
 // the article's worked example.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention, loadCore, matrix, assertClose } from './load-module.mjs';
+import { loadAttention, loadCore, matrix, I2, V10, assertWorkedExample } from './load-module.mjs';
 import { ERROR_CODES } from '../../wasm/vocabulary.mjs';
 
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
-const V10 = matrix([
-  [10, 0],
-  [0, 10],
-]);
 const big = { rows: 12000, cols: 1, data: new Float32Array(12000).fill(0.5) };
 const huge = { rows: 1, cols: 2 ** 28, data: new Float32Array(2 ** 28) };
 
@@ -385,16 +377,7 @@ for (const build of ['simd', 'scalar']) {
           (e) => assertRefusal(e, want),
         );
         // ... and the module still answers correctly
-        assertClose(
-          assert,
-          attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
-          [
-            [6.698, 3.302],
-            [3.302, 6.698],
-          ],
-          1e-4,
-          'after the error',
-        );
+        assertWorkedExample(assert, attn, 'after the error');
       });
     }
 

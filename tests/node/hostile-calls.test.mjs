@@ -4,16 +4,8 @@
 // article's worked example still computing.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttentionWithCore, loadCore, matrix, assertClose } from './load-module.mjs';
+import { loadAttentionWithCore, loadCore, matrix, assertClose, I2, V10, assertWorkedExample } from './load-module.mjs';
 
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
-const V10 = matrix([
-  [10, 0],
-  [0, 10],
-]);
 const MiB = 2 ** 20;
 
 // Deterministic n×d inputs, large enough (256 KiB each at 256×256) that a leak of their copies shows.
@@ -29,18 +21,6 @@ function detached(length) {
   structuredClone(data.buffer, { transfer: [data.buffer] });
   return data;
 }
-
-const workedExample = (attn) =>
-  assertClose(
-    assert,
-    attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
-    [
-      [6.698, 3.302],
-      [3.302, 6.698],
-    ],
-    1e-4,
-    'worked example',
-  );
 
 // Runs `call` `times` times (each may throw) and returns how much the wasm memory grew, in bytes.
 function growth({ memoryBytes }, call, times) {
@@ -80,7 +60,7 @@ for (const build of ['simd', 'scalar']) {
         k = filled(256, 256, 2);
       const grew = growth(module, () => attn.attention({ q, k, v: { rows: 256, cols: 4, data: detached(1024) } }), 200);
       assert.ok(grew < 4 * MiB, `wasm memory grew by ${(grew / MiB).toFixed(1)} MiB`);
-      workedExample(attn);
+      assertWorkedExample(assert, attn, 'worked example');
     });
 
     it('a getter is read once: v.rows that throws on its second read cannot cut a call short', () => {
@@ -160,7 +140,7 @@ for (const build of ['simd', 'scalar']) {
           }),
         (e) => e === boom,
       );
-      workedExample(module.attn);
+      assertWorkedExample(assert, module.attn, 'worked example');
     });
 
     it('prototype names are not option names: toString, constructor, __proto__, valueOf, hasOwnProperty', () => {
@@ -183,7 +163,7 @@ for (const build of ['simd', 'scalar']) {
         // …nor argument names: an own key "constructor" is an unknown option
         assert.throws(() => attn.attention(JSON.parse(`{"${name}": 1}`)), { code: 'unknown_option', argument: name });
       }
-      workedExample(attn);
+      assertWorkedExample(assert, attn, 'worked example');
     });
 
     it('a BigInt element is named as a BigInt: "(got 1n)"', () => {
@@ -204,7 +184,7 @@ for (const build of ['simd', 'scalar']) {
       });
       const grew = module.memoryBytes() - before;
       assert.ok(grew < MiB, `wasm memory grew by ${(grew / MiB).toFixed(1)} MiB`);
-      workedExample(module.attn);
+      assertWorkedExample(assert, module.attn, 'worked example');
     });
 
     it('the mask counts toward the input limit: 1×2^28 is refused before it is copied', () => {
@@ -214,7 +194,7 @@ for (const build of ['simd', 'scalar']) {
         code: 'inputs_too_large',
         params: { values: 2 ** 28 + 3, bytes: (2 ** 28 + 3) * 4, limit: 512 * MiB },
       });
-      workedExample(module.attn);
+      assertWorkedExample(assert, module.attn, 'worked example');
     });
   });
 

@@ -54,6 +54,33 @@ export function matrix(rows) {
   return { rows: rows.length, cols: rows[0].length, data };
 }
 
+/** The article's worked example (§7): Q = K = I₂, V = 10·I₂. */
+export const I2 = matrix([
+  [1, 0],
+  [0, 1],
+]);
+export const V10 = matrix([
+  [10, 0],
+  [0, 10],
+]);
+
+/**
+ * Asserts that `attn` still computes the worked example's AV ≈ [[6.698, 3.302], [3.302, 6.698]]:
+ * what the suites check after a refusal, an abort or a soak, to show the module still answers.
+ */
+export function assertWorkedExample(assert, attn, what) {
+  assertClose(
+    assert,
+    attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
+    [
+      [6.698, 3.302],
+      [3.302, 6.698],
+    ],
+    1e-4,
+    what,
+  );
+}
+
 // Asserts every value of `actual` is within tol (absolute + relative) of `expected` (array of rows).
 export function assertClose(assert, actual, expected, tol, what) {
   const want = matrix(expected);

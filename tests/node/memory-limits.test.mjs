@@ -4,7 +4,7 @@
 // its 2 GiB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttentionWithCore, matrix, assertClose } from './load-module.mjs';
+import { loadAttentionWithCore, assertWorkedExample } from './load-module.mjs';
 
 const GiB = 2 ** 30;
 
@@ -30,25 +30,5 @@ test('n_q = 1, n_k = 65, d = 2,030,000: attention counts its workspace, frees it
   // The same kernel, the same count of its buffers: attentionStreaming accepts the call too.
   const streamed = attn.attentionStreaming({ q, k, v });
   assert.ok(Math.abs(streamed.data[0] - out.data[0]) < 1e-4 * 65, 'attentionStreaming agrees');
-  const I2 = matrix([
-    [1, 0],
-    [0, 1],
-  ]);
-  assertClose(
-    assert,
-    attn.attentionSteps({
-      q: I2,
-      k: I2,
-      v: matrix([
-        [10, 0],
-        [0, 10],
-      ]),
-    }).output,
-    [
-      [6.698, 3.302],
-      [3.302, 6.698],
-    ],
-    1e-4,
-    'the worked example after it all',
-  );
+  assertWorkedExample(assert, attn, 'the worked example after it all');
 });

@@ -4,17 +4,9 @@
 // option, NaN in the same cells, and an unknown path refused.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttention, matrix, assertClose, assertEachCell, random, customMask } from './load-module.mjs';
+import { loadAttention, assertClose, assertEachCell, random, customMask, I2, V10 } from './load-module.mjs';
 import { SCALES, AXES, MASKS, PATHS } from '../../wasm/vocabulary.mjs';
 
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
-const V10 = matrix([
-  [10, 0],
-  [0, 10],
-]);
 const FIELDS = ['scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output'];
 
 // Every cell within tol × (the field's largest finite magnitude, at least 1): the dot products

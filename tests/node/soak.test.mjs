@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { loadAttentionWithCore, matrix, assertClose } from './load-module.mjs';
+import { loadAttentionWithCore, matrix, I2, V10, assertWorkedExample } from './load-module.mjs';
 
 const CALLS = 5000;
 const SETTLED_AFTER = 500;
@@ -22,15 +22,6 @@ function random(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
-
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
-const V10 = matrix([
-  [10, 0],
-  [0, 10],
-]);
 
 function detached(length) {
   const data = new Float32Array(length);
@@ -233,16 +224,7 @@ for (const build of ['simd', 'scalar']) {
       assert.ok(end.inUse <= 1.1 * settled.inUse, `wasm memory in use grew: ${report}`);
       assert.ok(end.heap <= 1.1 * settled.heap, `the JS heap grew: ${report}`);
       assert.ok(counts.valid > 1000 && counts.refused > 1000 && counts.thrown > 100, `a mix of calls: ${report}`);
-      assertClose(
-        assert,
-        attn.attentionSteps({ q: I2, k: I2, v: V10 }).output,
-        [
-          [6.698, 3.302],
-          [3.302, 6.698],
-        ],
-        1e-4,
-        'the worked example at the end',
-      );
+      assertWorkedExample(assert, attn, 'the worked example at the end');
     });
   });
 }

@@ -3,13 +3,9 @@
 // name the core does not know is refused with bad_option rather than cast to some enum.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore, matrix } from './load-module.mjs';
+import { loadCore, I2 } from './load-module.mjs';
 import { SCALES, AXES, MASKS, CORE_ERROR_CODES, API_ERROR_CODES, ERROR_CODES } from '../../wasm/vocabulary.mjs';
 
-const I2 = matrix([
-  [1, 0],
-  [0, 1],
-]);
 const options = { scale: 'sqrt_dk', temperature: 1, mask: 'none', stable: true, axis: 'row' };
 
 for (const build of ['simd', 'scalar']) {
