@@ -1,17 +1,11 @@
 // Accessibility: axe-core on every step (no violation of any impact), in Chinese and light
 // theme and in English and dark theme, and a screenshot of each as an artifact.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, axeViolations } from './helpers.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 // No violation at all, of any impact (issue 11: axe-core passes in every view).
 const allViolations = (page) => axeViolations(page);

@@ -5,21 +5,15 @@
 // it would need; the lab runs inside a sandboxed embed, falls back to slices on the page's thread
 // (and says so) where no Worker may start, and fits a phone's width without an axe violation.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openBrowser, screenshot, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, axeViolations } from './helpers.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const status = (page) => page.getAttribute('.lab-cost-lab', 'data-status');
 const points = (page) => page.locator('#cost-chart-time .mark').count();

@@ -5,18 +5,12 @@
 // teacher's panel writes it; a language switch keeps the typed answer; keyboard only, axe clean in
 // both themes, no sideways scroll at 375 px; and in a sandboxed embed, Enter still checks.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, announced, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, announced, axeViolations } from './helpers.mjs';
 import { pythonServer } from './static-server.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const text = (page, selector) => page.locator(selector).innerText();
 const asked = (page) => page.locator('.ex-ask-math math').getAttribute('aria-label');

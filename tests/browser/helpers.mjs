@@ -4,6 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from './drivers.mjs';
@@ -69,6 +70,21 @@ export async function axeViolations(page, { impacts } = {}) {
           .map((n) => n.target.join(' '))
           .join(' | ')}`,
     );
+}
+
+/**
+ * The browser and server of one test file: started before its first test, closed after its last.
+ * The returned object fills in then (url, browser, open, close of openBrowser).
+ */
+export function browserForFile() {
+  const shared = {};
+  before(async () => {
+    Object.assign(shared, await openBrowser());
+  });
+  after(async () => {
+    await shared.close?.();
+  });
+  return shared;
 }
 
 export async function screenshot(page, name, { fullPage = true } = {}) {

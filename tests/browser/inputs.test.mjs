@@ -1,19 +1,13 @@
 // Inputs: each kind of bad input shows its message at the field, in the current language, while
 // the last good result stays on screen and the other inputs are kept; pasting; sizes; presets.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, matrixText } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText } from './helpers.mjs';
 import zh from '../../web/src/i18n/zh-CN.js';
 import en from '../../web/src/i18n/en.js';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 

@@ -8,15 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DRIVERS, matrixIn, stepOf, setField } from './drivers.mjs';
+import { softmax, sig4 } from './expected.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
-const softmax = (row) => {
-  const m = Math.max(...row);
-  const e = row.map((x) => Math.exp(x - m));
-  const s = e.reduce((a, c) => a + c);
-  return e.map((x) => x / s);
-};
-const sig4 = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(4));
 const [A11, A12] = softmax([1 / Math.SQRT2, 0]); // the article's 0.6698 and 0.3302
 
 /** Opens the file at `hash` with the network blocked; returns the page and its time to numbers. */

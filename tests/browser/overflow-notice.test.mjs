@@ -2,18 +2,12 @@
 // ran out — never silently. The notice's text is the i18n string; the step it names is the first
 // one showing such a number (the core counts them: attentionSteps' nonFinite).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './helpers.mjs';
+import { browserForFile } from './helpers.mjs';
 import en from '../../web/src/i18n/en.js';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 const stageText = (page) => page.textContent('#stage-body');

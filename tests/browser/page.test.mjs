@@ -2,26 +2,13 @@
 // the explanation panel, the teaching controls, the URL, the language switch.
 // Expected numbers are computed here independently (float64 JS), never read from the page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { softmax, sig4 } from './expected.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
-/** softmax of one row, and 4-significant-digit text as the page writes it by default. */
-const softmax = (row) => {
-  const m = Math.max(...row);
-  const e = row.map((x) => Math.exp(x - m));
-  const s = e.reduce((a, c) => a + c);
-  return e.map((x) => x / s);
-};
-const sig4 = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(4));
 /** The lines of the popover's expansion as text, without spaces, typographic minus as '-'. */
 const expansionLines = (page) =>
   page.$$eval('#cell-explain ol.expansion > li .line', (lines) =>

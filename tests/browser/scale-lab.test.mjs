@@ -3,17 +3,11 @@
 // it writes, the saturation of the unscaled softmax at dₖ = 1024, the English switch, a 375 px
 // phone, a 600 px embed, and axe in both themes.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, axeViolations, announced } from './helpers.mjs';
+import { browserForFile, screenshot, axeViolations, announced } from './helpers.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 const labdk = async (page) => new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('labdk');

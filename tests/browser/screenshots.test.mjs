@@ -4,17 +4,11 @@
 // is asserted is what a screenshot cannot show by itself: each one was taken on a page without
 // errors, and the phone never scrolls sideways.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot } from './helpers.mjs';
+import { browserForFile, screenshot } from './helpers.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 const VIEWPORTS = { 1280: { width: 1280, height: 900 }, 375: { width: 375, height: 740 } };
 

@@ -7,9 +7,9 @@
 // of the time), through the page's stable ids only: the selectors below are the one place that
 // knows them, so a redesign of the views that keeps the ids keeps this test.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './helpers.mjs';
+import { browserForFile } from './helpers.mjs';
 
 const SELECTORS = {
   cells: 'input[id^="in-"]', // #in-q-0-0: one cell of an input matrix
@@ -24,13 +24,7 @@ const SETTLED_AFTER = 200;
 const BATCH = 100;
 const CLICK_BUDGET_MS = 100;
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 // Runs `count` random actions in the page, continuing the seeded sequence; returns the slowest
 // click and edit (ms), how many actions of each kind ran, and the clicks that stayed over budget.

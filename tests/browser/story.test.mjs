@@ -3,25 +3,13 @@
 // AV step and the word lines, the reference path, and what a reader at 1280×900 or on a 375 px
 // phone sees. Expected numbers are computed here independently (float64 JS).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { softmax, sig4 } from './expected.mjs';
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
-const softmax = (row) => {
-  const m = Math.max(...row);
-  const e = row.map((x) => Math.exp(x - m));
-  const s = e.reduce((a, c) => a + c);
-  return e.map((x) => x / s);
-};
-const sig4 = (x) => x.toPrecision(4);
 const hashOf = async (page) => new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 

@@ -3,9 +3,9 @@
 // each view (Chinese and light, English and dark), no sideways page scroll on a 375 px phone, and
 // every control of a lab reached with the Tab key alone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, stepInUrl, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, stepInUrl, axeViolations } from './helpers.mjs';
 
 const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
 // Each lab at a setting a lesson would use: the scale lab at d_k = 256, the cost lab ready to time
@@ -17,13 +17,7 @@ const LINKS = {
   exercise: '#view=exercise&ex=3',
 };
 
-let b;
-before(async () => {
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-});
+const b = browserForFile();
 
 test('the view switch: each view is a link of its own, and the stepper keeps its step', async () => {
   const page = await b.open('#step=3');
