@@ -6,12 +6,12 @@
 // by the test, apart from the view; views-shipped.test.mjs runs the same worker through the lab's
 // view and its Run button.
 
-import { describe, test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DRIVERS } from './drivers.mjs';
+import { inEachEngine } from './drivers.mjs';
 import { bundleCostWorker } from '../../scripts/lib/cost-worker.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
@@ -31,50 +31,47 @@ async function runnerScript() {
   return out.outputFiles[0].text;
 }
 
-for (const [name, launch] of Object.entries(DRIVERS))
-  describe(name, () => {
-    let driver, runner, workerSource;
-    const wasm = fs.readFileSync('build/wasm/attention_core.wasm').toString('base64');
-    before(async () => {
-      driver = await launch();
-      runner = await runnerScript();
-      workerSource = await bundleCostWorker({ minify: true });
-    });
-    after(() => driver?.close());
-
-    test(`${name}: the offline file runs the cost lab in a Blob-URL worker, posting it the .wasm bytes`, async () => {
-      const page = await driver.newPage({ blockNetwork: true });
-      await page.goto(FILE);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-      await page.evaluate(runner);
-      const events = await page.evaluate(
-        async ([source, base64]) => {
-          const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-          // Only what the worker path needs of the page's engine: its build and its bytes.
-          const engine = { build: 'simd', wasmBytes: async () => bytes };
-          const plan = {
-            d: 64,
-            sizes: [64, 128, 256],
-            paths: ['simd', 'streaming'],
-            maxN: {},
-            minMs: 10,
-            warmUpMs: 20,
-            seed: 1,
-          };
-          const out = [];
-          for await (const event of globalThis.startCostRun({ engine, workerSource: source, plan })) out.push(event);
-          return out;
-        },
-        [workerSource, wasm],
-      );
-      assert.deepEqual(events[0], { type: 'start', mode: 'worker', build: 'simd' });
-      const measures = events.filter((e) => e.type === 'measure');
-      assert.equal(measures.length, 6, JSON.stringify(events.at(-1)));
-      for (const m of measures) assert.ok(m.ms > 0 && m.gflops > 0);
-      assert.equal(events.at(-1).type, 'done');
-      const others = page.requests.filter((url) => url.replace(/#.*$/, '') !== FILE && !url.startsWith('blob:'));
-      assert.deepEqual(others, [], 'no request attempted');
-      assert.deepEqual(page.problems, [], 'no console error, page error or CSP violation');
-      await page.closeAll();
-    });
+inEachEngine((name, driver) => {
+  let runner, workerSource;
+  const wasm = fs.readFileSync('build/wasm/attention_core.wasm').toString('base64');
+  before(async () => {
+    runner = await runnerScript();
+    workerSource = await bundleCostWorker({ minify: true });
   });
+
+  test(`${name}: the offline file runs the cost lab in a Blob-URL worker, posting it the .wasm bytes`, async () => {
+    const page = await driver.newPage({ blockNetwork: true });
+    await page.goto(FILE);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    await page.evaluate(runner);
+    const events = await page.evaluate(
+      async ([source, base64]) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        // Only what the worker path needs of the page's engine: its build and its bytes.
+        const engine = { build: 'simd', wasmBytes: async () => bytes };
+        const plan = {
+          d: 64,
+          sizes: [64, 128, 256],
+          paths: ['simd', 'streaming'],
+          maxN: {},
+          minMs: 10,
+          warmUpMs: 20,
+          seed: 1,
+        };
+        const out = [];
+        for await (const event of globalThis.startCostRun({ engine, workerSource: source, plan })) out.push(event);
+        return out;
+      },
+      [workerSource, wasm],
+    );
+    assert.deepEqual(events[0], { type: 'start', mode: 'worker', build: 'simd' });
+    const measures = events.filter((e) => e.type === 'measure');
+    assert.equal(measures.length, 6, JSON.stringify(events.at(-1)));
+    for (const m of measures) assert.ok(m.ms > 0 && m.gflops > 0);
+    assert.equal(events.at(-1).type, 'done');
+    const others = page.requests.filter((url) => url.replace(/#.*$/, '') !== FILE && !url.startsWith('blob:'));
+    assert.deepEqual(others, [], 'no request attempted');
+    assert.deepEqual(page.problems, [], 'no console error, page error or CSP violation');
+    await page.closeAll();
+  });
+});

@@ -7,6 +7,7 @@
 // Every page records in `page.problems`: console errors, uncaught page errors, failed requests and
 // Content-Security-Policy violations (reported by a listener installed before any page script).
 
+import { describe, before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 
@@ -119,6 +120,25 @@ async function launchFirefox() {
 
 /** Both engines (the bootstrap installs both; a missing one fails its tests rather than skipping them). */
 export const DRIVERS = { chromium: launchChromium, firefox: launchFirefox };
+
+/**
+ * The tests of `body(name, driver)` in each engine: one describe() per browser, which is launched
+ * before its first test and closed after its last. `driver` fills in then (newPage, close, …).
+ */
+export function inEachEngine(body) {
+  for (const [name, launch] of Object.entries(DRIVERS)) {
+    describe(name, () => {
+      const driver = {};
+      before(async () => {
+        Object.assign(driver, await launch());
+      });
+      after(async () => {
+        await driver.close?.();
+      });
+      body(name, driver);
+    });
+  }
+}
 
 /** Sets a form field's value as typing or choosing would, firing its input and change events. */
 export function setField(page, selector, value) {

@@ -5,12 +5,12 @@
 // its content's, without an inner scrollbar, and follows a step change inside the frame; messages
 // from other windows are ignored; the "Open in the playground" link opens the full page.
 
-import { describe, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DRIVERS, matrixIn } from './drivers.mjs';
+import { inEachEngine, DRIVERS, matrixIn } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 
 let site, blog, blogDir;
@@ -114,129 +114,116 @@ test('chromium: the full page\'s "嵌入" button gives a snippet that embeds the
   }
 });
 
-for (const [name, launch] of Object.entries(DRIVERS))
-  describe(name, () => {
-    let driver;
-    before(async () => {
-      driver = await launch();
-    });
-    after(async () => {
-      await driver?.close();
-    });
-
-    test(`${name}: two sandboxed frames show their steps and size themselves to their content`, async () => {
-      const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
-      await page.goto(`${blog.url}post.html`);
-      const { frame: opaque } = await fitsContent(page, 'opaque');
-      const { frame: sameOrigin, outer: before } = await fitsContent(page, 'same-origin');
-      assert.equal(await opaque.evaluate(() => self.origin), 'null', 'allow-scripts alone: an opaque origin');
-      assert.equal(await sameOrigin.evaluate(() => self.origin), site.url.replace(/\/$/, ''));
-      // The weights of the article's example in one, the scores in the other.
-      assert.deepEqual(await matrixIn(opaque, 'weights'), [
-        ['0.6698', '0.3302'],
-        ['0.3302', '0.6698'],
-      ]);
-      assert.deepEqual(await matrixIn(sameOrigin, 'scores'), [
-        ['1', '0'],
-        ['0', '1'],
-      ]);
-      // Only the stage (and, with nav=1, the steps); the link to the full page is there.
-      const shown = (f) =>
-        f.evaluate(() =>
-          ['.top', '#nav', '#panel', '.foot', '#embed-open'].map(
-            (sel) => getComputedStyle(document.querySelector(sel)).display !== 'none',
-          ),
-        );
-      assert.deepEqual(await shown(opaque), [false, false, false, false, true]);
-      assert.deepEqual(await shown(sameOrigin), [false, true, false, false, true]);
-      // Unsandboxed, panel=1: the input panel too, and an edit in it recomputes inside the frame.
-      const { frame: plain } = await fitsContent(page, 'plain');
-      assert.deepEqual(await shown(plain), [false, false, true, false, true]);
-      await plain.click('#mask');
-      await page.until(() =>
-        window.received.some((m) => m.type === 'attention-playground:state' && /mask=causal/.test(m.hash)),
+inEachEngine((name, driver) => {
+  test(`${name}: two sandboxed frames show their steps and size themselves to their content`, async () => {
+    const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(`${blog.url}post.html`);
+    const { frame: opaque } = await fitsContent(page, 'opaque');
+    const { frame: sameOrigin, outer: before } = await fitsContent(page, 'same-origin');
+    assert.equal(await opaque.evaluate(() => self.origin), 'null', 'allow-scripts alone: an opaque origin');
+    assert.equal(await sameOrigin.evaluate(() => self.origin), site.url.replace(/\/$/, ''));
+    // The weights of the article's example in one, the scores in the other.
+    assert.deepEqual(await matrixIn(opaque, 'weights'), [
+      ['0.6698', '0.3302'],
+      ['0.3302', '0.6698'],
+    ]);
+    assert.deepEqual(await matrixIn(sameOrigin, 'scores'), [
+      ['1', '0'],
+      ['0', '1'],
+    ]);
+    // Only the stage (and, with nav=1, the steps); the link to the full page is there.
+    const shown = (f) =>
+      f.evaluate(() =>
+        ['.top', '#nav', '#panel', '.foot', '#embed-open'].map(
+          (sel) => getComputedStyle(document.querySelector(sel)).display !== 'none',
+        ),
       );
-      assert.deepEqual(
-        (await matrixIn(plain, 'output'))[0],
-        ['10.00', '0'],
-        'causal: the first word sees only itself (one format across the matrix, beside 3.302)',
-      );
-      await fitsContent(page, 'plain');
-      const link = await opaque.evaluate(() => {
-        const a = document.getElementById('embed-open-link');
-        return { href: a.href, target: a.target, text: a.textContent };
-      });
-      assert.equal(link.target, '_blank');
-      assert.equal(link.text, '在演练场中打开');
-      assert.doesNotMatch(link.href, /embed=/);
-      assert.match(link.href, /step=8/);
-
-      // A step change inside the frame: the frame follows its new content, and the host hears of it.
-      await sameOrigin.click('#next');
-      await page.until(() =>
-        window.received.some((m) => m.type === 'attention-playground:state' && /step=4/.test(m.hash)),
-      );
-      const { outer: after } = await fitsContent(page, 'same-origin');
-      assert.notEqual(Math.round(after), Math.round(before), 'step 4 is not as tall as step 3');
-      assert.deepEqual(await matrixIn(sameOrigin, 'scaled'), [
-        ['0.7071', '0'],
-        ['0', '0.7071'],
-      ]);
-      for (const type of ['ready', 'resize', 'state']) {
-        assert.ok(
-          await page.evaluate((t) => window.received.some((m) => m.type === `attention-playground:${t}`), type),
-          `a ${type} message`,
-        );
-      }
-      assert.deepEqual(
-        page.problems,
-        [],
-        'no console errors, page errors or CSP violations, in the host or the frames',
-      );
-      await page.closeAll();
+    assert.deepEqual(await shown(opaque), [false, false, false, false, true]);
+    assert.deepEqual(await shown(sameOrigin), [false, true, false, false, true]);
+    // Unsandboxed, panel=1: the input panel too, and an edit in it recomputes inside the frame.
+    const { frame: plain } = await fitsContent(page, 'plain');
+    assert.deepEqual(await shown(plain), [false, false, true, false, true]);
+    await plain.click('#mask');
+    await page.until(() =>
+      window.received.some((m) => m.type === 'attention-playground:state' && /mask=causal/.test(m.hash)),
+    );
+    assert.deepEqual(
+      (await matrixIn(plain, 'output'))[0],
+      ['10.00', '0'],
+      'causal: the first word sees only itself (one format across the matrix, beside 3.302)',
+    );
+    await fitsContent(page, 'plain');
+    const link = await opaque.evaluate(() => {
+      const a = document.getElementById('embed-open-link');
+      return { href: a.href, target: a.target, text: a.textContent };
     });
+    assert.equal(link.target, '_blank');
+    assert.equal(link.text, '在演练场中打开');
+    assert.doesNotMatch(link.href, /embed=/);
+    assert.match(link.href, /step=8/);
 
-    test(`${name}: messages from other windows are ignored`, async () => {
-      const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
-      await page.goto(`${blog.url}post.html`);
-      const { outer } = await fitsContent(page, 'opaque');
-      await page.evaluate(() => {
-        const fake = { type: 'attention-playground:resize', height: 7 };
-        window.postMessage(fake, '*'); // the host page itself
-        const stranger = document.getElementById('stranger').contentWindow;
-        // an unrelated frame on the page: it is not one of ours
-        const script = stranger.document.createElement('script');
-        script.textContent = `parent.postMessage(${JSON.stringify(fake)}, '*')`;
-        stranger.document.body.append(script);
-      });
-      await new Promise((r) => setTimeout(r, 500));
-      assert.equal((await sizes(page, 'opaque')).outer, outer, 'the frame kept its height');
-      assert.equal(await page.evaluate(() => document.getElementById('stranger').getBoundingClientRect().height), 50);
-      assert.deepEqual(page.problems, []);
-      await page.closeAll();
-    });
-
-    test(`${name}: "Open in the playground" opens the same state as a full page`, async () => {
-      const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
-      await page.goto(`${blog.url}post.html`);
-      const { frame } = await fitsContent(page, 'opaque');
-      const opened = page.nextPage();
-      await frame.click('#embed-open-link');
-      const full = await opened;
-      const fullProblems = [];
-      full.on('console', (msg) => {
-        if (msg.type() === 'error') fullProblems.push(msg.text());
-      });
-      await full.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-      const url = full.url();
-      assert.ok(url.startsWith(`${site.url}index.html#`), url);
-      assert.doesNotMatch(url, /embed=/);
-      assert.match(url, /step=8/);
+    // A step change inside the frame: the frame follows its new content, and the host hears of it.
+    await sameOrigin.click('#next');
+    await page.until(() =>
+      window.received.some((m) => m.type === 'attention-playground:state' && /step=4/.test(m.hash)),
+    );
+    const { outer: after } = await fitsContent(page, 'same-origin');
+    assert.notEqual(Math.round(after), Math.round(before), 'step 4 is not as tall as step 3');
+    assert.deepEqual(await matrixIn(sameOrigin, 'scaled'), [
+      ['0.7071', '0'],
+      ['0', '0.7071'],
+    ]);
+    for (const type of ['ready', 'resize', 'state']) {
       assert.ok(
-        await full.evaluate(() => getComputedStyle(document.querySelector('.top')).display !== 'none'),
-        'the full page, header and all',
+        await page.evaluate((t) => window.received.some((m) => m.type === `attention-playground:${t}`), type),
+        `a ${type} message`,
       );
-      assert.deepEqual([...page.problems, ...fullProblems], []);
-      await page.closeAll();
-    });
+    }
+    assert.deepEqual(page.problems, [], 'no console errors, page errors or CSP violations, in the host or the frames');
+    await page.closeAll();
   });
+
+  test(`${name}: messages from other windows are ignored`, async () => {
+    const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(`${blog.url}post.html`);
+    const { outer } = await fitsContent(page, 'opaque');
+    await page.evaluate(() => {
+      const fake = { type: 'attention-playground:resize', height: 7 };
+      window.postMessage(fake, '*'); // the host page itself
+      const stranger = document.getElementById('stranger').contentWindow;
+      // an unrelated frame on the page: it is not one of ours
+      const script = stranger.document.createElement('script');
+      script.textContent = `parent.postMessage(${JSON.stringify(fake)}, '*')`;
+      stranger.document.body.append(script);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await sizes(page, 'opaque')).outer, outer, 'the frame kept its height');
+    assert.equal(await page.evaluate(() => document.getElementById('stranger').getBoundingClientRect().height), 50);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: "Open in the playground" opens the same state as a full page`, async () => {
+    const page = await driver.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(`${blog.url}post.html`);
+    const { frame } = await fitsContent(page, 'opaque');
+    const opened = page.nextPage();
+    await frame.click('#embed-open-link');
+    const full = await opened;
+    const fullProblems = [];
+    full.on('console', (msg) => {
+      if (msg.type() === 'error') fullProblems.push(msg.text());
+    });
+    await full.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    const url = full.url();
+    assert.ok(url.startsWith(`${site.url}index.html#`), url);
+    assert.doesNotMatch(url, /embed=/);
+    assert.match(url, /step=8/);
+    assert.ok(
+      await full.evaluate(() => getComputedStyle(document.querySelector('.top')).display !== 'none'),
+      'the full page, header and all',
+    );
+    assert.deepEqual([...page.problems, ...fullProblems], []);
+    await page.closeAll();
+  });
+});

@@ -2,12 +2,12 @@
 // first visit caches the page; with the server gone (no network at all), a reload still computes
 // everything; a new build deployed to the same place replaces the old cache.
 
-import { describe, test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DRIVERS, matrixIn } from './drivers.mjs';
+import { inEachEngine, matrixIn } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 
 const buildOf = (page) =>
@@ -64,83 +64,74 @@ function redeploy(dir, id) {
   }
 }
 
-for (const [name, launch] of Object.entries(DRIVERS))
-  describe(name, () => {
-    let driver;
-    before(async () => {
-      driver = await launch();
-    });
-    after(async () => {
-      await driver?.close();
-    });
-
-    test(`${name}: after one visit, a reload with the server gone still computes every step`, async () => {
-      const dir = deployCopy();
-      const server = await pythonServer(dir);
-      const page = await driver.newPage();
-      try {
-        await page.goto(`${server.url}index.html#step=9`);
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-        await cached(page);
-        const build = await buildOf(page);
-        assert.deepEqual(await cacheNames(page), [`attention-playground-${build}`]);
-        await server.stop(); // the network is gone: nothing answers on that port any more
-        page.expectFailures = true;
-        await page.reload();
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-        assert.deepEqual(await matrixIn(page, 'output'), [
-          ['6.698', '3.302'],
-          ['3.302', '6.698'],
-        ]);
-        await page.click('#lang-switch');
-        await page.click('.step-link[data-step="4"]');
-        assert.deepEqual(await matrixIn(page, 'scaled'), [
-          ['0.7071', '0'],
-          ['0', '0.7071'],
-        ]);
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.closeAll();
-        await server.stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
-
-    test(`${name}: a new build replaces the old cache`, async () => {
-      const dir = deployCopy();
-      let server = await pythonServer(dir);
-      const page = await driver.newPage();
-      try {
-        await page.goto(`${server.url}index.html`);
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-        await cached(page);
-        const first = await buildOf(page);
-        await server.stop();
-        redeploy(dir, 'nextbuild123');
-        server = await pythonServer(dir, server.port); // the same origin, new files
-        await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
-        await waitIn(
-          page,
-          async () => JSON.stringify(await caches.keys()) === '["attention-playground-nextbuild123"]',
-          swState,
-          'the new cache',
-        );
-        await waitIn(
-          page,
-          () => /新版本/.test(document.getElementById('notice').textContent),
-          swState,
-          'the notice of the update',
-        );
-        await page.reload();
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-        assert.notEqual(first, 'nextbuild123');
-        assert.equal(await buildOf(page), 'nextbuild123', 'the reload shows the new build');
-        assert.deepEqual(await cacheNames(page), ['attention-playground-nextbuild123'], 'and the old cache is gone');
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.closeAll();
-        await server.stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
+inEachEngine((name, driver) => {
+  test(`${name}: after one visit, a reload with the server gone still computes every step`, async () => {
+    const dir = deployCopy();
+    const server = await pythonServer(dir);
+    const page = await driver.newPage();
+    try {
+      await page.goto(`${server.url}index.html#step=9`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      await cached(page);
+      const build = await buildOf(page);
+      assert.deepEqual(await cacheNames(page), [`attention-playground-${build}`]);
+      await server.stop(); // the network is gone: nothing answers on that port any more
+      page.expectFailures = true;
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.deepEqual(await matrixIn(page, 'output'), [
+        ['6.698', '3.302'],
+        ['3.302', '6.698'],
+      ]);
+      await page.click('#lang-switch');
+      await page.click('.step-link[data-step="4"]');
+      assert.deepEqual(await matrixIn(page, 'scaled'), [
+        ['0.7071', '0'],
+        ['0', '0.7071'],
+      ]);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
+
+  test(`${name}: a new build replaces the old cache`, async () => {
+    const dir = deployCopy();
+    let server = await pythonServer(dir);
+    const page = await driver.newPage();
+    try {
+      await page.goto(`${server.url}index.html`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      await cached(page);
+      const first = await buildOf(page);
+      await server.stop();
+      redeploy(dir, 'nextbuild123');
+      server = await pythonServer(dir, server.port); // the same origin, new files
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+      await waitIn(
+        page,
+        async () => JSON.stringify(await caches.keys()) === '["attention-playground-nextbuild123"]',
+        swState,
+        'the new cache',
+      );
+      await waitIn(
+        page,
+        () => /新版本/.test(document.getElementById('notice').textContent),
+        swState,
+        'the notice of the update',
+      );
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.notEqual(first, 'nextbuild123');
+      assert.equal(await buildOf(page), 'nextbuild123', 'the reload shows the new build');
+      assert.deepEqual(await cacheNames(page), ['attention-playground-nextbuild123'], 'and the old cache is gone');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
