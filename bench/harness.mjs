@@ -14,10 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runSuite } from './suite.mjs';
-import { ourImplementations } from './peers/ours.mjs';
-import { tfjsImplementations } from './peers/tfjs.mjs';
-import { ortImplementations } from './peers/ort.mjs';
+import { runSuite, implementations, drain } from './suite.mjs';
 import { streamingLarge } from './streaming-large.mjs';
 import { QK_SIGMA, V_SIGMA, MAX_REL_ERR } from './inputs.mjs';
 
@@ -116,41 +113,21 @@ async function main() {
   if (!globalThis.gc) log('warning: no --expose-gc, samples are not separated by a GC');
   const started = new Date();
   const loadavg = os.loadavg();
-  const errors = {};
   const simd = await loadOurs('simd');
-  const scalar = await loadOurs('scalar');
-  if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
-  let tfjs = null,
-    ortMod = null;
-  try {
-    tfjs = await loadTf();
-  } catch (e) {
-    errors.tfjs = String(e.message ?? e);
-    log(`TensorFlow.js: ${errors.tfjs}`);
-  }
-  try {
-    ortMod = await loadOrt();
-  } catch (e) {
-    errors.ort = String(e.message ?? e);
-    log(`onnxruntime-web: ${errors.ort}`);
-  }
-  const impls = [
-    ...ourImplementations({ simd, scalar }),
-    ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms: flag('--all-forms') }) : []),
-    ...(ortMod ? ortImplementations(ortMod.ort) : []),
-  ];
-  if (BREAK && !impls.some((i) => i.id === BREAK)) throw new Error(`--break=${BREAK}: no such implementation`);
+  const { impls, errors, info } = await implementations({
+    simd,
+    scalar: await loadOurs('scalar'),
+    loadTf,
+    loadOrt,
+    allForms: flag('--all-forms'),
+    breakId: BREAK,
+    log,
+  });
   const env = {
     quick: QUICK,
     breakId: BREAK,
     log,
-    drain: () =>
-      new Promise((resolve) =>
-        setTimeout(() => {
-          globalThis.gc?.();
-          resolve();
-        }, 0),
-      ),
+    drain,
     cpuSeconds: () => {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
@@ -175,8 +152,8 @@ async function main() {
       gc_between_samples: !!globalThis.gc,
       inputs: { qk_sigma: QK_SIGMA, v_sigma: V_SIGMA, max_rel_err: MAX_REL_ERR },
       ours: { version: simd.version() },
-      tfjs: tfjs?.info ?? null,
-      ort: ortMod?.info ?? null,
+      tfjs: info.tfjs,
+      ort: info.ort,
       errors,
     },
     ...suite,

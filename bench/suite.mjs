@@ -13,6 +13,9 @@
 // Ratios are not computed here: bench/report.mjs derives them, per run and across runs.
 
 import { inputs, reference, checkOutput, relError, MAX_REL_ERR } from './inputs.mjs';
+import { ourImplementations } from './peers/ours.mjs';
+import { tfjsImplementations } from './peers/tfjs.mjs';
+import { ortImplementations } from './peers/ort.mjs';
 
 export const SIZES = [
   [16, 64],
@@ -126,6 +129,48 @@ function measurePeak(peak, samples, quick) {
   }
   return byChains;
 }
+
+/**
+ * Every implementation a run compares, the same in Node and in the page: ours (the SIMD and the
+ * scalar build), then each peer that loads. loadTf and loadOrt are the environment's own loaders;
+ * a peer that fails to load is left out, its error kept in `errors` (reported with the run).
+ * breakId, when given, must name one of them.
+ * → { impls, errors, info: { tfjs, ort } } (each peer's own report of how it runs, or null)
+ */
+export async function implementations({ simd, scalar, loadTf, loadOrt, allForms = false, breakId = null, log }) {
+  if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
+  const errors = {};
+  const load = async (key, name, loader) => {
+    try {
+      return await loader();
+    } catch (e) {
+      errors[key] = String(e.message ?? e);
+      log(`${name}: ${errors[key]}`);
+      return null;
+    }
+  };
+  const tfjs = await load('tfjs', 'TensorFlow.js', loadTf);
+  const ortMod = await load('ort', 'onnxruntime-web', loadOrt);
+  const impls = [
+    ...ourImplementations({ simd, scalar }),
+    ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms }) : []),
+    ...(ortMod ? ortImplementations(ortMod.ort) : []),
+  ];
+  if (breakId && !impls.some((i) => i.id === breakId)) throw new Error(`--break=${breakId}: no such implementation`);
+  return { impls, errors, info: { tfjs: tfjs?.info ?? null, ort: ortMod?.info ?? null } };
+}
+
+/**
+ * Collects garbage between samples where the engine lets us (gc() exists with --expose-gc), after a
+ * macrotask that lets onnxruntime-web's pending promises and timers finish.
+ */
+export const drain = () =>
+  new Promise((resolve) =>
+    setTimeout(() => {
+      globalThis.gc?.();
+      resolve();
+    }, 0),
+  );
 
 export async function runSuite({ impls, peak, env }) {
   const peakSamples = env.quick ? 3 : 7;

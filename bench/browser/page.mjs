@@ -7,10 +7,7 @@
 // process's CPU time, all threads, read by the driver over the DevTools protocol) and
 // benchLog(text). It then calls window.runBench({ quick, breakId, allForms }) and gets the run.
 
-import { runSuite } from '../suite.mjs';
-import { ourImplementations } from '../peers/ours.mjs';
-import { tfjsImplementations } from '../peers/tfjs.mjs';
-import { ortImplementations } from '../peers/ort.mjs';
+import { runSuite, implementations, drain } from '../suite.mjs';
 
 const log = (text) => {
   document.getElementById('status').textContent = text;
@@ -87,42 +84,13 @@ function timerResolutionMs() {
 
 globalThis.runBench = async ({ quick = false, breakId = null, allForms = false } = {}) => {
   const started = Date.now();
-  const errors = {};
   const { simd, scalar } = await loadOurs();
-  if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
-  let tfjs = null,
-    ortMod = null;
-  try {
-    tfjs = await loadTf();
-  } catch (e) {
-    errors.tfjs = String(e.message ?? e);
-    log(`TensorFlow.js: ${errors.tfjs}`);
-  }
-  try {
-    ortMod = await loadOrt();
-  } catch (e) {
-    errors.ort = String(e.message ?? e);
-    log(`onnxruntime-web: ${errors.ort}`);
-  }
-  const impls = [
-    ...ourImplementations({ simd, scalar }),
-    ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms }) : []),
-    ...(ortMod ? ortImplementations(ortMod.ort) : []),
-  ];
-  if (breakId && !impls.some((i) => i.id === breakId)) throw new Error(`--break=${breakId}: no such implementation`);
+  const { impls, errors, info } = await implementations({ simd, scalar, loadTf, loadOrt, allForms, breakId, log });
   const env = {
     quick,
     breakId,
     log,
-    // a macrotask lets onnxruntime-web's pending promises and timers finish; gc() exists when the
-    // driver starts Chromium with --js-flags=--expose-gc
-    drain: () =>
-      new Promise((resolve) =>
-        setTimeout(() => {
-          globalThis.gc?.();
-          resolve();
-        }, 0),
-      ),
+    drain, // gc() exists when the driver starts Chromium with --js-flags=--expose-gc
     cpuSeconds: async () => (globalThis.benchCpuSeconds ? globalThis.benchCpuSeconds() : null),
   };
   const suite = await runSuite({ impls, peak: await loadPeak(), env });
@@ -140,8 +108,8 @@ globalThis.runBench = async ({ quick = false, breakId = null, allForms = false }
       shared_array_buffer: typeof SharedArrayBuffer !== 'undefined',
       workers_created: globalThis.benchWorkersCreated ?? null,
       ours: { version: simd.version() },
-      tfjs: tfjs?.info ?? null,
-      ort: ortMod?.info ?? null,
+      tfjs: info.tfjs,
+      ort: info.ort,
       errors,
     },
     ...suite,
