@@ -6,17 +6,13 @@
 
 import { h } from './dom.js';
 import { STEPS } from '../steps.js';
-import { TABLE_LIMIT } from '../state.js';
+import { TABLE_LIMIT, defaultState } from '../state.js';
 import { matrixFormat } from '../format.js';
 import { symbol } from './names.js';
 import { formulaTemplate } from './stage.js';
 import { stepMatrices } from '../labs/export/matrices.js';
-import { computeModel } from '../model.js';
 import { exerciseQuestion } from '../labs/exercise.js';
-import { toRows } from '../matrix.js';
-
-// The exercise asks with the article's options; its blank sheet shows them.
-const ARTICLE_OPTIONS = { scale: 'sqrt_dk', temperature: 1, mask: 'none', softmax: 'stable', axis: 'row' };
+import { fromRows, toRows } from '../matrix.js';
 
 /** One matrix as a plain bordered table: numbers, or empty boxes when `blank`. */
 function printedMatrix(id, matrix, state, { blank }) {
@@ -61,17 +57,14 @@ export function renderHandout(root, { state, model, t, engine }) {
     numbers = model,
     question = null;
   if (exercise) {
-    // The learner's sheet: the question's example, computed only to know each matrix's shape.
+    // The learner's sheet: the question's example, asked with the article's options, and the core's
+    // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
-    shown = { ...state, ...ARTICLE_OPTIONS, mode: 'qkv', view: 'steps' };
-    numbers = computeModel(engine, {
-      ...shown,
-      mats: { q: question.example.q, k: question.example.k, v: question.example.v },
-      n: question.example.q.length,
-      dk: question.example.q[0].length,
-      dv: question.example.v[0].length,
-    });
+    const { scale, temperature, mask, softmax, axis } = defaultState();
+    shown = { ...state, scale, temperature, mask, softmax, axis, mode: 'qkv' };
+    const { q, k, v } = question.example;
+    numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
   const given = new Set(exercise ? ['q', 'k', 'v'] : ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v']);
   const printedOnce = new Set();
