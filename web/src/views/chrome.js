@@ -1,6 +1,8 @@
 // The page's fixed frame: document language and title, header texts and buttons, the footer, and
 // which parts an embed shows (classes on <body>, read by styles.css). Render only.
 
+import { setText } from './dom.js';
+
 /**
  * ctx: { state, t, engineInfo?, build? (the build's id, hosted and offline builds),
  *        offlineFile (the hosted site offers the offline file), fullPageUrl (this state without
@@ -14,7 +16,7 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   const byId = (id) => doc.getElementById(id);
   const set = (id, text) => {
     const el = byId(id);
-    if (el && el.textContent !== text) el.textContent = text;
+    if (el) setText(el, text);
   };
   const body = doc.body;
   // Embed mode: only the stage, plus the panel (panel=1) and the step navigation (nav=1).

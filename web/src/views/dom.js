@@ -24,3 +24,11 @@ function append(el, children) {
     else el.append(child instanceof Node ? child : String(child));
   }
 }
+
+/**
+ * Sets an element's text only when it differs: a view re-rendered on every step must not replace
+ * an unchanged text node, which would make the browser lay that part of the page out again.
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}

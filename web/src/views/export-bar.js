@@ -5,7 +5,7 @@
 // sandboxed without allow-downloads cannot save a file: it has its "Open in the playground" link).
 // The buttons are built once and relabelled, so that the one under the keyboard keeps its focus.
 
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { STEPS } from '../steps.js';
 import { KIND_OF } from '../colors.js';
 import { symbol } from './names.js';
@@ -44,10 +44,6 @@ function stepPng(model, state, theme) {
 }
 
 const built = new WeakMap();
-
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
 
 /** ctx: { state, model, t, theme, onPrint } */
 export function renderExportBar(root, ctx) {

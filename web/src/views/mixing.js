@@ -4,7 +4,7 @@
 // BertViz-style lines from each word to every word, as thick as the weight. Clicking a word
 // selects its row everywhere (onRow). Render only: every number is the model's.
 
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { matrixFormat } from '../format.js';
 import { cellStyle, scaleFor, KIND_OF } from '../colors.js';
 import { at } from '../matrix.js';
@@ -37,7 +37,7 @@ function fillValues(row, values, whole, kind, { digits, theme }) {
     const cell = row.children[k];
     const text = format(value);
     if (wide) cell.title = text;
-    else if (cell.textContent !== text) cell.textContent = text;
+    else setText(cell, text);
     const { bg, fg } = cellStyle(value, scale, theme);
     cell.style.backgroundColor = bg;
     cell.style.color = fg;

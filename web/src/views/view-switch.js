@@ -3,7 +3,7 @@
 // place. Render only. The links are built once and updated in place: a step changes their hrefs,
 // and must not rebuild (and re-lay out) the header.
 
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { VIEWS, serializeState } from '../state.js';
 
 const built = new WeakMap(); // root → { view: <a> }
@@ -40,8 +40,7 @@ export function renderViewSwitch(root, { state, t, onView }) {
     setIfChanged(a, 'href', serializeState({ ...state, view }));
     if (view === state.view) setIfChanged(a, 'aria-current', 'page');
     else a.removeAttribute('aria-current');
-    const text = t(`view.${view}`);
-    if (a.textContent !== text) a.textContent = text;
+    setText(a, t(`view.${view}`));
   }
 }
 
