@@ -7,21 +7,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { inEachEngine, DRIVERS, matrixIn } from './drivers.mjs';
-import { pythonServer } from './static-server.mjs';
+import { pythonServer, blogServer } from './static-server.mjs';
 
-let site, blog, blogDir;
+let site, blog;
 before(async () => {
   site = await pythonServer('dist/site');
-  blogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-blog-'));
   const frame = (id, hash, sandbox) => `<iframe id="${id}" data-attention-playground src="${site.url}index.html#${hash}"
   sandbox="${sandbox}" title="Attention Playground" style="width: 100%; height: 200px; border: 0"></iframe>`;
-  fs.writeFileSync(
-    path.join(blogDir, 'post.html'),
-    `<!doctype html>
+  blog = await blogServer({
+    'post.html': `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A post about attention</title></head>
 <body style="max-width: 760px; margin: 1rem auto">
 <h1>Scaled dot-product attention</h1>
@@ -40,13 +35,11 @@ ${frame('same-origin', 'embed=1&step=3&preset=article&nav=1&lang=en', 'allow-scr
   document.getElementById('opaque').addEventListener('attention-playground:state', (e) => { window.lastState = e.detail.hash; });
 </script>
 </body></html>`,
-  );
-  blog = await pythonServer(blogDir);
+  });
 });
 after(async () => {
   await site?.stop();
   await blog?.stop();
-  fs.rmSync(blogDir, { recursive: true, force: true });
 });
 
 /** The frame's own height, its content's height and whether it scrolls inside. */
@@ -99,8 +92,8 @@ test('chromium: the full page\'s "嵌入" button gives a snippet that embeds the
     await page.keyboard.press('Escape');
     assert.ok(!(await page.isVisible('#embed-dialog')), 'Escape closes the dialog');
     // The snippet, pasted into a post as it is, works.
-    fs.writeFileSync(
-      path.join(blogDir, 'pasted.html'),
+    blog.write(
+      'pasted.html',
       `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>pasted</title>${snippet}`,
     );
     await page.goto(`${blog.url}pasted.html`);

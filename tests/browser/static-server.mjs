@@ -2,7 +2,10 @@
 // COOP/COEP or caching headers of its own — what the hosted build must work behind.
 
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 /** A free loopback port (taken from the system, then released for the server to bind). */
 export function freePort() {
@@ -47,6 +50,26 @@ export async function pythonServer(dir, port) {
     async stop() {
       child.kill();
       await exited;
+    },
+  };
+}
+
+/**
+ * A blog on an origin of its own, as the embed tests need one: `pages` ({ 'post.html': html, … })
+ * written to a temporary folder and served by pythonServer. → { url, write(name, html), stop() };
+ * stop() also removes the folder.
+ */
+export async function blogServer(pages) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-blog-'));
+  const write = (name, html) => fs.writeFileSync(path.join(dir, name), html);
+  for (const [name, html] of Object.entries(pages)) write(name, html);
+  const server = await pythonServer(dir);
+  return {
+    url: server.url,
+    write,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

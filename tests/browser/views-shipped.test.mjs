@@ -5,22 +5,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inEachEngine } from './drivers.mjs';
-import { pythonServer } from './static-server.mjs';
+import { pythonServer, blogServer } from './static-server.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
 
-let site, blog, blogDir;
+let site, blog;
 before(async () => {
   site = await pythonServer('dist/site');
-  blogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-blog-labs-'));
-  fs.writeFileSync(
-    path.join(blogDir, 'post.html'),
-    `<!doctype html>
+  blog = await blogServer({
+    'post.html': `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>为什么除以 √dₖ</title></head>
 <body style="max-width: 760px; margin: 1rem auto">
 <p>试试看:把 dₖ 调大。</p>
@@ -30,13 +25,11 @@ before(async () => {
   sandbox="allow-scripts" title="Attention Playground" style="width: 100%; height: 200px; border: 0"></iframe>
 <script src="${site.url}embed.js"></script>
 </body></html>`,
-  );
-  blog = await pythonServer(blogDir);
+  });
 });
 after(async () => {
   await site?.stop();
   await blog?.stop();
-  fs.rmSync(blogDir, { recursive: true, force: true });
 });
 
 inEachEngine((name, driver) => {
