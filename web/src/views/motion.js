@@ -6,10 +6,19 @@
 const DURATION = 260;
 const EASING = 'cubic-bezier(0.2, 0.7, 0.2, 1)';
 
+// A matrix in a part of the page laid out only near the screen (content-visibility: auto, in
+// styles.css) is left still: measuring it would lay it out for nothing. Without checkVisibility,
+// the first row of matrices is the part always laid out.
+const laidOut = (fig) =>
+  fig.checkVisibility
+    ? fig.checkVisibility({ contentVisibilityAuto: true })
+    : !fig.closest('.matrix-row + .matrix-row');
+
 /** Where each matrix of the step on screen is, by name, before it is replaced. */
 export function capture(root) {
   const boxes = new Map();
-  for (const fig of root.querySelectorAll('figure.matrix')) boxes.set(fig.dataset.name, fig.getBoundingClientRect());
+  for (const fig of root.querySelectorAll('figure.matrix[data-name]'))
+    if (laidOut(fig)) boxes.set(fig.dataset.name, fig.getBoundingClientRect());
   return boxes;
 }
 
@@ -25,18 +34,21 @@ export function animateStep(root, before, source) {
 }
 
 function slide(root, before, source) {
-  for (const fig of root.querySelectorAll('figure.matrix')) {
-    if (typeof fig.animate !== 'function') return;
-    const now = fig.getBoundingClientRect();
+  const figures = [...root.querySelectorAll('figure.matrix[data-name]')].filter(laidOut);
+  if (!figures.length || typeof figures[0].animate !== 'function') return;
+  // Every box is read before any animation starts: one layout for all of them, not one each.
+  const boxes = figures.map((fig) => fig.getBoundingClientRect());
+  figures.forEach((fig, k) => {
+    const now = boxes[k];
     const from = before.get(fig.dataset.name) ?? before.get(source[fig.dataset.name]);
     if (!from) {
       fig.animate([{ opacity: 0 }, { opacity: 1 }], { duration: DURATION, easing: EASING });
-      continue;
+      return;
     }
     const dx = from.left - now.left;
     const dy = from.top - now.top;
     const grows = !before.has(fig.dataset.name);
-    if (!grows && Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    if (!grows && Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
     fig.animate(
       [
         { transform: `translate(${dx}px, ${dy}px)`, opacity: grows ? 0.15 : 1 },
@@ -44,5 +56,5 @@ function slide(root, before, source) {
       ],
       { duration: DURATION, easing: EASING },
     );
-  }
+  });
 }
