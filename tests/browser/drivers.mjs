@@ -164,6 +164,18 @@ export function matrixIn(pageOrFrame, name) {
   );
 }
 
+/**
+ * The text of the step on screen. The stage keeps other steps' matrices and formulas laid out but
+ * not drawn (web/src/views/panes.js, class "kept"): they are left out, as a reader never sees them.
+ */
+export function stageText(pageOrFrame) {
+  return pageOrFrame.evaluate(() => {
+    const copy = document.getElementById('stage-body').cloneNode(true);
+    for (const kept of copy.querySelectorAll('.kept')) kept.remove();
+    return copy.textContent;
+  });
+}
+
 /** The step number in a page's or frame's URL hash. */
 export function stepOf(pageOrFrame) {
   return pageOrFrame.evaluate(() => Number(/(?:^#|&)step=(\d+)/.exec(location.hash)?.[1]));

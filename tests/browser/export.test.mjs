@@ -100,7 +100,9 @@ test('JSON holds every number the page shows, CSV one block per matrix, PNG is a
   for (let step = 1; step <= 9; step++) {
     if (step > 1) await page.keyboard.press('ArrowRight');
     else await page.click('.step-link[data-step="1"]');
-    for (const name of await page.$$eval('#stage-body figure.matrix', (figs) => figs.map((f) => f.dataset.name))) {
+    for (const name of await page.$$eval('#stage-body figure.matrix[data-name]', (figs) =>
+      figs.map((f) => f.dataset.name),
+    )) {
       const data = json.steps[name]?.data ?? json.inputs[name]?.data;
       if (!data) continue; // the article's own exp (beside the stable one) is not an intermediate of the core
       const shown = await matrixText(page, name);

@@ -9,6 +9,8 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from './drivers.mjs';
 
+export { stageText } from './drivers.mjs';
+
 export const SCREENSHOTS = 'test-results/screenshots';
 
 /** Starts the server and the browser once per test file; returns helpers and a close(). */

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, matrixText } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stageText } from './helpers.mjs';
 import zh from '../../web/src/i18n/zh-CN.js';
 import en from '../../web/src/i18n/en.js';
 
@@ -30,7 +30,7 @@ for (const [what, text, message] of CELL_CASES) {
     assert.equal(await page.textContent('#err-q'), message);
     assert.equal(await page.getAttribute('#in-q-0-1', 'aria-invalid'), 'true');
     assert.deepEqual(await matrixText(page, 'output'), good, 'the last good result stays');
-    assert.match(await page.textContent('#stage-body'), new RegExp(zh['notice.lastGood']));
+    assert.match(await stageText(page), new RegExp(zh['notice.lastGood']));
     assert.equal(await page.inputValue('#in-v-1-1'), '5', 'other inputs are kept');
     assert.equal(await page.inputValue('#in-q-0-1'), text, 'the bad text stays for correcting');
     // Correcting it clears the message and recomputes.

@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine, DRIVERS, matrixIn, stepOf, setField } from './drivers.mjs';
+import { inEachEngine, DRIVERS, matrixIn, stepOf, setField, stageText } from './drivers.mjs';
 import { softmax, sig4 } from './expected.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
@@ -103,7 +103,7 @@ inEachEngine((name, driver) => {
       'one number expanded',
     );
     await page.click('#axis-column');
-    assert.match(await page.evaluate(() => document.getElementById('stage-body').textContent), /按列/);
+    assert.match(await stageText(page), /按列/);
     await page.click('#axis-row');
     await setField(page, '#digits', '2');
     assert.deepEqual(

@@ -4,13 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile } from './helpers.mjs';
+import { browserForFile, stageText } from './helpers.mjs';
 import en from '../../web/src/i18n/en.js';
 
 const b = browserForFile();
 
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
-const stageText = (page) => page.textContent('#stage-body');
 
 test('temperature 1e-40 on the worked example: a notice from step 4 on, and not the article\'s "0.33" remark', async () => {
   const page = await b.open('#temperature=1e-40&step=8&lang=en');

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stepInUrl, stageText } from './helpers.mjs';
 import { softmax, sig4 } from './expected.mjs';
 
 const b = browserForFile();
@@ -54,7 +54,7 @@ test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …]
     ['6.698', '3.302'],
     ['3.302', '6.698'],
   ]);
-  assert.match(await page.textContent('#stage-body'), /6\.7, 3\.3/, "the article's reading of its result");
+  assert.match(await stageText(page), /6\.7, 3\.3/, "the article's reading of its result");
   await page.keyboard.press('ArrowRight');
   assert.equal(await stepInUrl(page), 9, 'no step after the last');
   await page.keyboard.press('ArrowLeft');
@@ -133,7 +133,7 @@ test('the popover appears next to each cell and agrees with its value, to the sh
     '#preset=random&mode=x&n=6&d=5&dk=5&dv=3&seed=4&step=8',
   ]) {
     const page = await b.open(hash);
-    for (const td of await page.locator('td.pick').all()) {
+    for (const td of await page.locator('figure[data-name] td.pick').all()) {
       await td.hover();
       const cell = await td.boundingBox();
       const box = await page.locator('#cell-explain').boundingBox();
@@ -206,13 +206,13 @@ test('naive softmax on scores near 1000 shows ∞/NaN; the stable one does not',
   await page.click('.step-link[data-step="6"]');
   assert.ok((await matrixText(page, 'exps')).flat().includes('∞'), 'e^1000 overflows to ∞');
   // the step's formula says what was computed: exp(x_ij), with no max subtracted
-  const naiveFormula = await page.textContent('.formula.detail annotation');
+  const naiveFormula = await page.textContent('.formula.detail .pane:not(.kept) annotation');
   assert.match(naiveFormula, /\\exp\\left\(x_\{ij\}\\right\)/);
   assert.doesNotMatch(naiveFormula, /max/);
   await page.check('#softmax-stable');
-  assert.match(await page.textContent('.formula.detail annotation'), /\\max_\{j'\}/);
+  assert.match(await page.textContent('.formula.detail .pane:not(.kept) annotation'), /\\max_\{j'\}/);
   await page.check('#softmax-naive');
-  assert.match(await page.textContent('#stage-body'), /溢出/);
+  assert.match(await stageText(page), /溢出/);
   await screenshot(page, 'naive-overflow-zh-light');
   noProblems(page);
   await page.context().close();
@@ -221,7 +221,7 @@ test('naive softmax on scores near 1000 shows ∞/NaN; the stable one does not',
 test('softmax along columns is shown as the misconception, with the FAQ', async () => {
   const page = await b.open('#preset=cat&step=8');
   await page.check('#axis-column');
-  assert.match(await page.textContent('#stage-body'), /误区/);
+  assert.match(await stageText(page), /误区/);
   const foot = await page.$$eval('figure[data-name="weights"] tr.foot td.side', (tds) =>
     tds.map((td) => td.textContent),
   );
@@ -239,12 +239,12 @@ test('the URL round-trips the whole state, custom matrices included', async () =
   await page.fill('#in-x-1-2', '-1.5');
   await page.click('#lang-switch');
   const href = page.url();
-  const stage = await page.textContent('#stage-body');
+  const stage = await stageText(page);
   const inputs = await page.$$eval('#panel input, #panel select', (els) =>
     els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`),
   );
   const again = await b.open(new URL(href).hash);
-  assert.equal(await again.textContent('#stage-body'), stage);
+  assert.equal(await stageText(again), stage);
   assert.deepEqual(
     await again.$$eval('#panel input, #panel select', (els) =>
       els.map((e) => `${e.id}=${e.type === 'radio' || e.type === 'checkbox' ? e.checked : e.value}`),
@@ -367,7 +367,7 @@ test('changing numbers moves nothing on the page (no layout jump)', async () => 
   await page.click('figure[data-name="weights"] td.pick[data-i="0"][data-j="1"]');
   await page.mouse.move(1, 1);
   const boxes = () =>
-    page.$$eval('#stage-body figure.matrix, #cell-explain, #panel', (els) =>
+    page.$$eval('#stage-body figure.matrix[data-name], #cell-explain, #panel', (els) =>
       els.map((e) => {
         const r = e.getBoundingClientRect(); // page coordinates: typing may scroll the input into view
         return [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round).join(',');

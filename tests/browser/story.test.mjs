@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, matrixText, stepInUrl } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stepInUrl, stageText } from './helpers.mjs';
 import { softmax, sig4 } from './expected.mjs';
 
 const b = browserForFile();
@@ -109,7 +109,7 @@ test('the switches sit on the steps where they act, and change the URL and the n
   await page.uncheck('#mask');
   await page.check('#stage-axis-column');
   assert.equal((await hashOf(page)).get('axis'), 'column');
-  assert.match(await page.textContent('#stage-body'), /误区/);
+  assert.match(await stageText(page), /误区/);
   assert.equal(await page.locator('.stage-controls').count(), 1);
   await page.click('.step-link[data-step="3"]');
   assert.equal(await page.locator('.stage-controls').count(), 0, 'the scores step has no switch');
@@ -211,7 +211,7 @@ test("at 1280×900 the map, the step's switches and its matrices are on screen w
   for (let step = 1; step <= 9; step++) {
     if (step > 1) await page.keyboard.press('ArrowRight');
     const below = await page.evaluate(() => {
-      const parts = [...document.querySelectorAll('.map, .stage-controls, #stage-body figure.matrix')];
+      const parts = [...document.querySelectorAll('.map, .stage-controls, #stage-body figure.matrix[data-name]')];
       return parts
         .filter(
           (el) => el.getBoundingClientRect().bottom > innerHeight || el.getBoundingClientRect().right > innerWidth,

@@ -31,7 +31,7 @@ import { embedSnippet } from './embed/snippet.js';
 import { registerServiceWorker, buildId, offersOfflineFile } from './offline.js';
 import { renderChrome } from './views/chrome.js';
 import { renderNav, updateMap } from './views/nav.js';
-import { renderStage } from './views/stage.js';
+import { renderStage, shownPane } from './views/stage.js';
 import { renderExplain, highlight } from './views/explain.js';
 import { placePopover, SHEET_BELOW } from './views/popover.js';
 import { renderEngineInfo } from './views/engine-info.js';
@@ -55,6 +55,9 @@ import { renderHandout } from './views/handout.js';
 const LAB_VIEWS = { 'scale-lab': createScaleLabView, 'cost-lab': createCostLabView, exercise: createExerciseView };
 
 const $ = (id) => document.getElementById(id);
+
+/** The matrices of the step on screen (the stage keeps other steps' matrices, not drawn). */
+const shownMatrices = () => shownPane($('stage-body')) ?? $('stage-body');
 
 /**
  * Starts the page. `binaries` ({ simd, scalar }: functions returning the .wasm bytes) is given by
@@ -147,21 +150,18 @@ export async function start({ binaries } = {}) {
   }
 
   /**
-   * Every intermediate of `next` on the chosen path; on the exp and sum steps also the article's
-   * own exp without the max (§7). With the reference path, the SIMD path is computed too, for
-   * the difference the page shows.
+   * Every intermediate of `next` on the chosen path, and the article's own exp without the max
+   * (§7, shown beside the page's on the exp and sum steps): computed with the rest, not on arrival
+   * at those steps, so that the stage can build any step ahead while the reader reads
+   * (views/stage.js). With the reference path, the SIMD path is computed too, for the difference
+   * the page shows.
    */
   function compute(next) {
-    const article = ['exp', 'sum'].includes(STEPS[next.step - 1]);
     // A step to another step (same inputs, same options) needs no new numbers.
     const same =
-      model &&
-      next.mats === state.mats &&
-      OPTION_KEYS.every((key) => next[key] === state[key]) &&
-      model.path === path &&
-      (!article || model.article || next.softmax !== 'stable');
+      model && next.mats === state.mats && OPTION_KEYS.every((key) => next[key] === state[key]) && model.path === path;
     if (same) return model;
-    const result = computeModel(engine, next, { path, article });
+    const result = computeModel(engine, next, { path, article: true });
     difference = path === 'reference' ? largestDifference(computeModel(engine, next, { path: 'simd' }), result) : null;
     return result;
   }
@@ -220,7 +220,7 @@ export async function start({ binaries } = {}) {
     if (cell && !anchorOf(cell))
       closeExplain(); // not on this step
     else if (cell) showExplain({ place: false });
-    highlight($('stage-body'), { cell, row });
+    highlight(shownMatrices(), { cell, row });
     if (panel && (!state.embed || state.panel)) keepingFocus(() => renderPanel($('panel'), { state, t, on, filled }));
     showErrors($('panel'), errors);
     showStageErrors($('stage-body'), errors);
@@ -257,11 +257,21 @@ export async function start({ binaries } = {}) {
 
   /** The element a cell is drawn in on this step: { td } or { canvas, i, j }, or null. */
   function anchorOf({ i, j, kind }) {
-    const stage = $('stage-body');
+    const stage = shownMatrices();
     const td = stage.querySelector(`td.pick[data-pick="${kind}"][data-i="${i}"][data-j="${j}"]`);
     if (td) return { td };
     const canvas = stage.querySelector(`canvas.heatmap.pick[data-pick="${kind}"]`);
     return canvas ? { canvas, i, j } : null;
+  }
+
+  // The cell the popover describes, for screen readers: one at a time, remembered rather than
+  // searched for (the stage holds every step's cells once seen, views/panes.js).
+  let described = null;
+  function describeCell(td) {
+    if (described === td) return;
+    described?.removeAttribute('aria-describedby');
+    td?.setAttribute('aria-describedby', 'cell-explain');
+    described = td;
   }
 
   /** Fills the popover for `cell`; `place` moves it next to the cell (not when only numbers changed). */
@@ -284,9 +294,7 @@ export async function start({ binaries } = {}) {
     });
     popover.classList.toggle('pinned', pinned);
     const anchor = anchorOf(cell);
-    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]'))
-      td.removeAttribute('aria-describedby');
-    anchor.td?.setAttribute('aria-describedby', 'cell-explain');
+    describeCell(anchor.td ?? null);
     if (place || popover.hidden) placePopover(popover, anchor);
   }
 
@@ -298,7 +306,7 @@ export async function start({ binaries } = {}) {
     cell = next;
     pinned = pin || (same && pinned);
     showExplain();
-    highlight($('stage-body'), { cell, row });
+    highlight(shownMatrices(), { cell, row });
   }
 
   function closeExplain({ refocus = false } = {}) {
@@ -307,9 +315,8 @@ export async function start({ binaries } = {}) {
     pinned = false;
     expanded = false;
     $('cell-explain').hidden = true;
-    for (const td of $('stage-body').querySelectorAll('td[aria-describedby="cell-explain"]'))
-      td.removeAttribute('aria-describedby');
-    highlight($('stage-body'), { cell, row });
+    describeCell(null);
+    highlight(shownMatrices(), { cell, row });
     if (!refocus || !was?.td) return;
     returning = true; // back on its cell, the popover stays closed until the reader moves on
     was.td.focus();

@@ -43,7 +43,8 @@ export function renderMatrix(spec, view) {
   return { el, update: body.update };
 }
 
-function table(spec, view) {
+/** The table's elements, and which of them the numbers go into. */
+function buildTable(spec, view) {
   const { matrix, side, foot } = spec;
   const head = h(
     'tr',
@@ -127,6 +128,13 @@ function table(spec, view) {
     ),
   );
 
+  return { el, cells, cellIndex, maskedCells, sideCells, footCells };
+}
+
+// Built apart from its update, so that the update (which a kept pane holds on to, views/panes.js)
+// refers to the cells alone, not to the spec and the model it was built from.
+function table(spec, view) {
+  const { el, cells, cellIndex, maskedCells, sideCells, footCells } = buildTable(spec, view);
   // What each cell shows now, so that an update repaints only the cells whose number, format or
   // colour scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
   const shown = new Float64Array(cells.length).fill(NaN);

@@ -1,6 +1,8 @@
 // The current step: title, the switches that act on this step, the formula (pre-rendered by KaTeX
 // at build time, current part highlighted), the article's paragraph, notices, every matrix the
-// step involves, and on the last steps the mixing and the word lines. Render only.
+// step involves, and on the last steps the mixing and the word lines. Render only. A step's
+// matrices and its detail formula are panes (views/panes.js): once shown they stay in the page,
+// laid out but not drawn, and the steps ahead are built while the reader reads.
 
 import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
@@ -14,6 +16,7 @@ import { PART_OF_STEP } from '../../formulas/formulas.js';
 import { stageControls } from './controls.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
+import { paneSlot } from './panes.js';
 import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
 /** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
@@ -237,8 +240,8 @@ function legend(stepId, specs, { t, theme }) {
 }
 
 // What is on screen in each stage root: its parts, which stay from step to step (a step replaces
-// only what differs: the title, the switches, the detail formula, the matrices — the main formula
-// stays and its mark moves), and keys of what shaped each part.
+// only what differs: the title, the switches; it shows another pane of matrices and of detail
+// formula; the main formula stays and its mark moves), and keys of what shaped each part.
 const mounted = new WeakMap();
 
 function noticeNodes(stepId, ctx) {
@@ -247,6 +250,9 @@ function noticeNodes(stepId, ctx) {
     ...notices(stepId, ctx).map(([kind, text]) => h('p', { class: `notice ${kind}` }, text)),
   ].filter(Boolean);
 }
+
+/** A copy of a pre-rendered formula (or an empty pane where the step has none), for a pane slot. */
+const formulaPane = (template) => ({ el: h('div', {}, template ? template.content.cloneNode(true) : null) });
 
 /** The parts of a stage, built once per root. */
 function skeleton(root) {
@@ -261,7 +267,10 @@ function skeleton(root) {
     extras: h('div', { class: 'extras' }),
     legend: h('div', { class: 'legend-slot' }),
     keys: {},
+    prepared: 0,
   };
+  parts.panes = matrixPanes(parts.matrices);
+  parts.detailPanes = paneSlot(parts.detail);
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
   parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
   root.replaceChildren(
@@ -285,6 +294,112 @@ function refresh(parts, slot, key, make) {
 }
 
 /**
+ * What a step's matrices are drawn for, their values and the step aside: a pane kept for one
+ * family is useless to another (another language, size, option…) and is removed.
+ */
+function familyOf(ctx) {
+  const { state, model } = ctx;
+  return JSON.stringify([
+    state.mode,
+    state.lang,
+    state.digits,
+    ctx.theme,
+    state.scale,
+    state.temperature !== 1,
+    state.mask,
+    state.softmax,
+    state.axis,
+    ctx.tokens,
+    [model.x, model.q, model.k, model.v].filter(Boolean).map((m) => [m.rows, m.cols]),
+  ]);
+}
+
+/** A pane's key in its family: the step, and which matrices it shows (the article's exp or not). */
+const paneKey = (stepId, specs) => JSON.stringify([stepId, specs.map((x) => x.id)]);
+
+/** The matrices of one step, as specs (what they show) and content (their rows, with operators). */
+function stepSpecs(stepId, ctx) {
+  const content = stepContent(stepId, ctx);
+  return { content, specs: content.flat().filter((x) => typeof x === 'object') };
+}
+
+/** One step's matrices in a pane of their own: its rows of figures, their renderers, its mix. */
+function buildPane(stepId, content, view) {
+  const rendered = [];
+  // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
+  // dangling "=" at the end of a line.
+  const rows = content.map((items) =>
+    h(
+      'div',
+      { class: 'matrix-row' },
+      items.map((item, index) => {
+        if (typeof item === 'string') return null;
+        const matrix = renderMatrix(item, view);
+        rendered.push(matrix);
+        const op = items[index - 1];
+        return typeof op === 'string'
+          ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
+          : matrix.el;
+      }),
+    ),
+  );
+  const figures = rendered.map(({ el }) => ({ el, id: el.id, name: el.dataset.name }));
+  return { el: h('div', { class: `step-pane step-${stepId}` }, rows), rendered, figures, mix: mixView() };
+}
+
+// Only the shown step's figures have their id and data-name: look-ups (the page's and a test's)
+// find the matrices on screen, never a kept copy.
+const matrixPanes = (box) =>
+  paneSlot(box, {
+    hide: (pane) =>
+      pane.figures.forEach(({ el }) => {
+        el.removeAttribute('id');
+        delete el.dataset.name;
+      }),
+    reveal: (pane) =>
+      pane.figures.forEach(({ el, id, name }) => {
+        el.id = id;
+        el.dataset.name = name;
+      }),
+  });
+
+/** The pane of the step on screen in a stage root (its matrices), or null before the first step. */
+export function shownPane(root) {
+  return mounted.get(root)?.panes.shown?.el ?? null;
+}
+
+const whenIdle = (fn) =>
+  window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 200);
+
+/**
+ * While the reader reads, makes the panes of the steps after this one ready, one step per idle
+ * moment: its formula, and its matrices built and laid out. The next step's are also brought up to
+ * date with today's numbers; a later step's, once built, are updated when the reader gets there.
+ */
+function prepareAhead(parts, ctx) {
+  const view = { digits: ctx.state.digits, theme: ctx.theme, t: ctx.t };
+  const next = ctx.state.step + 1;
+  const asked = ++parts.prepared;
+  const prepare = (step) => {
+    if (step > STEPS.length || asked !== parts.prepared) return; // done, or the page has changed since
+    const stepId = STEPS[step - 1];
+    const stepCtx = { ...ctx, state: { ...ctx.state, step } };
+    const detail = formulaTemplate('detail', stepId, stepCtx.state);
+    parts.detailPanes.prepare(detail, () => formulaPane(detail));
+    const { content, specs } = stepSpecs(stepId, stepCtx);
+    const key = paneKey(stepId, specs);
+    if (step === next || !parts.panes.has(key))
+      parts.panes.prepare(
+        key,
+        () => buildPane(stepId, content, view),
+        (pane) => specs.forEach((spec, index) => pane.rendered[index].update(spec, view)),
+      );
+    whenIdle(() => prepare(step + 1));
+  };
+  whenIdle(() => prepare(next));
+}
+
+/**
  * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow }.
  * `stale` is true when the inputs are invalid and this is the last good result; `row` is the
  * word chosen everywhere (or null).
@@ -293,8 +408,7 @@ export function renderStage(root, ctx) {
   const { state, t } = ctx;
   const stepId = STEPS[state.step - 1];
   const view = { digits: state.digits, theme: ctx.theme, t };
-  const content = stepContent(stepId, ctx);
-  const specs = content.flat().filter((x) => typeof x === 'object');
+  const { content, specs } = stepSpecs(stepId, ctx);
   let parts = mounted.get(root);
   if (!parts) {
     parts = skeleton(root);
@@ -322,57 +436,27 @@ export function renderStage(root, ctx) {
     parts.mainTemplate = main;
     parts.main.replaceChildren(main ? main.content.cloneNode(true) : '');
   }
-  if (parts.detailTemplate !== detail) {
-    parts.detailTemplate = detail;
-    parts.detail.replaceChildren(detail ? detail.content.cloneNode(true) : '');
-  }
+  parts.detailPanes.show(detail, () => formulaPane(detail));
   parts.formulas.dataset.part = PART_OF_STEP[stepId];
 
   const said = noticeNodes(stepId, ctx);
   if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join())
     parts.notices.replaceChildren(...said);
 
-  const key = JSON.stringify([
-    stepId,
-    state.mode,
-    state.lang,
-    state.digits,
-    ctx.theme,
-    ...options,
-    ctx.tokens,
-    specs.map((x) => [x.id, x.matrix.rows, x.matrix.cols]),
-  ]);
-  if (parts.keys.matrices === key) {
-    specs.forEach((spec, index) => parts.rendered[index].update(spec, view));
-    place(parts.extras, extras(stepId, ctx, parts.mix));
-    return;
+  const family = familyOf(ctx);
+  if (family !== parts.family) {
+    parts.panes.clear();
+    parts.family = family;
+    root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
   }
-  const rendered = [];
-  // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
-  // dangling "=" at the end of a line.
-  const rows = content.map((items) =>
-    h(
-      'div',
-      { class: 'matrix-row' },
-      items.map((item, index) => {
-        if (typeof item === 'string') return null;
-        const matrix = renderMatrix(item, view);
-        rendered.push(matrix);
-        const op = items[index - 1];
-        return typeof op === 'string'
-          ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
-          : matrix.el;
-      }),
-    ),
-  );
-  root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
-  parts.matrices.className = `matrices step-${stepId}`;
-  parts.matrices.replaceChildren(...rows);
-  parts.keys.matrices = key;
-  parts.rendered = rendered;
+  const shownBefore = parts.panes.shown;
+  const pane = parts.panes.show(paneKey(stepId, specs), () => buildPane(stepId, content, view));
+  // Its numbers, brought up to date: only the cells whose number or colour changed are written.
+  specs.forEach((spec, index) => pane.rendered[index].update(spec, view));
+  place(parts.extras, extras(stepId, ctx, pane.mix));
+  prepareAhead(parts, ctx);
   parts.step = stepId;
-  parts.mix = mixView();
-  place(parts.extras, extras(stepId, ctx, parts.mix));
+  if (pane === shownBefore) return;
   parts.legend.replaceChildren(legend(stepId, specs, ctx));
   animateStep(root, before, MADE_FROM);
 }
