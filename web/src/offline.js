@@ -52,8 +52,8 @@ export function registerServiceWorker({ onUpdated }) {
 }
 
 /** The build this page came from (a content hash), shown in the footer and used by the tests. */
-export const buildId = () => document.querySelector('meta[name="attention-playground-build"]')?.content ?? null;
+export const buildId = () => document.head.querySelector('meta[name="attention-playground-build"]')?.content ?? null;
 
 /** True when the hosted build offers its single offline file for download next to it. */
 export const offersOfflineFile = () =>
-  Boolean(document.querySelector('meta[name="attention-playground-offline-file"]'));
+  Boolean(document.head.querySelector('meta[name="attention-playground-offline-file"]'));

@@ -149,11 +149,21 @@ function notices(stepId, { state, model, t }) {
   return out;
 }
 
+let formulaTemplates = null;
+
 /** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
 export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
-  const step = stepId ? `[data-step="${stepId}"]` : '';
-  return document.querySelector(
-    `template[data-formula="${kind}"]${step}[data-variants~="${scale}/${softmax}/${axis}"]`,
+  // Found once: a search of the whole document costs tenths of a millisecond once the stage keeps
+  // every step's matrices, and the templates never change.
+  formulaTemplates ??= [...document.querySelectorAll('template[data-formula]')];
+  const variant = `${scale}/${softmax}/${axis}`;
+  return (
+    formulaTemplates.find(
+      ({ dataset }) =>
+        dataset.formula === kind &&
+        (!stepId || dataset.step === stepId) &&
+        dataset.variants.split(' ').includes(variant),
+    ) ?? null
   );
 }
 
