@@ -1,9 +1,9 @@
 // A slot that shows one of its children (panes) and keeps the others on the page, laid out but not
-// drawn (.pane.kept, content-visibility: hidden, in styles.css). Why: at n = 16 a step puts up to 1,800 table
-// cells on screen, and creating them, styling them and laying them out took longer than a frame,
-// while showing a kept pane again takes well under a millisecond. A pane can also be prepared —
-// made and laid out, still hidden — while the reader reads, so that the next step is ready too.
-// Like anything not rendered, a kept pane is out of the accessibility tree, the tab order and
+// drawn (.pane.kept: content-visibility: hidden, in styles.css). Why: at n = 16 a step makes up to
+// 1,800 table cells, and creating, styling and laying them out took longer than a frame, while
+// showing a kept pane again takes well under a millisecond. A pane can also be prepared — made and
+// laid out, still hidden — while the reader reads, so that the next step is ready too. Like
+// anything not rendered, a kept pane is out of the accessibility tree, the tab order and
 // find-in-page.
 
 const KEPT = 'kept';
