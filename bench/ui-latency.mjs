@@ -15,8 +15,9 @@
 //      reading  — a first pass 1 → 9, a pause of READ_MS before each click, as a reader reads: the
 //                 page builds the next step meanwhile (web/src/views/stage.js, panes.js);
 //      back     — the steps again once seen (kept laid out, not drawn);
-//      held     — a first pass with no pause, one click per frame (a key held down): nothing is
-//                 built ahead, every step is made from nothing.
+//      held     — a first pass with no pause, one click per frame (a key held down), on a page
+//                 just opened: nothing is built ahead, every step is made from nothing;
+//      settled  — the same on a page open for SETTLE_MS: the steps ahead were built meanwhile.
 // 3. Cold start: a fresh browser context (no cache, no service worker) opening the hosted build
 //    (dist/site behind python3 -m http.server) at step 9, until the worked example's 6.698 is in
 //    the DOM, measured from the navigation's start (performance.now() in the page).
@@ -36,6 +37,7 @@ const WARMUP = 5;
 const REPS = 60;
 const PASSES = 3; // fresh pages per size for the first passes
 const READ_MS = 400;
+const SETTLE_MS = 2000;
 const COLD_RUNS = 9;
 const TRACE = ['devtools.timeline', 'blink.user_timing'];
 // The main thread's work that stands between an event and its painted frame.
@@ -128,7 +130,7 @@ try {
       console.log(`edit n=${n} step ${step}: ${ms(median(times))} ms to the painted frame (median of ${REPS})`);
       await page.context().close();
     }
-    const passes = { reading: [], back: [], held: [] };
+    const passes = { reading: [], back: [], held: [], settled: [] };
     for (let pass = 0; pass < PASSES; pass++) {
       // A first pass at a reader's pace, then the steps again.
       let page = await b.open(hashFor(n, 1), { reducedMotion: 'no-preference' });
@@ -155,21 +157,28 @@ try {
       for (const [name, t] of work) passes[name.split(':')[0]].push(t);
       if (page.problems.length) throw new Error(page.problems.join('\n'));
       await page.context().close();
-      // A first pass with a key held down.
-      page = await b.open(hashFor(n, 1), { reducedMotion: 'no-preference' });
-      const held = await frameWork(page, async () => {
-        const frame = () => new Promise(requestAnimationFrame);
-        for (let step = 2; step <= 9; step++) {
-          performance.mark(`m:held:${step}`);
-          document.getElementById('next').click();
+      // A first pass with a key held down: on a page just opened (no time to build ahead), and on
+      // one open for SETTLE_MS (the steps ahead were built meanwhile).
+      for (const [kind, wait] of [
+        ['held', 0],
+        ['settled', SETTLE_MS],
+      ]) {
+        page = await b.open(hashFor(n, 1), { reducedMotion: 'no-preference' });
+        if (wait) await page.waitForTimeout(wait);
+        const held = await frameWork(page, async () => {
+          const frame = () => new Promise(requestAnimationFrame);
+          for (let step = 2; step <= 9; step++) {
+            performance.mark(`m:held:${step}`);
+            document.getElementById('next').click();
+            await frame();
+          }
           await frame();
-        }
-        await frame();
-        await frame();
-      });
-      passes.held.push(...held.values());
-      if (page.problems.length) throw new Error(page.problems.join('\n'));
-      await page.context().close();
+          await frame();
+        });
+        passes[kind].push(...held.values());
+        if (page.problems.length) throw new Error(page.problems.join('\n'));
+        await page.context().close();
+      }
     }
     steps.push({ n, passes });
     console.log(
@@ -213,7 +222,7 @@ const editTable = edits.map(
 );
 const stepTable = steps.map(
   ({ n, passes }) =>
-    `| ${n} | ${['reading', 'back', 'held'].map((k) => `${ms(median(passes[k]))} (${ms(quantile(passes[k], 0.9))})`).join(' | ')} |`,
+    `| ${n} | ${['reading', 'back', 'held', 'settled'].map((k) => `${ms(median(passes[k]))} (${ms(quantile(passes[k], 0.9))})`).join(' | ')} |`,
 );
 const md = `# UI latency: an edit, a step, a cold start
 
@@ -248,9 +257,11 @@ ${editTable.join('\n')}
 - *held*: a fresh page, one click per frame, as with a key held down: there is no idle time to build ahead, so
   the steps' matrices are made from nothing (up to 1,792 table cells at n = 16 on step 2, most of them
   below the screen and laid out only when scrolled to). ${PASSES * 8} steps.
+- *held, after ${SETTLE_MS / 1000} s*: the same, on a page open for ${SETTLE_MS / 1000} s first: the steps ahead were built
+  in its idle time. ${PASSES * 8} steps.
 
-| n | reading | back | held |
-|---|---|---|---|
+| n | reading | back | held | held, after ${SETTLE_MS / 1000} s |
+|---|---|---|---|---|
 ${stepTable.join('\n')}
 
 ## Cold start (hosted build, dist/site behind python3 -m http.server, a fresh context each time)
