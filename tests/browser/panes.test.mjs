@@ -57,3 +57,22 @@ test('the next step is built while the reader reads, and that very pane is the o
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('with a lab open, the hidden stage builds no steps ahead', async () => {
+  const page = await b.open('#preset=random&mode=x&n=16&d=16&dk=16&dv=16&seed=11&step=1');
+  // In one go: a new language (every kept step is dropped, and building ahead starts over), then a lab.
+  const atOpening = await page.evaluate(() => {
+    document.getElementById('lang-switch').click();
+    document.querySelector('#views a[data-view="scale-lab"]').click();
+    return document.querySelectorAll('.step-pane').length;
+  });
+  assert.equal(atOpening, 1, 'only the step that was on screen');
+  await page.waitForTimeout(1500); // idle time in which the stepper would build steps 2 … 9
+  assert.equal(
+    await page.evaluate(() => document.querySelectorAll('.step-pane').length),
+    1,
+    'none built behind the lab',
+  );
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

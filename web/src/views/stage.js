@@ -391,7 +391,8 @@ function prepareAhead(parts, ctx) {
   const next = ctx.state.step + 1;
   const asked = ++parts.prepared;
   const prepare = (step) => {
-    if (step > STEPS.length || asked !== parts.prepared) return; // done, or the page has changed since
+    // Done; or the page has changed since; or the stage is hidden (a lab is open): nothing to read ahead for.
+    if (step > STEPS.length || asked !== parts.prepared || parts.matrices.closest('[hidden]')) return;
     const stepId = STEPS[step - 1];
     const stepCtx = { ...ctx, state: { ...ctx.state, step } };
     const detail = formulaTemplate('detail', stepId, stepCtx.state);
