@@ -11,7 +11,7 @@
 //    "from X", the largest work an edit can cause): set X[0][0] and fire its `input` event,
 //    exactly as typing does (parse → state → wasm → views).
 // 2. One step → the next step on screen (a click on "下一步"), with the motion between steps on
-//    (prefers-reduced-motion: no-preference), as most readers have it, three ways:
+//    (prefers-reduced-motion: no-preference), as most readers have it, four ways:
 //      reading  — a first pass 1 → 9, a pause of READ_MS before each click, as a reader reads: the
 //                 page builds the next step meanwhile (web/src/views/stage.js, panes.js);
 //      back     — the steps again once seen (kept laid out, not drawn);
