@@ -16,7 +16,7 @@
 //   2. check — the snapshot's JS types and its total size, the mask included;
 //   3. call  — the bindings, which have the core check the shapes before they copy any value.
 
-import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
+import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES, temperatureProblem } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
@@ -155,6 +155,25 @@ function badOption(fn, option, expected, value) {
   fail('bad_option', option, `${fn}: ${option} must be ${expected} (got ${describe(value)})`, { got: describe(value) });
 }
 
+// A temperature float32 cannot hold as given (vocabulary.mjs's rule, the page's too) is refused
+// here, where its own value is still known: the core sees it rounded, as 0 or ∞.
+const TEMPERATURE_RULES = {
+  not_a_number: () => 'must be a finite number greater than 0',
+  not_positive: () => 'must be a finite number greater than 0',
+  below_float32: (limit) => `rounds to 0 in float32, whose smallest positive number is ${limit}`,
+  above_float32: (limit) => `must be finite in float32, whose largest number is ${limit}`,
+};
+function checkTemperature(temperature) {
+  const problem = temperatureProblem(temperature);
+  if (problem)
+    fail(
+      'bad_temperature',
+      'temperature',
+      `temperature ${TEMPERATURE_RULES[problem.reason](problem.limit)} (got ${describe(temperature)})`,
+      { value: temperature, reason: problem.reason, limit: problem.limit },
+    );
+}
+
 // ['none', 'causal'] → '"none", "causal"'; oneOf(['row', 'column']) → '"row" or "column"'
 const quoted = (names) => names.map((name) => JSON.stringify(name)).join(', ');
 const oneOf = (names) => quoted(names).replace(/, ([^,]*)$/, ' or $1');
@@ -166,6 +185,7 @@ function encodeOptions(fn, args) {
   const { scale, temperature, mask, stable, axis } = { ...DEFAULTS, ...args };
   if (!SCALES.includes(scale)) badOption(fn, 'scale', oneOf(SCALES), scale);
   if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
+  checkTemperature(temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
   if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
   const out = { scale, temperature, stable, axis, mask };
@@ -241,6 +261,6 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     version: () => core.version(),
     simd: () => core.simd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
-    ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
+    ...labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }),
   });
 }

@@ -21,7 +21,9 @@ import {
 import { computeModel, largestDifference } from './model.js';
 import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
-import { parseNumber, parseMatrix } from './parse-matrix.js';
+import { parseNumber, parseMatrix, normalizeText } from './parse-matrix.js';
+import { temperatureMessage } from './input-rules.js';
+import { temperatureProblem } from '../../wasm/vocabulary.mjs';
 import { translator } from './i18n/index.js';
 import { presetTokens } from './presets.js';
 import { readPreference, writePreference } from './storage.js';
@@ -85,6 +87,12 @@ export async function start({ binaries } = {}) {
   let t = translator(state.lang);
   let postedHash = null;
   let lab = null; // the open lab: { view, instance } (LAB_VIEWS), or null on the stepper
+
+  /** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature (state.js). */
+  const noticeText = (said) =>
+    said.key === 'linkTemperature'
+      ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
+      : t(`notice.${said}`);
 
   /** How an error object from the parser reads in the current language. */
   function describe(error) {
@@ -211,7 +219,7 @@ export async function start({ binaries } = {}) {
         offlineFile: offersOfflineFile(),
         fullPageUrl: fullPageUrl(),
       });
-      $('notice').textContent = notice ? t(`notice.${notice}`) : '';
+      $('notice').textContent = notice ? noticeText(notice) : '';
       if (!state.embed || state.nav) renderNav($('nav'), { state, t, go });
     }
     if (!state.embed || state.nav) updateMap($('nav'), { model, theme: theme() });
@@ -394,11 +402,14 @@ export async function start({ binaries } = {}) {
    */
   function numberField(key, text, check, apply) {
     const parsed = parseNumber(text);
+    // A number beyond float32 (1e39, 400 digits) meets the field's own rule, which says why.
     const problem = parsed.ok
-      ? check(parsed.value)
+      ? check(parsed.value, text)
       : parsed.error.key === 'empty'
-        ? check(NaN)
-        : describe(parsed.error);
+        ? check(NaN, text)
+        : parsed.error.key === 'tooLarge'
+          ? check(Number(normalizeText(text).trim()), text)
+          : describe(parsed.error);
     if (problem) {
       errors.set(key, problem);
       renderAll({ panel: false });
@@ -462,7 +473,10 @@ export async function start({ binaries } = {}) {
       numberField(
         'temperature',
         text,
-        (v) => (v > 0 ? null : t('err.temperature')),
+        (v, typed) => {
+          const problem = temperatureProblem(v);
+          return problem && temperatureMessage(problem, t, normalizeText(typed).trim());
+        },
         (v) => setOption(state, 'temperature', v),
       ),
     cell(name, i, j, text) {

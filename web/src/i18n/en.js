@@ -243,13 +243,17 @@ export default {
   'err.notNumber': '"{text}" is not a number.',
   'err.nan': 'NaN (not a number) is not accepted.',
   'err.infinite': '±∞ (infinity) is not accepted.',
-  'err.tooLarge': '"{text}" is beyond the float32 range (about ±3.4×10³⁸) and would be ±∞ in the core.',
+  'err.tooLarge': '"{text}" is beyond float32\'s largest number, ±{max}, and would be ±∞ in the core.',
   'err.ragged': 'Row {row} has {got} numbers but row 1 has {want}: every row needs the same count.',
   'err.pasteEmpty': 'No numbers were found.',
   'err.cellIn': 'Row {row}, column {col}: {message}',
   'err.size': 'A size must be a whole number from 1 to {max}.',
   'err.seed': 'The seed must be a whole number from 0 to 2147483647.',
   'err.temperature': 'The temperature must be a finite number greater than 0.',
+  'err.temperatureBelow':
+    'τ = {value} is below float32\'s smallest positive number, {min}: the core would compute with τ = 0.',
+  'err.temperatureAbove': 'τ = {value} is beyond float32\'s largest number, {max}: the core would compute with τ = ∞.',
+  'notice.linkTemperature': 'This link\'s temperature cannot be used, so τ = 1 is shown instead. {message}',
   'err.engine': 'The computing core rejected this input: {message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the

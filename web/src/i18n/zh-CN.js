@@ -236,13 +236,16 @@ export default {
   'err.notNumber': '"{text}"不是数字。',
   'err.nan': '不接受 NaN(非数)。',
   'err.infinite': '不接受 ±∞(无穷大)。',
-  'err.tooLarge': '"{text}"超出了 float32 的范围(约 ±3.4×10³⁸),计算核心里会变成 ±∞。',
+  'err.tooLarge': '"{text}"超出了 float32 能表示的最大数 ±{max},计算核心里会变成 ±∞。',
   'err.ragged': '第 {row} 行有 {got} 个数,但第 1 行有 {want} 个:每行的个数必须相同。',
   'err.pasteEmpty': '没有读到任何数字。',
   'err.cellIn': '第 {row} 行第 {col} 列:{message}',
   'err.size': '尺寸必须是 1 到 {max} 之间的整数。',
   'err.seed': '种子必须是 0 到 2147483647 之间的整数。',
   'err.temperature': '温度必须是大于 0 的有限数。',
+  'err.temperatureBelow': 'τ = {value} 小于 float32 能表示的最小正数 {min}:计算核心里它会变成 τ = 0。',
+  'err.temperatureAbove': 'τ = {value} 超出了 float32 能表示的最大数 {max}:计算核心里它会变成 τ = ∞。',
+  'notice.linkTemperature': '这个链接里的温度无法使用,因此显示的是 τ = 1。{message}',
   'err.engine': '计算核心拒绝了这个输入:{message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the
