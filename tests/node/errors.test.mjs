@@ -104,7 +104,8 @@ const CASES = [
       code: 'bad_temperature',
       argument: 'temperature',
       params: { value: 1e-50, reason: 'below_float32', limit: 1.401298464324817e-45 },
-      message: 'temperature rounds to 0 in float32, whose smallest positive number is 1.401298464324817e-45 (got 1e-50)',
+      message:
+        'temperature rounds to 0 in float32, whose smallest positive number is 1.401298464324817e-45 (got 1e-50)',
     },
   ],
   [

@@ -26,7 +26,7 @@ describe('float32 limits', () => {
 });
 
 describe('temperatureProblem', () => {
-  it('accepts the article\'s τ = 1 and every τ float32 holds, subnormal or rounded to its largest', () => {
+  it("accepts the article's τ = 1 and every τ float32 holds, subnormal or rounded to its largest", () => {
     for (const tau of [1, 0.5, 4, 1e-40, 1e-45, FLOAT32_MIN_POSITIVE, FLOAT32_MAX, 3.4028235e38])
       assert.equal(temperatureProblem(tau), null, String(tau));
   });
@@ -51,7 +51,7 @@ describe('temperatureProblem', () => {
 });
 
 describe('cellProblem', () => {
-  it('accepts the article\'s numbers and 3.4028235e38, which float32 rounds to its largest', () => {
+  it("accepts the article's numbers and 3.4028235e38, which float32 rounds to its largest", () => {
     for (const x of [0, 1, 10, -10, 0.67, 1e-50, 3e38, 3.4028235e38, -3.4028235e38, '3.4028235e38', ' 10 '])
       assert.equal(cellProblem(x), null, String(x));
   });
@@ -91,11 +91,13 @@ for (const build of ['simd', 'scalar']) {
       for (const tau of [1, 1e-45, 3.4028235e38, 1e-40, FLOAT32_MAX, 0, -2, 1e-46, 1e-50, 1e39, Infinity, NaN]) {
         const problem = temperatureProblem(tau);
         for (const call of ['attentionSteps', 'attention', 'attentionStreaming']) {
-          if (problem === null) assert.doesNotThrow(() => attn[call]({ q, k, v, temperature: tau }), `${call} τ=${tau}`);
+          if (problem === null)
+            assert.doesNotThrow(() => attn[call]({ q, k, v, temperature: tau }), `${call} τ=${tau}`);
           else
             assert.throws(
               () => attn[call]({ q, k, v, temperature: tau }),
-              (e) => e.code === 'bad_temperature' && e.params.reason === problem.reason && Object.is(e.params.value, tau),
+              (e) =>
+                e.code === 'bad_temperature' && e.params.reason === problem.reason && Object.is(e.params.value, tau),
               `${call} τ=${tau}`,
             );
         }

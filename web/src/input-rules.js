@@ -4,7 +4,20 @@
 
 import { FLOAT32_MAX, FLOAT32_MIN_POSITIVE } from '../../wasm/vocabulary.mjs';
 
-const SUPERSCRIPTS = { '-': '⁻', '+': '', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+const SUPERSCRIPTS = {
+  '-': '⁻',
+  '+': '',
+  0: '⁰',
+  1: '¹',
+  2: '²',
+  3: '³',
+  4: '⁴',
+  5: '⁵',
+  6: '⁶',
+  7: '⁷',
+  8: '⁸',
+  9: '⁹',
+};
 
 /** x in scientific notation with `digits` significant digits: (FLOAT32_MAX, 8) → '3.4028235×10³⁸'. */
 export function scientific(x, digits) {

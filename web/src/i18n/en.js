@@ -251,9 +251,9 @@ export default {
   'err.seed': 'The seed must be a whole number from 0 to 2147483647.',
   'err.temperature': 'The temperature must be a finite number greater than 0.',
   'err.temperatureBelow':
-    'τ = {value} is below float32\'s smallest positive number, {min}: the core would compute with τ = 0.',
-  'err.temperatureAbove': 'τ = {value} is beyond float32\'s largest number, {max}: the core would compute with τ = ∞.',
-  'notice.linkTemperature': 'This link\'s temperature cannot be used, so τ = 1 is shown instead. {message}',
+    "τ = {value} is below float32's smallest positive number, {min}: the core would compute with τ = 0.",
+  'err.temperatureAbove': "τ = {value} is beyond float32's largest number, {max}: the core would compute with τ = ∞.",
+  'notice.linkTemperature': "This link's temperature cannot be used, so τ = 1 is shown instead. {message}",
   'err.engine': 'The computing core rejected this input: {message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the
