@@ -308,6 +308,9 @@ export async function start({ binaries } = {}) {
 
   /** Expands `next` ({ i, j, kind }); `pin` keeps it open until closed. */
   function explain(next, { pin = false } = {}) {
+    // A cell of another step (a kept, hidden pane, reached by a script or a stale event) has
+    // nothing to show here: a no-op, as it is for a mouse, which cannot reach it.
+    if (!anchorOf(next)) return;
     const same = cell && next && cell.i === next.i && cell.j === next.j && cell.kind === next.kind;
     if (same && pinned === (pin || pinned)) return;
     if (!same) expanded = false;
@@ -510,6 +513,7 @@ export async function start({ binaries } = {}) {
   const stage = $('stage-body');
   const cellOf = (td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), kind: td.dataset.pick });
   function cellAt(event) {
+    if (!shownMatrices().contains(event.target)) return null; // a kept pane of another step
     const td = event.target.closest?.('td.pick');
     if (td) return cellOf(td);
     const canvas = event.target.closest?.('canvas.heatmap.pick');
@@ -536,8 +540,13 @@ export async function start({ binaries } = {}) {
     if (document.activeElement?.matches?.('td.pick')) return; // a cell focused from the keyboard keeps its popover
     closeExplain();
   });
+  // A cell of this step's pane (not of a kept, hidden one: views/panes.js), or null.
+  const shownCell = (target) => {
+    const td = target.closest?.('td.pick');
+    return td && shownMatrices().contains(td) ? td : null;
+  };
   stage.addEventListener('focusin', (event) => {
-    const td = event.target.closest?.('td.pick');
+    const td = shownCell(event.target);
     if (td && !returning) explain(cellOf(td), { pin: pinned });
   });
   stage.addEventListener('focusout', (event) => {
@@ -561,7 +570,7 @@ export async function start({ binaries } = {}) {
   });
   stage.addEventListener('keydown', (event) => {
     moveInGrid(event);
-    const td = event.target.closest?.('td.pick');
+    const td = shownCell(event.target);
     if (!td || (event.key !== 'Enter' && event.key !== ' ')) return;
     event.preventDefault();
     explain(cellOf(td), { pin: true });

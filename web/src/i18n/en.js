@@ -218,6 +218,8 @@ export default {
   'notice.badHash': "The state in this link could not be read; the article's default example is shown instead.",
   'notice.naive':
     'Naive softmax does not subtract the max: once scores are large (say 1000), eˣ overflows to ∞ and ∞/∞ becomes NaN — exactly what §5 of the article warns about.',
+  'notice.naiveUnderflow':
+    'NaN appeared: nothing overflowed — every eˣ of a row underflowed to 0 (its scores are all far below 0, such as −2000), so its weights are 0/0. Switch back to "stable": subtracting the max makes the largest term e⁰ = 1.',
   'notice.naiveOverflow':
     '∞ or NaN appeared: eˣ overflowed. Switch back to "stable" to see how subtracting the max avoids it.',
   'notice.column':
