@@ -29,7 +29,7 @@ import { presetTokens } from './presets.js';
 import { readPreference, writePreference } from './storage.js';
 import { toRows } from './matrix.js';
 import { connectToHost } from './embed/frame.js';
-import { embedSnippet } from './embed/snippet.js';
+import { embedSnippet, embeddablePage } from './embed/snippet.js';
 import { registerServiceWorker, buildId, offersOfflineFile } from './offline.js';
 import { renderChrome } from './views/chrome.js';
 import { renderNav, updateMap } from './views/nav.js';
@@ -619,8 +619,11 @@ export async function start({ binaries } = {}) {
   });
   $('embed-button').addEventListener('click', () => {
     const embedState = { ...state, embed: true };
+    // The development page cannot be framed (a sandboxed frame cannot load its module scripts):
+    // its snippet points at the self-contained build that the server also serves (embed/snippet.js).
+    const embedPage = embeddablePage();
     const snippet = embedSnippet({
-      pageUrl: location.href,
+      pageUrl: embedPage ? new URL(embedPage, location.href).href : location.href,
       hash: serializeState(embedState),
       // The frame's title names what it shows: the step, or the lab.
       title: `${t('app.title')} · ${
@@ -632,6 +635,7 @@ export async function start({ binaries } = {}) {
     renderEmbedDialog($('embed-dialog'), {
       t,
       snippet,
+      devServer: Boolean(embedPage),
       onCopy: (textarea) => {
         textarea.select();
         copy(textarea.value, $('embed-copy-status')).then(

@@ -15,6 +15,10 @@ export default {
     'Every field after the # can be changed: step=1…9 picks the step, panel=1 adds the input panel, nav=1 the step navigation, lang=en the English interface.',
   'embed.needsServer':
     "Embedding needs the playground on a web site (the dist/site folder works on any static host as it is). This page was not opened from a web site, and a frame on a blog cannot load a file from the reader's computer.",
+  'embed.devServer':
+    'This is the development page (npm start), which a sandboxed frame cannot load: the code points at the self-contained build that this server also serves at site/ (dist/site, made by npm run build). For a blog, copy the dist/site folder to your web site and change the address in the code to it.',
+  'embed.frameFailed':
+    'The playground could not start in this frame: this page\'s scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.',
   'embed.copy': 'Copy code',
   'embed.copied': 'Code copied.',
   'embed.close': 'Close',

@@ -16,6 +16,10 @@ export default {
     '链接 # 后面的字段都可以改:step=1…9 选步骤,panel=1 加上输入面板,nav=1 加上步骤导航,lang=en 换成英文界面。',
   'embed.needsServer':
     '嵌入需要把演练场放到网站上(dist/site 文件夹可以原样放到任何静态网站)。当前页面不是从网站打开的,博客里的框架无法加载读者电脑上的文件。',
+  'embed.devServer':
+    '这是开发用的页面(npm start),沙箱框架加载不了它:代码指向的是这个服务器在 site/ 下同时提供的自包含版本(dist/site,由 npm run build 生成)。要嵌入博客,请把 dist/site 文件夹放到你的网站上,并把代码里的地址改成它。',
+  'embed.frameFailed':
+    '演练场无法在这个框架里启动:这个页面的脚本没有加载。博客里的框架需要放在网站上的自包含版本 dist/site/index.html(npm run build 生成)。',
   'embed.copy': '复制代码',
   'embed.copied': '代码已复制。',
   'embed.close': '关闭',
