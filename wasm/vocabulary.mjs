@@ -110,9 +110,8 @@ export const FLOAT32_MIN_POSITIVE = 1.401298464324817e-45;
 export function temperatureProblem(value) {
   if (typeof value !== 'number' || Number.isNaN(value)) return { reason: 'not_a_number', value, limit: null };
   if (value <= 0) return { reason: 'not_positive', value, limit: 0 };
-  const single = Math.fround(value);
-  if (single === 0) return { reason: 'below_float32', value, limit: FLOAT32_MIN_POSITIVE };
-  if (single === Infinity) return { reason: 'above_float32', value, limit: FLOAT32_MAX };
+  if (underflowsFloat32(value)) return { reason: 'below_float32', value, limit: FLOAT32_MIN_POSITIVE };
+  if (Math.fround(value) === Infinity) return { reason: 'above_float32', value, limit: FLOAT32_MAX };
   return null;
 }
 
