@@ -122,9 +122,7 @@ function page({ hosted }) {
       `<meta name="attention-playground-build" content="${build}">`,
       hosted ? '<meta name="attention-playground-sw" content="sw.js">' : '',
       hosted ? '<meta name="attention-playground-offline-file" content="attention-playground.html">' : '',
-      // The icon is a data: URL, no request: without it a browser asks the server for /favicon.ico,
-      // which the CSP refuses, when the offline file is opened from the hosted site.
-      iconLink(),
+      hosted ? iconLink() : '',
     ]
       .filter(Boolean)
       .join('\n'),

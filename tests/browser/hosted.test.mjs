@@ -297,7 +297,12 @@ inEachEngine((name, driver) => {
         ['6.698', '3.302'],
         ['3.302', '6.698'],
       ]);
-      assert.deepEqual(page.problems, []);
+      // (The offline file carries no icon, so that it makes no request at all; opened over http,
+      // Firefox asks for /favicon.ico, which the file's CSP refuses: that report is not this test's.)
+      assert.deepEqual(
+        page.problems.filter((p) => !/favicon\.ico/.test(p)),
+        [],
+      );
     } finally {
       await page.closeAll();
       await server.stop();
