@@ -47,6 +47,8 @@ struct AttentionSteps {
     Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
                            //             key's value row is never read
     NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
+    float divisor = 1.0f;  // what S was divided by: √d_k·τ, d_k·τ or τ (reference::score_divisor),
+                           // so that no caller repeats the scaling rule
 };
 
 // The whole article, step by step, on the reference path.

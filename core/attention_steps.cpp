@@ -15,6 +15,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = score_divisor(options.scale, q.cols, options.temperature);
+    st.divisor = divisor;
     st.kept = kept_cells(options.mask, q.rows, k.rows);
     st.scaled = apply_mask(scale_scores(st.scores, divisor), st.kept);
 

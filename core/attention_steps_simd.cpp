@@ -111,6 +111,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    st.divisor = divisor;
     st.kept = reference::kept_cells(options.mask, q.rows, k.rows);  // the mask's rule lives there
     st.scaled = reference::apply_mask(scale_scores(st.scores, divisor), st.kept);
 
