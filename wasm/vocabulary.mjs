@@ -51,6 +51,10 @@ export const CORE_ERROR_CODES = Object.freeze([
   'bad_temperature',
   'bad_option',
   'out_of_range',
+  'heads_indivisible',
+  'head_width_mismatch',
+  'wo_mismatch',
+  'projection_overflow',
   'too_much_memory',
 ]);
 
@@ -66,6 +70,7 @@ export const API_ERROR_CODES = Object.freeze([
   'detached_data',
   'bad_option',
   'inputs_too_large',
+  'reentrant_call',
 ]);
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */

@@ -105,7 +105,8 @@ TEST_CASE("它 是 猫 with 2 heads: head 1 attends to the previous word, head 2
     const auto& c = case_named("它 是 猫, 2 heads");
     const Matrix x = fixture::matrix(c["x"]), wq = fixture::matrix(c["wq"]), wk = fixture::matrix(c["wk"]),
                  wv = fixture::matrix(c["wv"]), wo = fixture::matrix(c["wo"]);
-    for (const auto& [path, entry] : kPaths) {
+    for (const auto& [path_name, entry] : kPaths) {
+        const std::string path = path_name;  // (a structured binding cannot be captured by INFO in C++17)
         INFO(path);
         const auto r = entry({x, wq, wk, wv, wo}, 2, {});
         REQUIRE(r.ok());
@@ -131,7 +132,8 @@ TEST_CASE("every case of the float64 fixture, every field, on both paths") {
                      wv = fixture::matrix(c["wv"]), wo = fixture::matrix(c["wo"]);
         const auto heads = static_cast<std::size_t>(c["heads"].number);
         const auto& want = c["expected"];
-        for (const auto& [path, entry] : kPaths) {
+        for (const auto& [path_name, entry] : kPaths) {
+            const std::string path = path_name;  // (a structured binding cannot be captured by INFO in C++17)
             INFO(c["name"].string << ", " << path);
             const auto r = entry({x, wq, wk, wv, wo}, heads, options_of(c));
             REQUIRE(r.ok());
