@@ -18,6 +18,8 @@
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
+import { multiHeadMethods } from './multi-head-api.mjs';
+import { guardCalls, plain } from './boundary.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -177,11 +179,12 @@ function encodeOptions(fn, args) {
 }
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
-// the latter becomes the thrown Error.
+// the latter becomes the thrown Error. Both are the bindings' prototype-less objects, copied into
+// plain ones now that the call has returned (boundary.mjs).
 function unwrap(result) {
   const { error } = result;
-  if (error) fail(error.code, error.argument, error.message, error.params, error.cell);
-  return result;
+  if (error) fail(error.code, error.argument, error.message, plain(error.params), plain(error.cell));
+  return plain(result);
 }
 
 const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
@@ -212,11 +215,13 @@ function qkv(fn, args, keys) {
  * @param {object} [moduleOptions] passed to Emscripten: { wasmBinary } or { locateFile }
  */
 export async function wrapCore(createCore, moduleOptions = {}) {
-  const core = await createCore({ ...moduleOptions });
+  // Every binding refuses to start while another runs (boundary.mjs).
+  const core = guardCalls(await createCore({ ...moduleOptions }));
   return Object.freeze({
     /**
-     * Every intermediate: { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output },
-     * on path 'simd' (default) or 'reference'.
+     * Every intermediate: { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output,
+     * nonFinite, divisor }, on path 'simd' (default) or 'reference'. divisor is what the scores
+     * were divided by: √d_k·temperature, d_k·temperature or temperature, by `scale`.
      */
     attentionSteps(args) {
       const { inputs, snapshot } = qkv('attentionSteps', args, STEPS_KEYS);
@@ -242,5 +247,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     simd: () => core.simd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
+    // Multi-head attention (the series' next article): multiHeadAttentionSteps, multiHeadMultiplyAdds.
+    ...multiHeadMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap }),
   });
 }

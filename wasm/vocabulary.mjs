@@ -35,6 +35,9 @@ export const DEFAULTS = Object.freeze({
 /** The largest rows or cols api.mjs accepts (the bindings read sizes as 32-bit integers). */
 export const MAX_DIM = 0x7fffffff;
 
+/** The most heads multiHeadAttentionSteps accepts: core/multi_head.hpp's kMaxHeads (tests/node/vocabulary.test.mjs holds the two equal). */
+export const MAX_HEADS = 64;
+
 /** The most input bytes one call may copy into wasm memory (2 GiB at most, and the computation needs room too). */
 export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 
