@@ -47,7 +47,7 @@ function readArgs(fn, args, known) {
       `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
       { function: fn, got: describe(args) },
     );
-  const snapshot = {};
+  const snapshot = Object.create(null); // no prototype: a key written here reaches no setter on Object.prototype
   for (const key of Object.keys(args)) {
     if (!known.includes(key))
       fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`, {
@@ -170,12 +170,11 @@ function encodeOptions(fn, args) {
   if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
   if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
-  const out = { scale, temperature, stable, axis, mask };
-  if (typeof mask === 'object' && mask !== null) {
-    out.mask = 'custom';
-    out.maskMatrix = readMatrix('mask', mask);
-  } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
-  return Object.freeze(out);
+  // Literals, which define their keys: an assignment of maskMatrix would reach a setter on Object.prototype.
+  if (typeof mask === 'object' && mask !== null)
+    return Object.freeze({ scale, temperature, stable, axis, mask: 'custom', maskMatrix: readMatrix('mask', mask) });
+  if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
+  return Object.freeze({ scale, temperature, stable, axis, mask });
 }
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
