@@ -277,6 +277,15 @@ export default {
   'core.inputs_too_large': "The inputs hold {values} values ({bytes}); at most {limit} fit in the module's memory.",
 
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
+  'core.heads_indivisible':
+    '{name} has {cols} columns, which {heads} heads cannot split into blocks of equal width; give it a multiple of {heads} columns.',
+  'core.head_width_mismatch':
+    'W_Q has {need} columns (h·d_k) but W_K has {got}; every head needs the same d_k in Q and K.',
+  'core.wo_mismatch':
+    'The heads concatenated have {need} columns (h·d_v) but W_O has {got} rows; concat·W_O needs {need}.',
+  'core.projection_overflow': '{name} is {value} here: X·W overflowed float32. Use smaller values in X or the weights.',
+  'core.reentrant_call':
+    'The computing core was called again before its call ({running}) had returned; nothing was computed.',
 
   // the page's views (the labs name themselves in i18n/labs/)
   'view.steps': 'The nine steps',

@@ -269,6 +269,11 @@ export default {
   'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
 
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
+  'core.heads_indivisible': '{name} 有 {cols} 列,{heads} 个头无法把它分成等宽的块:列数必须是 {heads} 的倍数。',
+  'core.head_width_mismatch': 'W_Q 有 {need} 列(h·dₖ),W_K 却有 {got} 列:每个头的 Q 和 K 需要相同的 dₖ。',
+  'core.wo_mismatch': '各头拼接后有 {need} 列(h·dᵥ),W_O 却有 {got} 行:concat·W_O 需要 {need} 行。',
+  'core.projection_overflow': '{name} 在这里是 {value}:X·W 超出了 float32 的范围(溢出)。请把 X 或权重的数值调小。',
+  'core.reentrant_call': '计算核心在上一次调用({running})返回之前又被调用了;这次没有计算。',
 
   // the page's views (the labs name themselves in i18n/labs/)
   'view.steps': '九个步骤',
