@@ -27,9 +27,10 @@
 namespace attn {
 
 // How many heads a call may have: 1 … kMaxHeads (out_of_range otherwise). The page offers 1 … 8;
-// 64 is far beyond any model's head count at this page's sizes, and keeps the h sets of
-// intermediates within the page's reach. The one place for this limit (the JS API reads it from
-// the bindings' vocabulary()).
+// the API allows more (BERT-base has 12 heads, GPT-2 XL 25) while keeping a bound on how many sets
+// of intermediates one call hands back. The one place for this limit: wasm/vocabulary.mjs's
+// MAX_HEADS repeats it for the page, and tests/node/multi-head.test.mjs holds the two equal
+// through the bindings' vocabulary().
 inline constexpr std::size_t kMaxHeads = 64;
 
 // The shape of one multi-head call: x (n, d_model), h heads of d_k (Q, K) and d_v (V), d_out.

@@ -26,6 +26,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -287,7 +288,9 @@ val multi_head(const val& x, const val& wq, const val& wk, const val& wv, const 
     const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
     const attn::Shape sx = shape_of(x), sq = shape_of(wq), sk = shape_of(wk), sv = shape_of(wv), so = shape_of(wo);
     const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
-    const auto h = static_cast<std::int64_t>(heads);
+    // (a NaN or a huge number from a caller who skipped api.mjs is clamped first: the cast of a
+    // double outside int64's range is undefined, and the core refuses 0 or ±9e18 by its own range)
+    const auto h = static_cast<std::int64_t>(heads == heads ? std::clamp(heads, -9e18, 9e18) : 0.0);
     if (attn::Error e = attn::check_multi_head_shapes(sx, sq, sk, sv, so, h, m.options, custom ? &mask : nullptr))
         return end_call(error(e));
     copy_matrix(x, sx, m.x);
