@@ -11,6 +11,8 @@
 //   attention_streaming  output only, online softmax over key tiles, O(n·d) memory
 //                        (attention_streaming.cpp)
 //   project, project_simd  X·W for the three projections, on either path
+//   multi_head_attention_steps(_simd)  h heads of attention_steps(_simd) on column blocks of X·W_Q,
+//                        X·W_K, X·W_V, then concat·W_O (multi_head.hpp)
 #pragma once
 
 #include <cstddef>
