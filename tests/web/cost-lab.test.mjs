@@ -132,12 +132,12 @@ test('on a clock that advances with the work (n² per call, plus a fixed cost), 
 });
 
 test('n = 8192: the step-by-step path is refused with the bytes it would need; the streaming path still runs', () => {
-  // d = 4 keeps the streaming call short: the refusal depends on n alone (7·n² floats > 1 GiB)
+  // d = 4 keeps the streaming call short: the refusal depends on n alone (6·n² floats > 1 GiB)
   const plan = { ...COST_PLAN, d: 4, sizes: [8192], paths: ['reference', 'streaming'], minMs: 1 };
   const all = [...runCost(engine, { plan })].filter((e) => e.type === 'refused' || e.type === 'measure');
   const [refused, streamed] = all;
   assert.equal(refused.type, 'refused');
-  assert.equal(refused.bytes, (7 * 8192 * 8192 + 8192 * 4) * 4);
+  assert.equal(refused.bytes, (6 * 8192 * 8192 + 2 * 8192 + 8192 * 4) * 4);
   assert.equal(
     refused.bytes,
     engine.workingMemory({ operation: 'attention_steps', nq: 8192, nk: 8192, d: 4, dv: 4 }).bytes,
@@ -145,7 +145,7 @@ test('n = 8192: the step-by-step path is refused with the bytes it would need; t
   assert.equal(refused.error.code, 'too_much_memory');
   assert.match(
     refused.error.message,
-    /^attention_steps on 8192×8192 scores needs 1\.8 GiB of working memory; the limit is 1\.0 GiB$/,
+    /^attention_steps on 8192×8192 scores needs 1\.5 GiB of working memory; the limit is 1\.0 GiB$/,
   );
   assert.equal(streamed.type, 'measure');
   assert.equal(streamed.path, 'streaming');
