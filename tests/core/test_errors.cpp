@@ -216,7 +216,7 @@ TEST_CASE("wrong_length: a claimed shape whose value count wraps around is refus
 }
 
 TEST_CASE("too_much_memory: a memory estimate too large for 64 bits is refused, not wrapped around") {
-    // Shapes only (the memory check reads no data): 7 score matrices of 2^63 × 2^63 floats natively
+    // Shapes only (the memory check reads no data): 6 score matrices of 2^63 × 2^63 floats natively
     // (2^31 × 2^31 on wasm32) wrapped around to 0 bytes, and passed.
     Matrix q, k, v;
     q.rows = k.rows = v.rows = std::numeric_limits<std::size_t>::max() / 2 + 1;

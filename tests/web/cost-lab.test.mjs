@@ -59,7 +59,7 @@ test('fitSlope: 2 for t ∝ n², 1 for t ∝ n; slopes() fits the larger half, p
   assert.ok(slopes(measures, ['simd']).simd > 1.7);
 });
 
-test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and are refused; the streaming path needs a few MiB', () => {
+test('memory from the core: at n = 8192 the six n² matrices need 1.5 GiB and are refused; the streaming path needs a few MiB', () => {
   const table = memoryTable(engine);
   assert.deepEqual(
     table.map((r) => r.n),
@@ -67,7 +67,7 @@ test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and
   );
   const at = (n) => table.find((r) => r.n === n);
   assert.equal(at(4096).scoreBytes, 4096 * 4096 * 4);
-  assert.equal(at(4096).paths.reference.bytes, (7 * 4096 * 4096 + 4096 * 64) * 4);
+  assert.equal(at(4096).paths.reference.bytes, (6 * 4096 * 4096 + 2 * 4096 + 4096 * 64) * 4);
   assert.ok(at(4096).paths.reference.fits);
   assert.equal(at(8192).paths.reference.fits, false);
   assert.ok(at(8192).paths.streaming.fits && at(65536).paths.streaming.fits);
