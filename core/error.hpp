@@ -31,6 +31,8 @@ enum class ErrorCode {
     BadTemperature,      // a temperature that is not a finite number > 0
     BadOption,           // an option name the core has no enum for (scale, axis, mask)
     OutOfRange,          // a whole number outside its range (the lab sampler's d_k, count, seed)
+    GradientShape,       // a gradient (gradOutput of the backward pass) of another shape than its output
+    GradientNotFinite,   // NaN or ±Infinity in a gradient (unlike inputs, a gradient may hold no NaN)
     TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
                          // error_code_table_complete() below counts the codes up to it)
 };
@@ -53,6 +55,8 @@ inline constexpr ErrorCodeName kErrorCodeNames[] = {
     {ErrorCode::BadTemperature, "bad_temperature"},
     {ErrorCode::BadOption, "bad_option"},
     {ErrorCode::OutOfRange, "out_of_range"},
+    {ErrorCode::GradientShape, "gradient_shape"},
+    {ErrorCode::GradientNotFinite, "gradient_not_finite"},
     {ErrorCode::TooMuchMemory, "too_much_memory"},
 };
 constexpr bool error_code_table_complete() {

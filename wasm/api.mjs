@@ -18,6 +18,7 @@
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
+import { backwardMethods } from './backward-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -242,5 +243,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     simd: () => core.simd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
+    // The backward pass (issue 17): attentionBackward.
+    ...backwardMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap }),
   });
 }

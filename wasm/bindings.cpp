@@ -285,3 +285,68 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("workingMemory", &working_memory);
     emscripten::function("heapInUse", &heap_in_use);
 }
+
+// --- The backward pass (issue 17): attentionBackward on either path. Its own CallMemory-like
+// store, emptied by its next call and on its way out, as the calls above do with theirs.
+#include "backward_attention.hpp"
+
+namespace {
+
+struct BackwardMemory {
+    attn::Matrix q, k, v, d_output;
+    attn::AttentionOptions options;
+    attn::Result<attn::AttentionBackward> result;
+};
+BackwardMemory& backward_memory() {
+    static BackwardMemory memory;
+    return memory;
+}
+val end_backward_call(val out) {
+    backward_memory() = BackwardMemory{};
+    return out;
+}
+
+// AttentionBackward → { forward: { scores, …, output, nonFinite }, gradV, gradWeights, gradScaled,
+// gradScores, gradQ, gradK }.
+val to_js(const attn::AttentionBackward& b) {
+    val out = val::object();
+    out.set("forward", to_js(b.forward));
+    out.set("gradV", to_js(b.grads.d_v));
+    out.set("gradWeights", to_js(b.grads.d_weights));
+    out.set("gradScaled", to_js(b.grads.d_scaled));
+    out.set("gradScores", to_js(b.grads.d_scores));
+    out.set("gradQ", to_js(b.grads.d_q));
+    out.set("gradK", to_js(b.grads.d_k));
+    return out;
+}
+
+// attention_backward (the reference) and attention_backward_simd, in the same three steps as
+// call_with_options: shapes and options, checked by the core, then the values copied.
+template <attn::Result<attn::AttentionBackward> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                                         const attn::Matrix&, const attn::AttentionOptions&)>
+val attention_backward(const val& q, const val& k, const val& v, const val& grad_output, const val& o) {
+    backward_memory() = BackwardMemory{};
+    BackwardMemory& m = backward_memory();
+    const auto options = read_options(o);
+    if (!options.ok()) return end_backward_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v), sg = shape_of(grad_output);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    if (attn::Error e = attn::check_backward_shapes(sq, sk, sv, m.options.temperature, custom ? &mask : nullptr, sg))
+        return end_backward_call(error(e));
+    copy_matrix(q, sq, m.q);
+    copy_matrix(k, sk, m.k);
+    copy_matrix(v, sv, m.v);
+    copy_matrix(grad_output, sg, m.d_output);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
+    m.result = entry(m.q, m.k, m.v, m.d_output, m.options);
+    return end_backward_call(m.result.ok() ? to_js(m.result.value) : error(m.result.error));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_backward) {
+    emscripten::function("attentionBackward", &attention_backward<attn::attention_backward>);
+    emscripten::function("attentionBackwardSimd", &attention_backward<attn::attention_backward_simd>);
+}

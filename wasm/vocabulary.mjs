@@ -51,6 +51,8 @@ export const CORE_ERROR_CODES = Object.freeze([
   'bad_temperature',
   'bad_option',
   'out_of_range',
+  'gradient_shape',
+  'gradient_not_finite',
   'too_much_memory',
 ]);
 

@@ -276,6 +276,8 @@ export default {
   'core.not_a_number': "{name}'s value number {index} is not a number (got {got}).",
   'core.inputs_too_large': "The inputs hold {values} values ({bytes}); at most {limit} fit in the module's memory.",
 
+  'core.gradient_shape': 'The output gradient is {rows}×{cols} but the output A·V is {needRows}×{needCols}.',
+  'core.gradient_not_finite': 'The output gradient is {value} here; a gradient must be a finite number.',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
 
   // the page's views (the labs name themselves in i18n/labs/)

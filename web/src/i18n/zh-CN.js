@@ -268,6 +268,8 @@ export default {
   'core.not_a_number': '{name} 的第 {index} 个值不是数字(收到的是 {got})。',
   'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
 
+  'core.gradient_shape': '输出的梯度是 {rows}×{cols},但输出 A·V 是 {needRows}×{needCols}。',
+  'core.gradient_not_finite': '输出的梯度在这里是 {value};梯度必须是有限数。',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
 
   // the page's views (the labs name themselves in i18n/labs/)
