@@ -19,6 +19,7 @@
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
 import { backwardMethods } from './backward-api.mjs';
+import { trainingMethods } from './training-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -245,5 +246,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
     // The backward pass (issue 17): attentionBackward.
     ...backwardMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap }),
+    // Training (issue 17): createTrainer.
+    ...trainingMethods(core, { readArgs, badOption, oneOf, unwrap }),
   });
 }

@@ -359,6 +359,15 @@ const CASES = [
     },
   ],
   [
+    'disposed: a trainer used after dispose()',
+    (a) => {
+      const trainer = a.createTrainer();
+      trainer.dispose();
+      trainer.step();
+    },
+    { code: 'disposed', message: 'trainer.step: this trainer has been disposed' },
+  ],
+  [
     'inputs_too_large: more than fits in the module',
     (a) => a.attention({ q: huge, k: huge, v: I2 }),
     {

@@ -278,6 +278,7 @@ export default {
 
   'core.gradient_shape': 'The output gradient is {rows}×{cols} but the output A·V is {needRows}×{needCols}.',
   'core.gradient_not_finite': 'The output gradient is {value} here; a gradient must be a finite number.',
+  'core.disposed': 'This trainer has been disposed and cannot be used again.',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
 
   // the page's views (the labs name themselves in i18n/labs/)

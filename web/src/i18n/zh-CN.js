@@ -270,6 +270,7 @@ export default {
 
   'core.gradient_shape': '输出的梯度是 {rows}×{cols},但输出 A·V 是 {needRows}×{needCols}。',
   'core.gradient_not_finite': '输出的梯度在这里是 {value};梯度必须是有限数。',
+  'core.disposed': '这个训练器已经释放,不能再使用。',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
 
   // the page's views (the labs name themselves in i18n/labs/)
