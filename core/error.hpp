@@ -36,6 +36,8 @@ enum class ErrorCode {
     HeadWidthMismatch,   // multi-head: w_k has another number of columns (h·d_k) than w_q
     WoMismatch,          // multi-head: w_o has another number of rows than concat has columns (h·d_v)
     ProjectionOverflow,  // multi-head: X·W_Q, X·W_K or X·W_V overflowed float32 to ±Infinity
+    GradientShape,       // a gradient (gradOutput of the backward pass) of another shape than its output
+    GradientNotFinite,   // NaN or ±Infinity in a gradient (unlike inputs, a gradient may hold no NaN)
     TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
                          // error_code_table_complete() below counts the codes up to it)
 };
@@ -62,6 +64,8 @@ inline constexpr ErrorCodeName kErrorCodeNames[] = {
     {ErrorCode::HeadWidthMismatch, "head_width_mismatch"},
     {ErrorCode::WoMismatch, "wo_mismatch"},
     {ErrorCode::ProjectionOverflow, "projection_overflow"},
+    {ErrorCode::GradientShape, "gradient_shape"},
+    {ErrorCode::GradientNotFinite, "gradient_not_finite"},
     {ErrorCode::TooMuchMemory, "too_much_memory"},
 };
 constexpr bool error_code_table_complete() {

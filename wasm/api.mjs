@@ -20,6 +20,8 @@ import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from '
 import { labMethods } from './labs-api.mjs';
 import { multiHeadMethods } from './multi-head-api.mjs';
 import { guardCalls, plain } from './boundary.mjs';
+import { backwardMethods } from './backward-api.mjs';
+import { trainingMethods } from './training-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -248,5 +250,9 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
     // Multi-head attention (the series' next article): multiHeadAttentionSteps, multiHeadMultiplyAdds.
     ...multiHeadMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap }),
+    // The backward pass (issue 17): attentionBackward.
+    ...backwardMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap }),
+    // Training (issue 17): createTrainer.
+    ...trainingMethods(core, { readArgs, badOption, oneOf, unwrap }),
   });
 }

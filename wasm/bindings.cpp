@@ -397,3 +397,194 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("workingMemory", &working_memory);
     emscripten::function("heapInUse", &heap_in_use);
 }
+
+// --- The backward pass (issue 17): attentionBackward on either path. Its own CallMemory-like
+// store, emptied by its next call and on its way out, as the calls above do with theirs.
+#include "backward_attention.hpp"
+
+namespace {
+
+struct BackwardMemory {
+    attn::Matrix q, k, v, d_output;
+    attn::AttentionOptions options;
+    attn::Result<attn::AttentionBackward> result;
+};
+BackwardMemory& backward_memory() {
+    static BackwardMemory memory;
+    return memory;
+}
+val end_backward_call(val out) {
+    backward_memory() = BackwardMemory{};
+    return out;
+}
+
+// AttentionBackward → { forward: { scores, …, output, nonFinite }, gradV, gradWeights, gradScaled,
+// gradScores, gradQ, gradK }.
+val to_js(const attn::AttentionBackward& b) {
+    val out = val::object();
+    out.set("forward", to_js(b.forward));
+    out.set("gradV", to_js(b.grads.d_v));
+    out.set("gradWeights", to_js(b.grads.d_weights));
+    out.set("gradScaled", to_js(b.grads.d_scaled));
+    out.set("gradScores", to_js(b.grads.d_scores));
+    out.set("gradQ", to_js(b.grads.d_q));
+    out.set("gradK", to_js(b.grads.d_k));
+    return out;
+}
+
+// attention_backward (the reference) and attention_backward_simd, in the same three steps as
+// call_with_options: shapes and options, checked by the core, then the values copied.
+template <attn::Result<attn::AttentionBackward> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                                         const attn::Matrix&, const attn::AttentionOptions&)>
+val attention_backward(const val& q, const val& k, const val& v, const val& grad_output, const val& o) {
+    backward_memory() = BackwardMemory{};
+    BackwardMemory& m = backward_memory();
+    const auto options = read_options(o);
+    if (!options.ok()) return end_backward_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v), sg = shape_of(grad_output);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    if (attn::Error e = attn::check_backward_shapes(sq, sk, sv, m.options.temperature, custom ? &mask : nullptr, sg))
+        return end_backward_call(error(e));
+    copy_matrix(q, sq, m.q);
+    copy_matrix(k, sk, m.k);
+    copy_matrix(v, sv, m.v);
+    copy_matrix(grad_output, sg, m.d_output);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
+    m.result = entry(m.q, m.k, m.v, m.d_output, m.options);
+    return end_backward_call(m.result.ok() ? to_js(m.result.value) : error(m.result.error));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_backward) {
+    emscripten::function("attentionBackward", &attention_backward<attn::attention_backward>);
+    emscripten::function("attentionBackwardSimd", &attention_backward<attn::attention_backward_simd>);
+}
+
+// --- Training (issue 17): trainers live in the module, by id, until trainerDelete; api.mjs wraps
+// them in an object. A trainer's memory is its own (parameters, moments), not a call's.
+#include <map>
+
+#include "train.hpp"
+
+namespace {
+
+std::map<unsigned, attn::Trainer>& trainers() {
+    static std::map<unsigned, attn::Trainer> table;
+    return table;
+}
+unsigned& next_trainer_id() {
+    static unsigned id = 1;
+    return id;
+}
+
+// { task, length, symbols, values, shift, dToken, heads, dHead, position, scale, optimizer,
+// learningRate, batch, seed }, every field present (api.mjs fills the defaults), names through the
+// core's tables → { id } or { error }.
+val create_trainer(const val& o) {
+    attn::TrainConfig c;
+    const auto task = attn::parse_option("task", attn::kTaskNames, o["task"].as<std::string>());
+    if (!task.ok()) return error(task.error);
+    const auto position = attn::parse_option("position", attn::kPositionNames, o["position"].as<std::string>());
+    if (!position.ok()) return error(position.error);
+    const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+    if (!scale.ok()) return error(scale.error);
+    const auto optimizer = attn::parse_option("optimizer", attn::kOptimizerNames, o["optimizer"].as<std::string>());
+    if (!optimizer.ok()) return error(optimizer.error);
+    // api.mjs has checked that these are whole numbers ≥ 0 that fit; the core checks the ranges.
+    auto whole = [&](const char* name) { return static_cast<std::size_t>(o[name].as<double>()); };
+    c.task.kind = task.value;
+    c.task.length = whole("length");
+    c.task.symbols = whole("symbols");
+    c.task.values = whole("values");
+    c.task.shift = whole("shift");
+    c.d_token = whole("dToken");
+    c.heads = whole("heads");
+    c.d_head = whole("dHead");
+    c.position = position.value;
+    c.scale = scale.value;
+    c.optimizer = optimizer.value;
+    c.learning_rate = o["learningRate"].as<float>();
+    c.batch = whole("batch");
+    c.seed = static_cast<std::int64_t>(o["seed"].as<double>());
+    auto t = attn::Trainer::create(c);
+    if (!t.ok()) return error(t.error);
+    const unsigned id = next_trainer_id()++;
+    trainers().emplace(id, std::move(t.value));
+    val out = val::object();
+    out.set("id", id);
+    return out;
+}
+
+attn::Trainer* find_trainer(unsigned id) {
+    auto it = trainers().find(id);
+    return it == trainers().end() ? nullptr : &it->second;
+}
+
+val report(const attn::TrainReport& r, std::size_t steps) {
+    val out = val::object();
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    out.set("steps", static_cast<double>(steps));
+    return out;
+}
+
+// `count` steps → the last step's { loss, accuracy, steps } (the batch's, before its update).
+val trainer_step(unsigned id, unsigned count) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    attn::TrainReport last;
+    for (unsigned s = 0; s < count; ++s) last = t->step();
+    return report(last, t->steps());
+}
+
+val trainer_evaluate(unsigned id, unsigned count, double seed) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps());
+}
+
+// The model on one sequence of tokens: { weights: [A of each head], logits }.
+val trainer_probe(unsigned id, const val& tokens) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    const attn::ModelConfig& m = t->model();
+    const unsigned n = tokens["length"].as<unsigned>();
+    if (n != m.length) return val::null();
+    std::vector<int> seq(n);
+    for (unsigned i = 0; i < n; ++i) {
+        const int token = tokens[i].as<int>();
+        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return val::null();
+        seq[i] = token;
+    }
+    const attn::SequencePass pass = attn::forward_sequence(m, t->params(), seq.data());
+    val weights = val::array();
+    for (const attn::AttentionSteps& st : pass.steps) weights.call<void>("push", to_js(st.weights));
+    val out = val::object();
+    out.set("weights", weights);
+    out.set("logits", to_js(pass.logits));
+    return out;
+}
+
+void trainer_delete(unsigned id) { trainers().erase(id); }
+
+val training_vocabulary() {
+    val out = val::object();
+    out.set("tasks", names_of(attn::kTaskNames));
+    out.set("positions", names_of(attn::kPositionNames));
+    out.set("optimizers", names_of(attn::kOptimizerNames));
+    return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(training) {
+    emscripten::function("createTrainer", &create_trainer);
+    emscripten::function("trainerStep", &trainer_step);
+    emscripten::function("trainerEvaluate", &trainer_evaluate);
+    emscripten::function("trainerProbe", &trainer_probe);
+    emscripten::function("trainerDelete", &trainer_delete);
+    emscripten::function("trainingVocabulary", &training_vocabulary);
+}

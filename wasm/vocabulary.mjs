@@ -58,6 +58,8 @@ export const CORE_ERROR_CODES = Object.freeze([
   'head_width_mismatch',
   'wo_mismatch',
   'projection_overflow',
+  'gradient_shape',
+  'gradient_not_finite',
   'too_much_memory',
 ]);
 
@@ -74,6 +76,7 @@ export const API_ERROR_CODES = Object.freeze([
   'bad_option',
   'inputs_too_large',
   'reentrant_call',
+  'disposed',
 ]);
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */
@@ -98,3 +101,32 @@ export const SAMPLE_LIMITS = Object.freeze({
  * attentionStreaming.
  */
 export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);
+
+// ---- Training (issue 17) ----------------------------------------------------------------------
+
+/** The tasks (core/tasks.hpp): three one layer learns, two it cannot fully learn. */
+export const TASKS = Object.freeze(['reverse', 'shift', 'lookup', 'sort', 'induction']);
+
+/** How positions reach the model (core/model.hpp): a one-hot vector appended, or learned and added. */
+export const POSITIONS = Object.freeze(['one_hot', 'learned']);
+
+/** The optimizers (core/train.hpp). */
+export const OPTIMIZERS = Object.freeze(['adam', 'sgd']);
+
+/** createTrainer's fields and their values when left out (core/train.hpp's TrainConfig defaults). */
+export const TRAINER_DEFAULTS = Object.freeze({
+  task: 'reverse',
+  length: 6,
+  symbols: 6,
+  values: 4,
+  shift: 1,
+  dToken: 16,
+  heads: 1,
+  dHead: 16,
+  position: 'one_hot',
+  scale: 'sqrt_dk',
+  optimizer: 'adam',
+  learningRate: 0.01,
+  batch: 16,
+  seed: 0,
+});

@@ -139,6 +139,27 @@ const CASES = [
     },
   ],
   [
+    'gradient_shape: a gradOutput of another shape than the output A·V',
+    (a) => a.attentionBackward({ q: I2, k: I2, v: V10, gradOutput: matrix([[1, 0, 0]]) }),
+    {
+      code: 'gradient_shape',
+      argument: 'gradOutput',
+      params: { rows: 1, cols: 3, needRows: 2, needCols: 2 },
+      message: 'gradOutput is 1×3 but the output A·V is 2×2 (n_q×d_v)',
+    },
+  ],
+  [
+    'gradient_not_finite: a NaN in gradOutput, with its cell',
+    (a) => a.attentionBackward({ q: I2, k: I2, v: V10, gradOutput: { rows: 2, cols: 2, data: [1, 0, 0, NaN] } }),
+    {
+      code: 'gradient_not_finite',
+      argument: 'gradOutput',
+      cell: { row: 1, col: 1 },
+      params: { value: NaN },
+      message: 'gradOutput[1][1] is NaN; a gradient must be a finite number',
+    },
+  ],
+  [
     'projection_mismatch: w is charged, being checked against x',
     (a) => a.project({ x: matrix([[1, 2, 3]]), w: I2 }),
     {
@@ -368,6 +389,15 @@ const CASES = [
       params: { got: '"fast"' },
       message: 'project: path must be "simd" or "reference" (got "fast")',
     },
+  ],
+  [
+    'disposed: a trainer used after dispose()',
+    (a) => {
+      const trainer = a.createTrainer();
+      trainer.dispose();
+      trainer.step();
+    },
+    { code: 'disposed', message: 'trainer.step: this trainer has been disposed' },
   ],
   [
     'inputs_too_large: more than fits in the module',

@@ -276,6 +276,9 @@ export default {
   'core.not_a_number': "{name}'s value number {index} is not a number (got {got}).",
   'core.inputs_too_large': "The inputs hold {values} values ({bytes}); at most {limit} fit in the module's memory.",
 
+  'core.gradient_shape': 'The output gradient is {rows}×{cols} but the output A·V is {needRows}×{needCols}.',
+  'core.gradient_not_finite': 'The output gradient is {value} here; a gradient must be a finite number.',
+  'core.disposed': 'This trainer has been disposed and cannot be used again.',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
   'core.heads_indivisible':
     '{name} has {cols} columns, which {heads} heads cannot split into blocks of equal width; give it a multiple of {heads} columns.',

@@ -268,6 +268,9 @@ export default {
   'core.not_a_number': '{name} 的第 {index} 个值不是数字(收到的是 {got})。',
   'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
 
+  'core.gradient_shape': '输出的梯度是 {rows}×{cols},但输出 A·V 是 {needRows}×{needCols}。',
+  'core.gradient_not_finite': '输出的梯度在这里是 {value};梯度必须是有限数。',
+  'core.disposed': '这个训练器已经释放,不能再使用。',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
   'core.heads_indivisible': '{name} 有 {cols} 列,{heads} 个头无法把它分成等宽的块:列数必须是 {heads} 的倍数。',
   'core.head_width_mismatch': 'W_Q 有 {need} 列(h·dₖ),W_K 却有 {got} 列:每个头的 Q 和 K 需要相同的 dₖ。',
