@@ -7,7 +7,7 @@
 //   dist/site/                       the hosted build for any static web server, no special
 //                                    headers needed:
 //     index.html                     the same self-contained page, plus a service worker that
-//                                    caches it for offline reloads. Self-contained because a
+//                                    caches the site's own files (and only those) for offline use. Self-contained because a
 //                                    blog's <iframe sandbox="allow-scripts"> has an opaque origin:
 //                                    it may fetch nothing from the host without CORS headers
 //                                    (no module script, no .wasm, no font), but inline code runs.
@@ -122,7 +122,9 @@ function page({ hosted }) {
       `<meta name="attention-playground-build" content="${build}">`,
       hosted ? '<meta name="attention-playground-sw" content="sw.js">' : '',
       hosted ? '<meta name="attention-playground-offline-file" content="attention-playground.html">' : '',
-      hosted ? iconLink() : '',
+      // The icon is a data: URL, no request: without it a browser asks the server for /favicon.ico,
+      // which the CSP refuses, when the offline file is opened from the hosted site.
+      iconLink(),
     ]
       .filter(Boolean)
       .join('\n'),
@@ -142,13 +144,20 @@ const outputs = {
     await esbuild.transform(fs.readFileSync(at('web', 'embed.js'), 'utf8'), { minify: true, target: 'es2015' })
   ).code,
 };
-// The service worker caches the page and the host script; the offline file is cached when it is
-// first downloaded. Its text changes with every build id, which is what makes browsers update it.
-const precache = ['index.html', 'embed.js'];
-outputs['site/sw.js'] = fs
+// The service worker's manifest: the site's own files, which it caches on install and is the only
+// thing it ever answers (web/sw.js). './' is the folder, the same page as index.html. The worker's
+// text changes with every build id, which is what makes browsers update it.
+const manifest = [
+  './',
+  ...Object.keys(outputs)
+    .filter((name) => name.startsWith('site/'))
+    .map((name) => name.slice(5)),
+];
+const worker = fs
   .readFileSync(at('web', 'sw.js'), 'utf8')
   .replace("'__BUILD__'", JSON.stringify(build))
-  .replace('__PRECACHE__', JSON.stringify(precache));
+  .replace('__MANIFEST__', JSON.stringify(manifest));
+outputs['site/sw.js'] = (await esbuild.transform(worker, { minify: true, target: 'es2020' })).code;
 
 fs.rmSync(out, { recursive: true, force: true });
 let over = 0;

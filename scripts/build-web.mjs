@@ -22,6 +22,8 @@ import {
   sha256,
 } from './lib/page-parts.mjs';
 import { costWorkerPlugin } from './lib/cost-worker.mjs';
+import zh from '../web/src/i18n/zh-CN.js';
+import en from '../web/src/i18n/en.js';
 
 const out = at('build', 'web');
 const wasmFiles = ['attention_core.wasm', 'attention_core_scalar.wasm'].map((f) => at('build', 'wasm', f));
@@ -63,14 +65,26 @@ for (const { file } of katex.faces) fs.copyFileSync(file, path.join(out, 'katex'
 fs.writeFileSync(path.join(out, 'styles.css'), pageStyles());
 
 // 3. The page. Opened from file://, Chromium does not run module scripts; a small inline script
-//    then says which file to open instead (the offline file works from anywhere).
-const fallback = `setTimeout(function () {
-  var loading = document.getElementById('loading');
-  if (!document.body.dataset.ready && loading && location.protocol === 'file:') {
-    loading.textContent = '这是开发用的页面,从本地文件打开时浏览器不会加载它的脚本。请打开离线版 dist/attention-playground.html(由 npm run build 生成),或运行 npm start。 ' +
-      'This is the development page; opened from a file, the browser does not load its script. Open the offline file dist/attention-playground.html (made by npm run build) or run npm start.';
+//    then says which file to open instead (the offline file works from anywhere). In a sandboxed
+//    frame (an opaque origin) the module script cannot load at all: the script says so at once,
+//    in the words of the dictionaries (embed.frameFailed), rather than "loading…" for ever.
+const frameFailed = `${zh['embed.frameFailed']} ${en['embed.frameFailed']}`;
+const fallback = `(function () {
+  var said = false;
+  function say(text) {
+    var loading = document.getElementById('loading');
+    if (said || document.body.dataset.ready || !loading) return;
+    said = true;
+    loading.textContent = text;
   }
-}, 2000);`;
+  addEventListener('error', function (event) {
+    if (event.target && event.target.tagName === 'SCRIPT' && window.top !== window) say(${JSON.stringify(frameFailed)});
+  }, true);
+  setTimeout(function () {
+    if (location.protocol === 'file:') say('这是开发用的页面,从本地文件打开时浏览器不会加载它的脚本。请打开离线版 dist/attention-playground.html(由 npm run build 生成),或运行 npm start。 ' +
+      'This is the development page; opened from a file, the browser does not load its script. Open the offline file dist/attention-playground.html (made by npm run build) or run npm start.');
+  }, 2000);
+})();`;
 const html = fillPage({
   CSP: cspMeta({
     'default-src': ["'self'"],
@@ -84,7 +98,9 @@ const html = fillPage({
     'base-uri': ["'none'"],
     'form-action': ["'none'"],
   }),
-  META: iconLink(),
+  // The embed snippet of this page points at the self-contained build (web/src/embed/snippet.js),
+  // which scripts/serve.mjs serves at site/ next to it.
+  META: `${iconLink()}\n<meta name="attention-playground-embed-page" content="site/index.html">`,
   STYLES: '<link rel="stylesheet" href="katex/katex.min.css">\n<link rel="stylesheet" href="styles.css">',
   FALLBACK: `<script>${fallback}</script>`,
   FORMULAS: formulas,

@@ -1,6 +1,8 @@
 // A tiny static file server for the built page (no dependencies, loopback only).
 // `node scripts/serve.mjs [root] [--port N]` serves `root` (default build/web) and prints the URL;
-// tests import { startServer } to serve on an ephemeral port.
+// tests import { startServer } to serve on an ephemeral port. Serving the development page, it
+// also serves the built site, dist/site, at /site/: what the page's embed snippet points at, since
+// a sandboxed frame cannot load the development page's module scripts (web/src/embed/snippet.js).
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,8 +25,8 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
 };
 
-export function startServer({ root, port = 0, host = '127.0.0.1' } = {}) {
-  const base = path.resolve(root);
+/** `mounts`: { '/site/': 'dist/site' } serves that folder under that path, the rest from `root`. */
+export function startServer({ root, port = 0, host = '127.0.0.1', mounts = {} } = {}) {
   const server = http.createServer((req, res) => {
     let rel;
     try {
@@ -32,6 +34,9 @@ export function startServer({ root, port = 0, host = '127.0.0.1' } = {}) {
     } catch {
       rel = '/';
     }
+    const mount = Object.keys(mounts).find((prefix) => rel.startsWith(prefix));
+    const base = path.resolve(mount ? mounts[mount] : root);
+    if (mount) rel = rel.slice(mount.length - 1);
     let file = path.join(base, path.normalize(rel).replace(/^([/\\])+/, ''));
     if (!file.startsWith(base)) {
       res.writeHead(403).end('forbidden');
@@ -76,7 +81,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`serve: ${root}/index.html not found — run \`npm run build\` first`);
     process.exit(1);
   }
-  startServer({ root, port }).then(
+  const mounts = path.resolve(root) === path.resolve('build/web') ? { '/site/': 'dist/site' } : {};
+  startServer({ root, port, mounts }).then(
     ({ url }) => {
       console.log(`Attention Playground: ${url}  (Ctrl+C to stop)`);
     },

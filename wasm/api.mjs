@@ -16,7 +16,7 @@
 //   2. check — the snapshot's JS types and its total size, the mask included;
 //   3. call  — the bindings, which have the core check the shapes before they copy any value.
 
-import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES } from './vocabulary.mjs';
+import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES, temperatureProblem } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
 import { multiHeadMethods } from './multi-head-api.mjs';
 import { guardCalls, plain } from './boundary.mjs';
@@ -159,6 +159,25 @@ function badOption(fn, option, expected, value) {
   fail('bad_option', option, `${fn}: ${option} must be ${expected} (got ${describe(value)})`, { got: describe(value) });
 }
 
+// A temperature float32 cannot hold as given (vocabulary.mjs's rule, the page's too) is refused
+// here, where its own value is still known: the core sees it rounded, as 0 or ∞.
+const TEMPERATURE_RULES = {
+  not_a_number: () => 'must be a finite number greater than 0',
+  not_positive: () => 'must be a finite number greater than 0',
+  below_float32: (limit) => `rounds to 0 in float32, whose smallest positive number is ${limit}`,
+  above_float32: (limit) => `must be finite in float32, whose largest number is ${limit}`,
+};
+function checkTemperature(temperature) {
+  const problem = temperatureProblem(temperature);
+  if (problem)
+    fail(
+      'bad_temperature',
+      'temperature',
+      `temperature ${TEMPERATURE_RULES[problem.reason](problem.limit)} (got ${describe(temperature)})`,
+      { value: temperature, reason: problem.reason, limit: problem.limit },
+    );
+}
+
 // ['none', 'causal'] → '"none", "causal"'; oneOf(['row', 'column']) → '"row" or "column"'
 const quoted = (names) => names.map((name) => JSON.stringify(name)).join(', ');
 const oneOf = (names) => quoted(names).replace(/, ([^,]*)$/, ' or $1');
@@ -170,6 +189,7 @@ function encodeOptions(fn, args) {
   const { scale, temperature, mask, stable, axis } = { ...DEFAULTS, ...args };
   if (!SCALES.includes(scale)) badOption(fn, 'scale', oneOf(SCALES), scale);
   if (typeof temperature !== 'number') badOption(fn, 'temperature', 'a number', temperature);
+  checkTemperature(temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
   if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
   // Literals, which define their keys: an assignment of maskMatrix would reach a setter on Object.prototype.
@@ -247,7 +267,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     version: () => core.version(),
     simd: () => core.simd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
-    ...labMethods(core, { readArgs, badOption, oneOf, unwrap }),
+    ...labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }),
     // Multi-head attention (the series' next article): multiHeadAttentionSteps, multiHeadMultiplyAdds.
     ...multiHeadMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap }),
     // The backward pass (issue 17): attentionBackward.

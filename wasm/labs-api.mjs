@@ -4,16 +4,28 @@
 // this layer checks only what C++ cannot see — JS types and unknown keys; the ranges
 // (SAMPLE_LIMITS in vocabulary.mjs) are checked once, in the core, which refuses with out_of_range.
 
-import { AXES, DEFAULTS, MAX_DIM, OPERATIONS } from './vocabulary.mjs';
+import { AXES, DEFAULTS, MAX_DIM, OPERATIONS, SAMPLE_LIMITS } from './vocabulary.mjs';
 
 /**
  * The labs' methods over the Embind module `core`, with api.mjs's own helpers (so that every
- * Error is made in one place): { readArgs, badOption, oneOf, unwrap }. readArgs reads the
+ * Error is made in one place): { readArgs, badOption, oneOf, unwrap, fail }. readArgs reads the
  * arguments object once into a snapshot (api.mjs: each value read once, getters run once).
  */
-export function labMethods(core, { readArgs, badOption, oneOf, unwrap }) {
+export function labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }) {
+  // The range each argument is held to (normalMatrix's rows are a count, its cols a d_k).
+  const LIMIT_OF = { dk: 'dk', count: 'count', seed: 'seed', rows: 'count', cols: 'dk' };
   // A number the bindings can take as a 64-bit integer exactly; its range is the core's business.
+  // A whole number too large for that (2⁵³ and up) is out of every range: refused here with the
+  // core's own code and words, since it is a whole number, just not one within the limits.
   function whole(fn, name, value) {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      const { min, max } = SAMPLE_LIMITS[LIMIT_OF[name]];
+      fail('out_of_range', name, `${name} must be a whole number from ${min} to ${max} (got ${BigInt(value)})`, {
+        got: value,
+        min,
+        max,
+      });
+    }
     if (!Number.isSafeInteger(value)) badOption(fn, name, 'a whole number', value);
     return value;
   }

@@ -130,3 +130,59 @@ export const TRAINER_DEFAULTS = Object.freeze({
   batch: 16,
   seed: 0,
 });
+
+// ---- The input rules (issue 19): one rule per input, the same in the API, the page and the hash.
+// The core computes in float32, so a number is acceptable when float32 can hold it as the reader
+// meant it: a finite number that does not round to ±∞ (nor, for the temperature, to 0).
+
+/** float32's largest finite number, 2¹²⁸ − 2¹⁰⁴. Numbers up to half an ulp above it round down to it. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** float32's smallest positive number, the subnormal 2⁻¹⁴⁹. Numbers up to half of it round to 0. */
+export const FLOAT32_MIN_POSITIVE = 1.401298464324817e-45;
+
+/**
+ * Why a temperature τ (the scaled scores are divided by it) cannot be used, or null when it can:
+ * { reason, value, limit } with reason 'not_a_number' (not a number, or NaN), 'not_positive'
+ * (≤ 0; limit 0), 'below_float32' (> 0 but 0 in float32; limit FLOAT32_MIN_POSITIVE) or
+ * 'above_float32' (∞, or ∞ in float32; limit FLOAT32_MAX). Every other number is accepted.
+ */
+export function temperatureProblem(value) {
+  if (typeof value !== 'number' || Number.isNaN(value)) return { reason: 'not_a_number', value, limit: null };
+  if (value <= 0) return { reason: 'not_positive', value, limit: 0 };
+  if (underflowsFloat32(value)) return { reason: 'below_float32', value, limit: FLOAT32_MIN_POSITIVE };
+  if (Math.fround(value) === Infinity) return { reason: 'above_float32', value, limit: FLOAT32_MAX };
+  return null;
+}
+
+// A decimal number as a reader writes one, and ±∞ as a reader writes it.
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const INFINITY_WORD = /^[+-]?(inf|infinity|∞)$/i;
+
+/**
+ * Why a number a reader typed into a matrix cell cannot be used, or null when it can. `value` is
+ * the number, or the text as typed (then a decimal too long for a double, such as 400 digits, is
+ * too large rather than infinite, as 1e39 is). Returns { reason, value, limit } with reason
+ * 'not_a_number' (text that is no number, or NaN), 'infinite' (±∞ itself; limit FLOAT32_MAX) or
+ * 'above_float32' (a finite number that is ±∞ in float32; limit FLOAT32_MAX). 3.4028235e38 is
+ * accepted: float32 rounds it to FLOAT32_MAX.
+ */
+export function cellProblem(value) {
+  let number = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (INFINITY_WORD.test(text)) return { reason: 'infinite', value, limit: FLOAT32_MAX };
+    if (!DECIMAL.test(text)) return { reason: 'not_a_number', value, limit: null };
+    number = Number(text);
+    if (!Number.isFinite(number)) return { reason: 'above_float32', value, limit: FLOAT32_MAX };
+  }
+  if (typeof number !== 'number' || Number.isNaN(number)) return { reason: 'not_a_number', value, limit: null };
+  if (!Number.isFinite(number)) return { reason: 'infinite', value, limit: FLOAT32_MAX };
+  if (!Number.isFinite(Math.fround(number))) return { reason: 'above_float32', value, limit: FLOAT32_MAX };
+  return null;
+}
+
+/** True when `value` is not 0 but float32 holds it as 0 (|value| at most half of FLOAT32_MIN_POSITIVE). */
+export function underflowsFloat32(value) {
+  return typeof value === 'number' && value !== 0 && Math.fround(value) === 0;
+}

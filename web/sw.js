@@ -1,17 +1,33 @@
-// sw.js — the hosted site's service worker (scripts/build-dist.mjs fills in BUILD and PRECACHE).
+// sw.js — the hosted site's service worker (scripts/build-dist.mjs fills in BUILD and MANIFEST).
 //
-// The first visit caches the page, so that a reload without a network still works. Each build
-// has its own cache, named after the build's content hash; a new deployment changes this file,
-// the browser installs it, and it takes over at once and deletes every older cache.
+// It keeps the build's own files for reloads without a network, and nothing else. The site may
+// share its origin with a blog or another copy of the playground in another folder, so:
+//   - it answers only the files of MANIFEST, by exact URL (the query string included): every
+//     other request — a neighbour page, `data.json?v=2`, a request made with cache: 'no-store' —
+//     goes to the network as if there were no worker, and nothing else is ever stored;
+//   - its cache is named after its scope (the folder the site is in) and its build, and a new
+//     build deletes only the older caches of its own scope: two builds in two folders of one
+//     origin keep each other's caches.
 // Cache first: the page is self-contained, so what is cached is complete and consistent.
 const BUILD = '__BUILD__';
-const PRECACHE = __PRECACHE__;
-const PREFIX = 'attention-playground-';
-const CACHE = PREFIX + BUILD;
+// The build's files, relative to this script's folder: the page (also reached as the folder
+// itself), the offline file behind the page's "下载离线版" link, and the host script for embeds.
+const MANIFEST = __MANIFEST__;
+const PREFIX = 'attention-playground ';
+const SCOPE = self.registration.scope;
+const CACHE = `${PREFIX}${SCOPE} ${BUILD}`;
+// Every file's exact URL → the URL its response is stored under (the folder is its index.html).
+const FILES = new Map(
+  MANIFEST.map((file) => {
+    const url = new URL(file, self.location).href;
+    return [url, file === './' ? new URL('index.html', self.location).href : url];
+  }),
+);
+const STORED = [...new Set(FILES.values())];
 
 self.addEventListener('install', (event) => {
   // cache: 'reload' — from the server, never from the HTTP cache, which may still hold the last build.
-  const requests = PRECACHE.map((url) => new Request(url, { cache: 'reload' }));
+  const requests = STORED.map((url) => new Request(url, { cache: 'reload' }));
   event.waitUntil(
     caches
       .open(CACHE)
@@ -20,38 +36,35 @@ self.addEventListener('install', (event) => {
   );
 });
 
+// A cache this worker may replace: an older build of this scope. (Workers before this one named
+// their caches 'attention-playground-<build>', whatever their folder: such a cache is this scope's
+// when it holds this scope's page, and only then.)
+async function ownOlderCache(name) {
+  if (name === CACHE) return false;
+  if (name.startsWith(PREFIX)) return name.slice(PREFIX.length, name.lastIndexOf(' ')) === SCOPE;
+  if (!name.startsWith('attention-playground-')) return false;
+  const cache = await caches.open(name);
+  return Boolean(await cache.match(new URL('index.html', self.location).href));
+}
+
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) =>
-        Promise.all(
-          names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name)),
-        ),
-      )
+      .then((names) => Promise.all(names.map(async (name) => (await ownOlderCache(name)) && caches.delete(name))))
       .then(() => self.clients.claim()),
   );
 });
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
-  // The site's folder and its index.html are one page (the hash is never sent).
-  const scope = new URL(self.registration.scope);
-  const key =
-    request.mode === 'navigate' && url.pathname === scope.pathname ? new URL('index.html', scope).href : request;
+  const stored = FILES.get(request.url.replace(/#.*$/, ''));
+  // Not one of the build's files, or asked not to be stored: the network answers, untouched.
+  if (request.method !== 'GET' || stored === undefined || request.cache === 'no-store') return;
   event.respondWith(
-    caches.open(CACHE).then((cache) =>
-      cache.match(key, { ignoreSearch: true }).then(
-        (hit) =>
-          hit ??
-          fetch(request).then((response) => {
-            // Anything else of the site (the offline file, say) is kept once it has been fetched.
-            if (response.ok && response.type === 'basic') cache.put(request, response.clone());
-            return response;
-          }),
-      ),
-    ),
+    caches
+      .open(CACHE)
+      .then((cache) => cache.match(stored))
+      .then((hit) => hit ?? fetch(request)),
   );
 });

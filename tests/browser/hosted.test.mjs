@@ -1,6 +1,9 @@
 // The hosted build (dist/site) behind `python3 -m http.server`, in Chromium and in Firefox: the
 // first visit caches the page; with the server gone (no network at all), a reload still computes
-// everything; a new build deployed to the same place replaces the old cache.
+// everything and the "下载离线版" link still downloads the offline file; a new build deployed to
+// the same place replaces the old cache. The origin may be shared (issue 19): the worker answers
+// only the build's own files, so a neighbour page and a data file with a query string or
+// cache: 'no-store' come from the network, and two builds in two folders keep their caches.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +16,8 @@ import { pythonServer } from './static-server.mjs';
 const buildOf = (page) =>
   page.evaluate(() => document.querySelector('meta[name="attention-playground-build"]').content);
 const cacheNames = (page) => page.evaluate(() => caches.keys());
+/** The cache of `build` in the folder `scope` (a URL ending in '/'), as web/sw.js names it. */
+const cacheOf = (scope, build) => `attention-playground ${scope} ${build}`;
 
 /** Polls `fn` in the page until it returns true; on timeout fails with what `report` says then. */
 async function waitIn(page, fn, report, what, ms = 20000) {
@@ -45,13 +50,29 @@ async function cached(page) {
  * If-Modified-Since, whose resolution is one second, so a redeployment within the same second as
  * the first copy would be answered "304 Not Modified" (as it would on a real host).
  */
-function deployCopy() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-site-'));
+function deployCopy(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-site-'))) {
   fs.cpSync('dist/site', dir, { recursive: true });
   const hourAgo = new Date(Date.now() - 3600e3);
   for (const file of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, file), hourAgo, hourAgo);
   return dir;
 }
+
+/** Opens `url` in `page` and waits until the service worker controls it and has cached the build. */
+async function visit(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  await page.until(() => Boolean(navigator.serviceWorker.controller), undefined, 20000);
+  const build = await buildOf(page);
+  await page.until(
+    async (name) => (await caches.keys()).includes(name),
+    cacheOf(new URL('./', url.replace(/#.*$/, '')).href, build),
+    20000,
+  );
+  return build;
+}
+
+// What a page of the origin gets for `url` when it fetches it (`init`: fetch's options).
+const fetchText = (page, url, init = {}) => page.evaluate(async ([u, i]) => (await fetch(u, i)).text(), [url, init]);
 
 /** "A new build": the same site with another build id, as a rebuild after any change gets. */
 function redeploy(dir, id) {
@@ -74,7 +95,15 @@ inEachEngine((name, driver) => {
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       await cached(page);
       const build = await buildOf(page);
-      assert.deepEqual(await cacheNames(page), [`attention-playground-${build}`]);
+      assert.deepEqual(await cacheNames(page), [cacheOf(server.url, build)]);
+      // The build's own files and nothing else, by exact URL.
+      assert.deepEqual(
+        await page.evaluate(
+          async (name) => (await (await caches.open(name)).keys()).map((r) => r.url).sort(),
+          cacheOf(server.url, build),
+        ),
+        ['attention-playground.html', 'embed.js', 'index.html'].map((file) => server.url + file),
+      );
       await server.stop(); // the network is gone: nothing answers on that port any more
       page.expectFailures = true;
       await page.reload();
@@ -112,7 +141,7 @@ inEachEngine((name, driver) => {
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
       await waitIn(
         page,
-        async () => JSON.stringify(await caches.keys()) === '["attention-playground-nextbuild123"]',
+        async () => JSON.stringify(await caches.keys()) === `["attention-playground ${location.origin}/ nextbuild123"]`,
         swState,
         'the new cache',
       );
@@ -126,7 +155,148 @@ inEachEngine((name, driver) => {
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       assert.notEqual(first, 'nextbuild123');
       assert.equal(await buildOf(page), 'nextbuild123', 'the reload shows the new build');
-      assert.deepEqual(await cacheNames(page), ['attention-playground-nextbuild123'], 'and the old cache is gone');
+      assert.deepEqual(await cacheNames(page), [cacheOf(server.url, 'nextbuild123')], 'and the old cache is gone');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test(`${name}: on an origin shared with a blog, only the build's own files come from the cache`, async () => {
+    const dir = deployCopy();
+    const write = (file, text) => fs.writeFileSync(path.join(dir, file), text); // now-dated, unlike the site
+    write('blog.html', '<!doctype html><title>blog</title><link rel="icon" href="data:,"><p>post 1</p>');
+    write('data.json', '{"v":1}');
+    const server = await pythonServer(dir);
+    const page = await driver.newPage();
+    const post = () => page.evaluate(() => document.querySelector('p').textContent);
+    try {
+      await visit(page, `${server.url}index.html`);
+      // The blog, a page of the worker's scope, and its data, each loaded once with the worker in control…
+      await page.goto(`${server.url}blog.html`);
+      assert.ok(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)), 'in the scope');
+      assert.equal(await post(), 'post 1');
+      assert.equal(await fetchText(page, '/data.json?v=1'), '{"v":1}');
+      // …then changed on the server: the blog's next post and the data's version 2.
+      write('blog.html', '<!doctype html><title>blog</title><link rel="icon" href="data:,"><p>post 2</p>');
+      write('data.json', '{"v":2}');
+      assert.equal(await fetchText(page, '/data.json?v=2', { cache: 'no-store' }), '{"v":2}');
+      assert.equal(await fetchText(page, '/data.json?v=1', { cache: 'no-cache' }), '{"v":2}');
+      await page.reload();
+      assert.equal(await post(), 'post 2', 'the blog is not frozen');
+      // A file of the build with a query string is not the build's file: the network answers.
+      assert.match(await fetchText(page, '/embed.js?v=2'), /./);
+      const stored = await page.evaluate(async () => {
+        const keys = await caches.keys();
+        const urls = await Promise.all(keys.map(async (k) => (await (await caches.open(k)).keys()).map((r) => r.url)));
+        return urls.flat().sort();
+      });
+      assert.deepEqual(
+        stored,
+        ['attention-playground.html', 'embed.js', 'index.html'].map((f) => server.url + f),
+        'nothing but the build is stored',
+      );
+      // With the server gone, the blog fails as it would without a worker; the playground still opens.
+      await server.stop();
+      page.expectFailures = true;
+      assert.equal(
+        await page.evaluate(() =>
+          fetch('blog.html').then(
+            () => 'answered',
+            () => 'failed',
+          ),
+        ),
+        'failed',
+      );
+      assert.deepEqual(
+        page.problems.splice(0).filter((p) => !/ERR_CONNECTION_REFUSED/.test(p)),
+        [],
+      );
+      await page.goto(`${server.url}index.html#step=9`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.deepEqual(await matrixIn(page, 'output'), [
+        ['6.698', '3.302'],
+        ['3.302', '6.698'],
+      ]);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test(`${name}: two builds in two folders of one origin keep each other's caches; both reload offline`, async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-origin-'));
+    const [, b] = ['a', 'b'].map((folder) => deployCopy(path.join(root, folder)));
+    redeploy(b, 'buildinb0001'); // another build, as a second copy deployed later would be
+    const server = await pythonServer(root);
+    const page = await driver.newPage();
+    try {
+      const buildA = await visit(page, `${server.url}a/index.html#step=9`);
+      await visit(page, `${server.url}b/#step=9`);
+      assert.notEqual(buildA, 'buildinb0001');
+      assert.deepEqual(
+        (await cacheNames(page)).sort(),
+        [cacheOf(`${server.url}a/`, buildA), cacheOf(`${server.url}b/`, 'buildinb0001')].sort(),
+      );
+      await server.stop();
+      page.expectFailures = true;
+      for (const [url, build] of [
+        [`${server.url}a/index.html#step=9`, buildA],
+        [`${server.url}b/#step=9`, 'buildinb0001'],
+      ]) {
+        await page.goto(url);
+        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+        assert.equal(await buildOf(page), build, url);
+        assert.deepEqual(await matrixIn(page, 'output'), [
+          ['6.698', '3.302'],
+          ['3.302', '6.698'],
+        ]);
+      }
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+      await server.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test(`${name}: with the server gone, the "下载离线版" link still gets the offline file`, async () => {
+    const dir = deployCopy();
+    const server = await pythonServer(dir);
+    const page = await driver.newPage();
+    try {
+      const build = await visit(page, `${server.url}index.html`);
+      await server.stop();
+      page.expectFailures = true;
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const href = await page.evaluate(() => {
+        const link = document.getElementById('offline-link');
+        return link.hidden ? null : link.href;
+      });
+      assert.equal(href, `${server.url}attention-playground.html`);
+      if (name === 'chromium') {
+        // The link itself downloads the file, whole.
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('#offline-link')]);
+        assert.equal(await download.failure(), null);
+        assert.equal(
+          fs.readFileSync(await download.path(), 'utf8'),
+          fs.readFileSync('dist/site/attention-playground.html', 'utf8'),
+        );
+      }
+      // The file it points at opens and computes: the offline page (no service worker of its own).
+      await page.goto(`${href}#step=9`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.equal(await buildOf(page), build);
+      assert.equal(await page.evaluate(() => document.querySelector('meta[name="attention-playground-sw"]')), null);
+      assert.deepEqual(await matrixIn(page, 'output'), [
+        ['6.698', '3.302'],
+        ['3.302', '6.698'],
+      ]);
       assert.deepEqual(page.problems, []);
     } finally {
       await page.closeAll();

@@ -14,6 +14,7 @@ const long = 'x'.repeat(100000);
 const shortened = `${'x'.repeat(24)}…`; // how a message quotes text that long
 const injection = '<img src=x onerror="window.__injected = true">';
 const size = fill(en['err.size'], { max: 64 });
+const MAX = '3.4028235×10³⁸'; // float32's largest number, as the page writes it
 
 // Where each field lives: the view it needs (a hash), its input, how a value is handed over, and
 // the slot its message appears in.
@@ -40,13 +41,14 @@ const FIELDS = {
 //   { error: message }     refused, the message at the field (and the last good result stays)
 //   { accepted: true }     no message; { notice: text } accepted, with that notice on the stage
 //   { badHash: true }      (hash) the default example instead, with the notice that says so
+//   { link: text }         (hash) the link opens, with that notice about one of its values
 // A hash names its language or gets the default, Chinese: the hash rows expect zh-CN texts.
 const TABLE = [
   ['cell', '', { error: en['err.empty'] }],
   ['cell', 'abc', { error: fill(en['err.notNumber'], { text: 'abc' }) }],
   ['cell', 'NaN', { error: en['err.nan'] }],
   ['cell', '-Infinity', { error: en['err.infinite'] }],
-  ['cell', '1e39', { error: fill(en['err.tooLarge'], { text: '1e39' }) }],
+  ['cell', '1e39', { error: fill(en['err.tooLarge'], { text: '1e39', max: MAX }) }],
   ['cell', '1,5', { error: fill(en['err.notNumber'], { text: '1,5' }) }],
   ['cell', '0x10', { error: fill(en['err.notNumber'], { text: '0x10' }) }],
   ['cell', injection, { error: fill(en['err.notNumber'], { text: '<img src=x onerror="wind…' }) }],
@@ -76,7 +78,7 @@ const TABLE = [
   ['temperature', 'abc', { error: fill(en['err.notNumber'], { text: 'abc' }) }],
   ['temperature', 'Infinity', { error: en['err.infinite'] }],
   ['temperature', 'NaN', { error: en['err.nan'] }],
-  ['temperature', '1e39', { error: fill(en['err.tooLarge'], { text: '1e39' }) }],
+  ['temperature', '1e39', { error: fill(en['err.temperatureAbove'], { value: '1e39', max: MAX }) }],
   ['temperature', '1e-40', { notice: fill(en['notice.nonFinite'], { step: 4 }) }],
   ['temperature', '3e38', { accepted: true }],
   ['paste', '', { error: en['err.pasteEmpty'] }],
@@ -103,13 +105,15 @@ const TABLE = [
   [
     'paste',
     '[[1e39, 0], [0, 1]]',
-    { error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.tooLarge'], { text: '1e39' }) }) },
+    {
+      error: fill(en['err.cellIn'], { row: 1, col: 1, message: fill(en['err.tooLarge'], { text: '1e39', max: MAX }) }),
+    },
   ],
   ['paste', 'np.array([[1., 0.], [0., 1.]])', { accepted: true }],
   ['pasteK', '[[3e38, 0], [0, 1]]', { notice: fill(en['notice.nonFinite'], { step: 3 }) }],
   ['hash', '#step=99', { badHash: true }],
   ['hash', '#n=65', { badHash: true }],
-  ['hash', '#temperature=0', { badHash: true }],
+  ['hash', '#temperature=0', { link: fill(zh['notice.linkTemperature'], { message: zh['err.temperature'] }) }],
   ['hash', '#scale=toString', { badHash: true }],
   ['hash', '#axis=valueOf', { badHash: true }],
   ['hash', '#preset=__proto__', { badHash: true }],
@@ -155,7 +159,7 @@ test('every field, the paste box and the hash, given hostile input, do what the 
         await page.waitForFunction(() => document.body.dataset.ready === 'true');
         await page.waitForTimeout(50); // the hashchange handler runs after the navigation
         const notice = await page.textContent('#notice');
-        assert.equal(notice, expected.badHash ? zh['notice.badHash'] : '', 'the link notice');
+        assert.equal(notice, expected.badHash ? zh['notice.badHash'] : (expected.link ?? ''), 'the link notice');
         if (expected.notice) assert.ok((await shownText()).includes(expected.notice), `notice ${expected.notice}`);
       } else {
         const f = FIELDS[field];

@@ -18,7 +18,7 @@ const CELL_CASES = [
   ['NaN', 'NaN', zh['err.nan']],
   ['+Infinity', 'Infinity', zh['err.infinite']],
   ['−Infinity', '-inf', zh['err.infinite']],
-  ['beyond float32', '1e39', fill(zh['err.tooLarge'], { text: '1e39' })],
+  ['beyond float32', '1e39', fill(zh['err.tooLarge'], { text: '1e39', max: '3.4028235×10³⁸' })],
 ];
 
 for (const [what, text, message] of CELL_CASES) {

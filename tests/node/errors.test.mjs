@@ -103,7 +103,7 @@ const CASES = [
     {
       code: 'bad_temperature',
       argument: 'temperature',
-      params: { value: 0 },
+      params: { value: 0, reason: 'not_positive', limit: 0 },
       message: 'temperature must be a finite number greater than 0 (got 0)',
     },
   ],
@@ -113,8 +113,41 @@ const CASES = [
     {
       code: 'bad_temperature',
       argument: 'temperature',
-      params: { value: -1 },
+      params: { value: -1, reason: 'not_positive', limit: 0 },
       message: 'temperature must be a finite number greater than 0 (got -1)',
+    },
+  ],
+  // Issue 19 item 8: the core sees the temperature as float32, where 1e39 is ∞ and 1e-50 is 0;
+  // the message names the number the caller gave, and float32's limit it crosses.
+  [
+    'bad_temperature: 1e39, beyond float32, named as given (not "inf")',
+    (a) => a.attentionSteps({ q: I2, k: I2, v: V10, temperature: 1e39 }),
+    {
+      code: 'bad_temperature',
+      argument: 'temperature',
+      params: { value: 1e39, reason: 'above_float32', limit: 3.4028234663852886e38 },
+      message: 'temperature must be finite in float32, whose largest number is 3.4028234663852886e+38 (got 1e+39)',
+    },
+  ],
+  [
+    'bad_temperature: 1e-50, 0 in float32, named as given (not "0")',
+    (a) => a.attentionStreaming({ q: I2, k: I2, v: V10, temperature: 1e-50 }),
+    {
+      code: 'bad_temperature',
+      argument: 'temperature',
+      params: { value: 1e-50, reason: 'below_float32', limit: 1.401298464324817e-45 },
+      message:
+        'temperature rounds to 0 in float32, whose smallest positive number is 1.401298464324817e-45 (got 1e-50)',
+    },
+  ],
+  [
+    'bad_temperature: NaN',
+    (a) => a.attention({ q: I2, k: I2, v: V10, temperature: NaN }),
+    {
+      code: 'bad_temperature',
+      argument: 'temperature',
+      params: { value: NaN, reason: 'not_a_number', limit: null },
+      message: 'temperature must be a finite number greater than 0 (got NaN)',
     },
   ],
   [
@@ -183,6 +216,16 @@ const CASES = [
         limit: 2 ** 30,
       },
       message: 'attention_steps on 12000×12000 scores needs 3.2 GiB of working memory; the limit is 1.0 GiB',
+    },
+  ],
+  [
+    'out_of_range: d_k = 2⁵³ is a whole number, beyond 1 … 1024 (not "must be a whole number")',
+    (a) => a.dotProductSamples({ dk: 2 ** 53, count: 4, seed: 1 }),
+    {
+      code: 'out_of_range',
+      argument: 'dk',
+      params: { got: 2 ** 53, min: 1, max: 1024 },
+      message: 'dk must be a whole number from 1 to 1024 (got 9007199254740992)',
     },
   ],
   [

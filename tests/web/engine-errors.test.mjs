@@ -84,3 +84,26 @@ test('an argument named after a prototype property is no matrix: own properties 
     );
   }
 });
+
+// Issue 19 item 8: a temperature beyond float32 is named as given, with float32's limit, never as
+// the ∞ or 0 the core would have seen.
+test('a temperature the API refuses is worded from its reason, in both languages', () => {
+  for (const [tau, en1, zh1] of [
+    [
+      1e39,
+      /τ = 1e39 is beyond float32's largest number, 3\.4028235×10³⁸/,
+      /τ = 1e39 超出了 float32 能表示的最大数 3\.4028235×10³⁸/,
+    ],
+    [
+      1e-46,
+      /τ = 1\.000e−46 is below float32's smallest positive number, 1\.4×10⁻⁴⁵/,
+      /小于 float32 能表示的最小正数 1\.4×10⁻⁴⁵/,
+    ],
+  ]) {
+    const error = refusal({ ...defaultState(), temperature: tau });
+    assert.equal(engineErrorField(error), 'temperature');
+    assert.match(describeEngineError(error, translator('en')), en1);
+    assert.match(describeEngineError(error, translator('zh-CN')), zh1);
+    assert.doesNotMatch(describeEngineError(error, translator('en')), /inf|it is 0|MiB/);
+  }
+});

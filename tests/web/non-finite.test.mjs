@@ -41,3 +41,24 @@ test("the article's remarks belong to its numbers: its example with every option
   assert.equal(showsArticleNumbers(setOption(defaultState(), 'mask', 'causal')), false);
   assert.equal(showsArticleNumbers(choosePreset(defaultState(), 'cat')), false);
 });
+
+// Issue 19 item 5: from X, X·W_Q = 3e38·2 + 3e38·(−2) = ∞ − ∞ = NaN in Q, at step 2 (the projections).
+test('from X, a NaN in the projection Q = X·W_Q counts, and the first step is 2 (project), not 3', () => {
+  const state = {
+    ...defaultState(),
+    preset: 'custom',
+    mode: 'x',
+    n: 1,
+    d: 2,
+    dk: 1,
+    dv: 1,
+    mats: { x: [[3e38, 3e38]], wq: [[2], [-2]], wk: [[1e-38], [1e-38]], wv: [[1e-38], [1e-38]] },
+  };
+  const model = computeModel(engine, state);
+  assert.ok(Number.isNaN(model.q.data[0]));
+  assert.equal(model.nonFinite.q, 1);
+  assert.equal(model.nonFinite.k, 0);
+  assert.equal(nonFiniteFrom(model), 'project');
+  assert.equal(showsNonFinite(model, 'x'), false);
+  assert.equal(showsNonFinite(model, 'project'), true);
+});

@@ -75,9 +75,14 @@ test('bad cells say which cell and why', () => {
   assert.equal(parseNumber('-inf').error.key, 'infinite');
   assert.equal(parseNumber('Infinity').error.key, 'infinite');
   assert.equal(parseNumber('∞').error.key, 'infinite');
-  assert.equal(parseNumber('1e999').error.key, 'infinite', 'overflows to Infinity');
+  // Issue 19 item 8: a number too long for a double is too large, as 1e39 is, not "±∞"; and
+  // 3.4028235e38, which float32 rounds to its largest number, is accepted as the API accepts it.
+  assert.equal(parseNumber('1e999').error.key, 'tooLarge', 'Infinity as a double, but typed as a number');
+  assert.equal(parseNumber('9'.repeat(400)).error.key, 'tooLarge', '400 digits');
   assert.equal(parseNumber('1e39').error.key, 'tooLarge', 'finite in JS, Infinity in float32');
   assert.deepEqual(parseNumber('3e38'), { ok: true, value: 3e38 });
+  assert.deepEqual(parseNumber('3.4028235e38'), { ok: true, value: 3.4028235e38 });
+  assert.deepEqual(parseNumber('-3.4028235e38'), { ok: true, value: -3.4028235e38 });
   assert.deepEqual(error('1 2\n3 x'), { key: 'notNumber', text: 'x', row: 2, col: 2 });
   assert.deepEqual(error('[[1, NaN]]'), { key: 'nan', text: 'NaN', row: 1, col: 2 });
 });
@@ -124,6 +129,9 @@ test('a message quotes at most 24 characters of what was typed', () => {
     ok: false,
     error: { key: 'notNumber', text: `${'x'.repeat(24)}…` },
   });
-  assert.deepEqual(parseNumber('9'.repeat(400)), { ok: false, error: { key: 'infinite', text: `${'9'.repeat(24)}…` } });
+  assert.deepEqual(parseNumber('9'.repeat(400)), {
+    ok: false,
+    error: { key: 'tooLarge', text: `${'9'.repeat(24)}…`, max: '3.4028235×10³⁸' },
+  });
   assert.equal(error(`[[${'y'.repeat(30)}]]`).text, `${'y'.repeat(24)}…`);
 });

@@ -96,7 +96,6 @@ test('a hash that does not parse falls back to the default, with a notice', () =
     '#preset=nope',
     '#n=0',
     '#n=65',
-    '#temperature=-1',
     '#temperature=abc',
     '#softmax=fast',
     '#preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1', // k and v missing
@@ -112,6 +111,31 @@ test('a hash that does not parse falls back to the default, with a notice', () =
     const { state, notice } = parseState(hash);
     assert.equal(notice, 'badHash', hash);
     assert.deepEqual(state, defaultState(), hash);
+  }
+});
+
+// Issue 19 item 8: a link's temperature obeys the rule of the field and the API (vocabulary.mjs);
+// one it refuses is named, and the rest of the link opens, rather than "could not be read".
+test("a link's temperature that float32 cannot hold opens the link with τ = 1 and names why", () => {
+  for (const [text, reason] of [
+    ['1e-46', 'below_float32'],
+    ['1e39', 'above_float32'],
+    ['0', 'not_positive'],
+    ['-1', 'not_positive'],
+  ]) {
+    const { state, notice } = parseState(`#step=3&lang=en&temperature=${text}`);
+    assert.equal(notice.key, 'linkTemperature', text);
+    assert.equal(notice.problem.reason, reason, text);
+    assert.equal(notice.text, text);
+    assert.equal(state.temperature, 1, text);
+    assert.equal(state.step, 3, text);
+    assert.equal(state.lang, 'en', text);
+  }
+  // Just inside float32: 1e-45 rounds up to its smallest number, 3.4028235e38 down to its largest.
+  for (const text of ['1e-45', '3.4028235e38', '0.5']) {
+    const { state, notice } = parseState(`#temperature=${text}`);
+    assert.equal(notice, null, text);
+    assert.equal(state.temperature, Number(text), text);
   }
 });
 

@@ -21,13 +21,15 @@ import {
 import { computeModel, largestDifference } from './model.js';
 import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
-import { parseNumber, parseMatrix } from './parse-matrix.js';
+import { parseNumber, parseMatrix, normalizeText } from './parse-matrix.js';
+import { temperatureMessage } from './input-rules.js';
+import { temperatureProblem } from '../../wasm/vocabulary.mjs';
 import { translator } from './i18n/index.js';
 import { presetTokens } from './presets.js';
 import { readPreference, writePreference } from './storage.js';
 import { toRows } from './matrix.js';
 import { connectToHost } from './embed/frame.js';
-import { embedSnippet } from './embed/snippet.js';
+import { embedSnippet, embeddablePage } from './embed/snippet.js';
 import { registerServiceWorker, buildId, offersOfflineFile } from './offline.js';
 import { renderChrome } from './views/chrome.js';
 import { renderNav, updateMap } from './views/nav.js';
@@ -85,6 +87,12 @@ export async function start({ binaries } = {}) {
   let t = translator(state.lang);
   let postedHash = null;
   let lab = null; // the open lab: { view, instance } (LAB_VIEWS), or null on the stepper
+
+  /** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature (state.js). */
+  const noticeText = (said) =>
+    said.key === 'linkTemperature'
+      ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
+      : t(`notice.${said}`);
 
   /** How an error object from the parser reads in the current language. */
   function describe(error) {
@@ -211,7 +219,7 @@ export async function start({ binaries } = {}) {
         offlineFile: offersOfflineFile(),
         fullPageUrl: fullPageUrl(),
       });
-      $('notice').textContent = notice ? t(`notice.${notice}`) : '';
+      $('notice').textContent = notice ? noticeText(notice) : '';
       if (!state.embed || state.nav) renderNav($('nav'), { state, t, go });
     }
     if (!state.embed || state.nav) updateMap($('nav'), { model, theme: theme() });
@@ -300,6 +308,9 @@ export async function start({ binaries } = {}) {
 
   /** Expands `next` ({ i, j, kind }); `pin` keeps it open until closed. */
   function explain(next, { pin = false } = {}) {
+    // A cell of another step (a kept, hidden pane, reached by a script or a stale event) has
+    // nothing to show here: a no-op, as it is for a mouse, which cannot reach it.
+    if (!anchorOf(next)) return;
     const same = cell && next && cell.i === next.i && cell.j === next.j && cell.kind === next.kind;
     if (same && pinned === (pin || pinned)) return;
     if (!same) expanded = false;
@@ -394,11 +405,14 @@ export async function start({ binaries } = {}) {
    */
   function numberField(key, text, check, apply) {
     const parsed = parseNumber(text);
+    // A number beyond float32 (1e39, 400 digits) meets the field's own rule, which says why.
     const problem = parsed.ok
-      ? check(parsed.value)
+      ? check(parsed.value, text)
       : parsed.error.key === 'empty'
-        ? check(NaN)
-        : describe(parsed.error);
+        ? check(NaN, text)
+        : parsed.error.key === 'tooLarge'
+          ? check(Number(normalizeText(text).trim()), text)
+          : describe(parsed.error);
     if (problem) {
       errors.set(key, problem);
       renderAll({ panel: false });
@@ -462,7 +476,10 @@ export async function start({ binaries } = {}) {
       numberField(
         'temperature',
         text,
-        (v) => (v > 0 ? null : t('err.temperature')),
+        (v, typed) => {
+          const problem = temperatureProblem(v);
+          return problem && temperatureMessage(problem, t, normalizeText(typed).trim());
+        },
         (v) => setOption(state, 'temperature', v),
       ),
     cell(name, i, j, text) {
@@ -496,6 +513,7 @@ export async function start({ binaries } = {}) {
   const stage = $('stage-body');
   const cellOf = (td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), kind: td.dataset.pick });
   function cellAt(event) {
+    if (!shownMatrices().contains(event.target)) return null; // a kept pane of another step
     const td = event.target.closest?.('td.pick');
     if (td) return cellOf(td);
     const canvas = event.target.closest?.('canvas.heatmap.pick');
@@ -522,8 +540,13 @@ export async function start({ binaries } = {}) {
     if (document.activeElement?.matches?.('td.pick')) return; // a cell focused from the keyboard keeps its popover
     closeExplain();
   });
+  // A cell of this step's pane (not of a kept, hidden one: views/panes.js), or null.
+  const shownCell = (target) => {
+    const td = target.closest?.('td.pick');
+    return td && shownMatrices().contains(td) ? td : null;
+  };
   stage.addEventListener('focusin', (event) => {
-    const td = event.target.closest?.('td.pick');
+    const td = shownCell(event.target);
     if (td && !returning) explain(cellOf(td), { pin: pinned });
   });
   stage.addEventListener('focusout', (event) => {
@@ -547,7 +570,7 @@ export async function start({ binaries } = {}) {
   });
   stage.addEventListener('keydown', (event) => {
     moveInGrid(event);
-    const td = event.target.closest?.('td.pick');
+    const td = shownCell(event.target);
     if (!td || (event.key !== 'Enter' && event.key !== ' ')) return;
     event.preventDefault();
     explain(cellOf(td), { pin: true });
@@ -596,8 +619,11 @@ export async function start({ binaries } = {}) {
   });
   $('embed-button').addEventListener('click', () => {
     const embedState = { ...state, embed: true };
+    // The development page cannot be framed (a sandboxed frame cannot load its module scripts):
+    // its snippet points at the self-contained build that the server also serves (embed/snippet.js).
+    const embedPage = embeddablePage();
     const snippet = embedSnippet({
-      pageUrl: location.href,
+      pageUrl: embedPage ? new URL(embedPage, location.href).href : location.href,
       hash: serializeState(embedState),
       // The frame's title names what it shows: the step, or the lab.
       title: `${t('app.title')} · ${
@@ -609,6 +635,7 @@ export async function start({ binaries } = {}) {
     renderEmbedDialog($('embed-dialog'), {
       t,
       snippet,
+      devServer: Boolean(embedPage),
       onCopy: (textarea) => {
         textarea.select();
         copy(textarea.value, $('embed-copy-status')).then(

@@ -4,6 +4,7 @@
 // Pure: no DOM.
 
 import { formatNumber } from './format.js';
+import { temperatureMessage } from './input-rules.js';
 
 // How the page names each argument. In mode "from X" the page computes Q, K and V itself, so a
 // refusal of q means the product X·W_Q (an overflow, say): the reader edits X or W_Q, not Q.
@@ -36,6 +37,9 @@ export function engineErrorField(error) {
 export function describeEngineError(error, t, { mode = 'qkv', digits = 4 } = {}) {
   const argument = error.matrix ?? error.argument;
   const name = (mode === 'x' ? own(PRODUCTS, argument) : undefined) ?? own(NAMES, argument) ?? argument ?? '';
+  // A temperature the API refused says why in the page's words for the rule (input-rules.js).
+  if (error.code === 'bad_temperature' && error.params?.reason)
+    return t('err.engine', { message: temperatureMessage(error.params, t, formatNumber(error.params.value, digits)) });
   const params = { ...error.params, name };
   if (typeof params.value === 'number') params.value = formatNumber(params.value, digits);
   if (typeof params.bytes === 'number') params.bytes = bytes(params.bytes);

@@ -41,12 +41,18 @@ export function computeModel(engine, state, { path = DEFAULTS.path, article = fa
   const steps = engine.attentionSteps({ q, k, v, ...options });
   const inputs = state.mode === 'x' ? { x: m.x, wq: m.wq, wk: m.wk, wv: m.wv } : {};
   const model = { ...inputs, q, k, v, ...steps, path, weightTotals: totals(steps.weights) };
+  // From X, Q, K and V are computed too (X·W may overflow, ∞ − ∞ is NaN): their cells count as
+  // the core's own count does, so that the notice can name step 2 (non-finite.js).
+  if (state.mode === 'x') model.nonFinite = { ...steps.nonFinite, q: nonFinite(q), k: nonFinite(k), v: nonFinite(v) };
   if (article && state.softmax === 'stable') {
     const naive = engine.attentionSteps({ q, k, v, ...options, stable: false });
     model.article = { exps: naive.exps, rowSum: naive.rowSum, weights: naive.weights };
   }
   return model;
 }
+
+/** How many cells of a matrix are NaN or ±∞. */
+const nonFinite = (m) => m.data.reduce((count, x) => count + (Number.isFinite(x) ? 0 : 1), 0);
 
 /** The sums of a matrix along each row and along each column, in float64. */
 export function totals(m) {

@@ -5,8 +5,12 @@
 
 import { STEPS } from './steps.js';
 
-// Each intermediate of attentionSteps, in order, with the step that first shows it.
+// Each intermediate, in order, with the step that first shows it: the projections (counted by
+// model.js from X; in "Q, K, V" mode they are inputs, finite), then those of attentionSteps.
 const SHOWN_AT = [
+  ['q', 'project'],
+  ['k', 'project'],
+  ['v', 'project'],
   ['scores', 'scores'],
   ['scaled', 'scale'],
   ['rowMax', 'max'],

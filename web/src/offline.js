@@ -1,5 +1,6 @@
 // The hosted site keeps working without a network: its service worker (web/sw.js, built into
-// dist/site/sw.js) caches the page on the first visit. Only the hosted build carries
+// dist/site/sw.js) caches the site's own files on the first visit, and the page's download link
+// takes the offline file from that cache. Only the hosted build carries
 // <meta name="attention-playground-sw">; the offline file and the development page never
 // register anything (the offline file must not attempt a single request).
 
@@ -35,6 +36,7 @@ export function registerServiceWorker({ onUpdated }) {
     if (controlled) updated();
     controlled = true;
   });
+  downloadFromCache(document.getElementById('offline-link'));
   container.register(script).then(
     (registration) => {
       registration.addEventListener('updatefound', () => {
@@ -49,6 +51,43 @@ export function registerServiceWorker({ onUpdated }) {
       /* e.g. storage disabled: the page works online */
     },
   );
+}
+
+/**
+ * Makes the "下载离线版" link work without a network. Browsers fetch an <a download> outside the
+ * service worker, so offline the download fails although the worker has the file (web/sw.js caches
+ * it, by exact URL, with the page): the click takes the file from that cache and downloads it from
+ * a blob: URL. When the cache does not hold it (the worker not installed yet, storage off), the
+ * link downloads from the network as it always did.
+ */
+function downloadFromCache(link) {
+  if (!link || typeof caches === 'undefined') return;
+  let fromNetwork = false;
+  link.addEventListener('click', (event) => {
+    if (fromNetwork) return;
+    event.preventDefault();
+    const save = (href) => {
+      const a = Object.assign(document.createElement('a'), { href, download: link.getAttribute('download') || '' });
+      a.hidden = true;
+      document.body.append(a);
+      a.click();
+      a.remove();
+    };
+    caches
+      .match(link.href)
+      .then((hit) => hit?.blob())
+      .then((blob) => {
+        if (!blob) throw new Error('not cached');
+        const url = URL.createObjectURL(blob);
+        save(url);
+        setTimeout(() => URL.revokeObjectURL(url), 60e3); // the download has started long before
+      })
+      .catch(() => {
+        fromNetwork = true; // the link's own click, this once, as if nothing were in the way
+        link.click();
+        fromNetwork = false;
+      });
+  });
 }
 
 /** The build this page came from (a content hash), shown in the footer and used by the tests. */

@@ -6,6 +6,9 @@
 // pair up, and a lone `1,5` (a decimal comma, or two numbers?). Full-width digits and punctuation (as typed
 // with a Chinese IME) and the minus sign U+2212 are read as their ASCII counterparts.
 
+import { cellProblem } from '../../wasm/vocabulary.mjs';
+import { LIMITS } from './input-rules.js';
+
 const FULL_WIDTH_START = 0xff01; // '！' … '～' map onto '!' … '~'
 const FULL_WIDTH_END = 0xff5e;
 const ASCII_OFFSET = 0xff01 - 0x21;
@@ -31,7 +34,6 @@ export function normalizeText(text) {
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const FLOAT32_MAX = 3.4028234663852886e38; // the core computes in float32: anything larger is ±Infinity there
 const NOT_A_NUMBER = /^[+-]?nan$/i;
 const INFINITE = /^[+-]?(inf|infinity|∞)$/i;
 
@@ -50,10 +52,10 @@ export function parseNumber(text) {
   if (NOT_A_NUMBER.test(s)) return { ok: false, error: { key: 'nan', text: quote(s) } };
   if (INFINITE.test(s)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
   if (!NUMBER.test(s)) return { ok: false, error: { key: 'notNumber', text: quote(s) } };
-  const value = Number(s);
-  if (!Number.isFinite(value)) return { ok: false, error: { key: 'infinite', text: quote(s) } };
-  if (Math.abs(value) > FLOAT32_MAX) return { ok: false, error: { key: 'tooLarge', text: quote(s) } };
-  return { ok: true, value };
+  // The rule of vocabulary.mjs, the API's too: a number ±∞ in float32 (1e39, or 400 digits) is too
+  // large; 3.4028235e38 is float32's largest number, rounded.
+  if (cellProblem(s)) return { ok: false, error: { key: 'tooLarge', text: quote(s), max: LIMITS.max } };
+  return { ok: true, value: Number(s) };
 }
 
 // NumPy's wrapper, `np.array( … )`, around the rows.

@@ -16,7 +16,7 @@ import {
 } from './presets.js';
 import { STEPS } from './steps.js';
 import { parseNumber } from './parse-matrix.js';
-import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
+import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS, temperatureProblem } from '../../wasm/vocabulary.mjs';
 import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
 import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
@@ -45,8 +45,12 @@ const oneOf = (values) => ({
   parse: (s) => values.find((v) => String(v) === s),
   format: String,
 });
-const positive = {
-  parse: (s) => (NUMBER.test(s) && Number(s) > 0 && Number.isFinite(Number(s)) ? Number(s) : undefined),
+// The temperature obeys vocabulary.mjs's rule, as the field and the API do. A number the rule
+// refuses (0, 1e-46, 1e39) is not a link that cannot be read: `problem` says why, and the link
+// opens with the default τ and a notice naming the reason (parseState).
+const temperature = {
+  parse: (s) => (NUMBER.test(s) && temperatureProblem(Number(s)) === null ? Number(s) : undefined),
+  problem: (s) => (NUMBER.test(s) ? temperatureProblem(Number(s)) : null),
   format: String,
 };
 // A matrix's cells obey the rule of the cells on the page (parseNumber): a link cannot carry a
@@ -90,7 +94,7 @@ export const FIELDS = [
   { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
   // The article's switches: the JS API's names (wasm/vocabulary.mjs) and defaults.
   { key: 'scale', type: oneOf(SCALES), initial: DEFAULTS.scale },
-  { key: 'temperature', type: positive, initial: DEFAULTS.temperature },
+  { key: 'temperature', type: temperature, initial: DEFAULTS.temperature },
   { key: 'mask', type: oneOf(MASKS), initial: DEFAULTS.mask },
   { key: 'softmax', type: oneOf(SOFTMAXES), initial: DEFAULTS.stable ? 'stable' : 'naive' },
   { key: 'axis', type: oneOf(AXES), initial: DEFAULTS.axis },
@@ -174,7 +178,9 @@ export function withoutEmbed(state) {
 
 /**
  * Reads a URL hash. Returns { state, notice } where notice is null, or 'badHash' when the hash
- * did not parse and the default state is returned instead (never a half-read state).
+ * did not parse and the default state is returned instead (never a half-read state), or
+ * { key: 'linkTemperature', problem, text } when only its temperature was refused (a number
+ * vocabulary.mjs's rule refuses, written as `text`): the rest of the link is read, τ is the default.
  */
 export function parseState(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -192,9 +198,15 @@ export function parseState(hash) {
   }
   const state = defaultState();
   state.mats = {};
+  let notice = null;
   for (const field of FIELDS) {
     if (!raw.has(field.key)) continue;
     const value = field.type.parse(raw.get(field.key));
+    const problem = value === undefined && field.type.problem?.(raw.get(field.key));
+    if (problem) {
+      notice = { key: 'linkTemperature', problem, text: raw.get(field.key) };
+      continue;
+    }
     if (value === undefined) return fallback;
     if (field.matrix) state.mats[field.key] = value;
     else state[field.key] = value;
@@ -205,7 +217,7 @@ export function parseState(hash) {
   if (!shapesAgree(state)) return fallback;
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
   for (const name of Object.keys(state.mats)) if (!(name in MODE_MATRICES[state.mode])) delete state.mats[name];
-  return { state, notice: null };
+  return { state, notice };
 }
 
 // ---- Changes. Each returns a new state (or { error }) and never changes its argument. ----------

@@ -3,6 +3,16 @@
 const escapeAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
+ * Where a snippet of this page must point, relative to it, when not at the page itself: the
+ * development page (build/web, `npm start`) names the self-contained build its server also
+ * serves (scripts/serve.mjs: dist/site at site/), since a sandboxed frame has an opaque origin
+ * and cannot load the development page's module scripts. null on a page that can be framed.
+ */
+export function embeddablePage(doc = document) {
+  return doc.querySelector('meta[name="attention-playground-embed-page"]')?.content ?? null;
+}
+
+/**
  * The iframe and the host script for a state link.
  *   pageUrl — the playground page's URL without its hash (http or https), e.g.
  *             https://example.org/attention/index.html

@@ -15,6 +15,10 @@ export default {
     'Every field after the # can be changed: step=1…9 picks the step, panel=1 adds the input panel, nav=1 the step navigation, lang=en the English interface.',
   'embed.needsServer':
     "Embedding needs the playground on a web site (the dist/site folder works on any static host as it is). This page was not opened from a web site, and a frame on a blog cannot load a file from the reader's computer.",
+  'embed.devServer':
+    'This is the development page (npm start), which a sandboxed frame cannot load: the code points at the self-contained build that this server also serves at site/ (dist/site, made by npm run build). For a blog, copy the dist/site folder to your web site and change the address in the code to it.',
+  'embed.frameFailed':
+    'The playground could not start in this frame: this page\'s scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.',
   'embed.copy': 'Copy code',
   'embed.copied': 'Code copied.',
   'embed.close': 'Close',
@@ -218,6 +222,8 @@ export default {
   'notice.badHash': "The state in this link could not be read; the article's default example is shown instead.",
   'notice.naive':
     'Naive softmax does not subtract the max: once scores are large (say 1000), eˣ overflows to ∞ and ∞/∞ becomes NaN — exactly what §5 of the article warns about.',
+  'notice.naiveUnderflow':
+    'NaN appeared: nothing overflowed — every eˣ of a row underflowed to 0 (its scores are all far below 0, such as −2000), so its weights are 0/0. Switch back to "stable": subtracting the max makes the largest term e⁰ = 1.',
   'notice.naiveOverflow':
     '∞ or NaN appeared: eˣ overflowed. Switch back to "stable" to see how subtracting the max avoids it.',
   'notice.column':
@@ -243,13 +249,17 @@ export default {
   'err.notNumber': '"{text}" is not a number.',
   'err.nan': 'NaN (not a number) is not accepted.',
   'err.infinite': '±∞ (infinity) is not accepted.',
-  'err.tooLarge': '"{text}" is beyond the float32 range (about ±3.4×10³⁸) and would be ±∞ in the core.',
+  'err.tooLarge': '"{text}" is beyond float32\'s largest number, ±{max}, and would be ±∞ in the core.',
   'err.ragged': 'Row {row} has {got} numbers but row 1 has {want}: every row needs the same count.',
   'err.pasteEmpty': 'No numbers were found.',
   'err.cellIn': 'Row {row}, column {col}: {message}',
   'err.size': 'A size must be a whole number from 1 to {max}.',
   'err.seed': 'The seed must be a whole number from 0 to 2147483647.',
   'err.temperature': 'The temperature must be a finite number greater than 0.',
+  'err.temperatureBelow':
+    "τ = {value} is below float32's smallest positive number, {min}: the core would compute with τ = 0.",
+  'err.temperatureAbove': "τ = {value} is beyond float32's largest number, {max}: the core would compute with τ = ∞.",
+  'notice.linkTemperature': "This link's temperature cannot be used, so τ = 1 is shown instead. {message}",
   'err.engine': 'The computing core rejected this input: {message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the

@@ -16,6 +16,10 @@ export default {
     '链接 # 后面的字段都可以改:step=1…9 选步骤,panel=1 加上输入面板,nav=1 加上步骤导航,lang=en 换成英文界面。',
   'embed.needsServer':
     '嵌入需要把演练场放到网站上(dist/site 文件夹可以原样放到任何静态网站)。当前页面不是从网站打开的,博客里的框架无法加载读者电脑上的文件。',
+  'embed.devServer':
+    '这是开发用的页面(npm start),沙箱框架加载不了它:代码指向的是这个服务器在 site/ 下同时提供的自包含版本(dist/site,由 npm run build 生成)。要嵌入博客,请把 dist/site 文件夹放到你的网站上,并把代码里的地址改成它。',
+  'embed.frameFailed':
+    '演练场无法在这个框架里启动:这个页面的脚本没有加载。博客里的框架需要放在网站上的自包含版本 dist/site/index.html(npm run build 生成)。',
   'embed.copy': '复制代码',
   'embed.copied': '代码已复制。',
   'embed.close': '关闭',
@@ -215,6 +219,8 @@ export default {
   'notice.badHash': '链接里的状态无法解析,已恢复为原文的默认例子。',
   'notice.naive':
     '朴素 softmax 不减最大值:分数一大(比如 1000),eˣ 就溢出成 ∞,∞/∞ 变成 NaN——这正是原文第 5 节警告的情况。',
+  'notice.naiveUnderflow':
+    '出现了 NaN:这不是溢出——某一行的 eˣ 全部下溢成了 0(它的分数都远小于 0,比如 −2000),于是权重成了 0/0。切回"稳定版":减去最大值后,最大的那一项是 e⁰ = 1。',
   'notice.naiveOverflow': '出现了 ∞ 或 NaN:eˣ 溢出了。切回"稳定版"看看减最大值如何避免它。',
   'notice.column':
     '误区演示:这里按列做了 softmax。每列之和为 1,而每行不再是 1——算出来的是"大家对某个词的关注占比",不是每个词自己的注意力分配。',
@@ -236,13 +242,16 @@ export default {
   'err.notNumber': '"{text}"不是数字。',
   'err.nan': '不接受 NaN(非数)。',
   'err.infinite': '不接受 ±∞(无穷大)。',
-  'err.tooLarge': '"{text}"超出了 float32 的范围(约 ±3.4×10³⁸),计算核心里会变成 ±∞。',
+  'err.tooLarge': '"{text}"超出了 float32 能表示的最大数 ±{max},计算核心里会变成 ±∞。',
   'err.ragged': '第 {row} 行有 {got} 个数,但第 1 行有 {want} 个:每行的个数必须相同。',
   'err.pasteEmpty': '没有读到任何数字。',
   'err.cellIn': '第 {row} 行第 {col} 列:{message}',
   'err.size': '尺寸必须是 1 到 {max} 之间的整数。',
   'err.seed': '种子必须是 0 到 2147483647 之间的整数。',
   'err.temperature': '温度必须是大于 0 的有限数。',
+  'err.temperatureBelow': 'τ = {value} 小于 float32 能表示的最小正数 {min}:计算核心里它会变成 τ = 0。',
+  'err.temperatureAbove': 'τ = {value} 超出了 float32 能表示的最大数 {max}:计算核心里它会变成 τ = ∞。',
+  'notice.linkTemperature': '这个链接里的温度无法使用,因此显示的是 τ = 1。{message}',
   'err.engine': '计算核心拒绝了这个输入:{message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the

@@ -5,9 +5,10 @@ import { h } from './dom.js';
 
 /**
  * Fills the <dialog> (no <form>: closing is a button, so nothing is submitted anywhere). ctx: { t, snippet (string, or null when the page is not on a web server),
- * onCopy(textarea) }.
+ * devServer (the page is the development page: the snippet points at the built site, and the
+ * dialog says what to deploy), onCopy(textarea) }.
  */
-export function renderEmbedDialog(dialog, { t, snippet, onCopy }) {
+export function renderEmbedDialog(dialog, { t, snippet, devServer = false, onCopy }) {
   const text =
     snippet === null
       ? null
@@ -32,6 +33,7 @@ export function renderEmbedDialog(dialog, { t, snippet, onCopy }) {
       h('p', { id: 'embed-dialog-help' }, snippet === null ? t('embed.needsServer') : t('embed.help')),
       text,
       snippet === null ? null : h('p', { class: 'hint' }, t('embed.fields')),
+      snippet !== null && devServer ? h('p', { class: 'hint', id: 'embed-deploy' }, t('embed.devServer')) : null,
       h('p', { class: 'status', id: 'embed-copy-status', role: 'status' }),
       h(
         'div',

@@ -138,8 +138,15 @@ function notices(stepId, { state, model, t }) {
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
   if (state.softmax === 'naive' && from('max')) {
-    const overflowed = [model.exps, model.weights].some((m) => m.data.some((x) => !Number.isFinite(x)));
-    out.push(overflowed ? ['warn', t('notice.naiveOverflow')] : ['info', t('notice.naive')]);
+    // What went wrong, named: an eˣ too large (∞, then ∞/∞), or every eˣ of a row (or column)
+    // too small (all 0, then 0/0: scores all near −2000, say). A masked row's zeros are no NaN.
+    const has = (m, test) => m.data.some(test);
+    const underflowed = has(model.rowSum, (x) => x === 0) && has(model.weights, Number.isNaN);
+    const overflowed = has(model.exps, (x) => x === Infinity) || has(model.rowSum, (x) => x === Infinity);
+    const nonFinite = [model.exps, model.weights].some((m) => has(m, (x) => !Number.isFinite(x)));
+    if (underflowed) out.push(['warn', t('notice.naiveUnderflow')]);
+    if (overflowed || (nonFinite && !underflowed)) out.push(['warn', t('notice.naiveOverflow')]);
+    if (!nonFinite) out.push(['info', t('notice.naive')]);
   }
   if (state.axis === 'column' && from('max')) out.push(['warn', t('notice.column')]);
   if (state.scale !== 'sqrt_dk' && from('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
