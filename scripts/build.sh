@@ -99,7 +99,7 @@ if want wasm || want wasm-tests; then
 fi
 if want wasm; then
   step "wasm modules, SIMD128 and scalar (build/wasm)"
-  watched build/wasm-build.log cmake --build build/wasm-cmake -j "$JOBS" --target module_simd module_scalar
+  watched build/wasm-build.log cmake --build build/wasm-cmake -j "$JOBS" --target wasm_modules
 fi
 if want wasm-tests; then
   step "doctest suite compiled to wasm, SIMD128 and scalar (build/wasm-cmake)"
@@ -114,4 +114,4 @@ if want dist; then
   step "offline file and hosted site (dist)"
   node scripts/build-dist.mjs
 fi
-step "done"
+step "done: $*"

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# `npm start`: install what is missing, build what the page needs (the wasm modules, the page and
-# dist/, whose hosted site the embed snippet points at; not the native, sanitizer, fuzz or wasm
-# test builds, which `npm test` adds), serve the playground on localhost and print its URL.
+# `npm start`: install what is missing, build what the page needs — the wasm modules, the page and
+# dist/ (the embed snippet points at its hosted site); not the native, sanitizer, fuzz or wasm test
+# builds, which `npm test` adds — then serve the playground on localhost and print its URL.
 # PORT=9000 npm start picks another port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
-bash scripts/build.sh page
+started=$SECONDS
+bash scripts/bootstrap.sh system
+# The npm packages download while the wasm modules compile: the one waits on the network, the
+# other on the processor, and only the page's build needs the packages.
+bash scripts/bootstrap.sh npm &
+npm_pid=$!
+if ! bash scripts/build.sh wasm; then
+  kill "$npm_pid" 2>/dev/null || true
+  exit 1
+fi
+wait "$npm_pid"
+bash scripts/build.sh web dist
+echo "[start] built in $((SECONDS - started)) s"
 exec node scripts/serve.mjs build/web --port "${PORT:-8080}"
