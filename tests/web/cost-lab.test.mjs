@@ -165,7 +165,8 @@ test('a run on this thread: every size and path measured, with GFLOP/s, its work
   const measures = all.filter((e) => e.type === 'measure');
   assert.equal(measures.length, 12);
   for (const m of measures) {
-    assert.ok(m.ms > 0 && m.samples >= 5 && m.batch >= 1 && m.spread >= 0, JSON.stringify(m));
+    // five batches at least; a call of half a second or more (a busy machine) as often as fits in 3 s
+    assert.ok(m.ms > 0 && (m.samples >= 5 || m.batch === 1) && m.batch >= 1 && m.spread >= 0, JSON.stringify(m));
     assert.equal(m.gflops, (4 * m.n * m.n * 64) / (m.ms * 1e6));
     assert.equal(
       m.bytes,
