@@ -36,8 +36,11 @@ step() { printf '[build] %s\n' "$*"; }
 watched() {
   local log=$1; shift
   local started=$SECONDS last=$SECONDS shown=0 lines pid
-  "$@" > "$log" 2>&1 &
+  # In a process group of its own, so that Ctrl+C (or npm stopping us) ends the whole build: a
+  # background job of a script ignores SIGINT, and so would the compilers it starts.
+  setsid "$@" > "$log" 2>&1 &
   pid=$!
+  trap 'kill -TERM -- "-$pid" 2>/dev/null; exit 130' INT TERM
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
     lines=$(wc -l < "$log")
@@ -53,6 +56,7 @@ watched() {
       last=$SECONDS
     fi
   done
+  trap - INT TERM
   wait "$pid" || { cat "$log"; step "failed: $*"; exit 1; }
 }
 mkdir -p build

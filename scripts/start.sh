@@ -9,13 +9,14 @@ started=$SECONDS
 bash scripts/bootstrap.sh system
 # The npm packages download while the wasm modules compile: the one waits on the network, the
 # other on the processor, and only the page's build needs the packages.
-bash scripts/bootstrap.sh npm &
+setsid bash scripts/bootstrap.sh npm &
 npm_pid=$!
-if ! bash scripts/build.sh wasm; then
-  kill "$npm_pid" 2>/dev/null || true
-  exit 1
-fi
+# A background job ignores Ctrl+C: end it (its process group: npm too) with the build, whichever
+# way the build ends.
+trap 'kill -TERM -- "-$npm_pid" 2>/dev/null || true' EXIT
+bash scripts/build.sh wasm
 wait "$npm_pid"
+trap - EXIT
 bash scripts/build.sh web dist
 echo "[start] built in $((SECONDS - started)) s"
 exec node scripts/serve.mjs build/web --port "${PORT:-8080}"
