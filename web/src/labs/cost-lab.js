@@ -12,7 +12,7 @@ import { seededRandom } from '../presets.js';
 
 /**
  * What a run measures. d = 64 (a typical head size). Sizes double from 64 to 4096, then 8192,
- * where the step-by-step path's seven n² matrices (1.9 GiB) exceed the core's 1 GiB and it is
+ * where the step-by-step path's six n² matrices at its peak (1.5 GiB) exceed the core's 1 GiB and it is
  * refused, while the other two still run. The plain reference path stops timing at 2048 (at 4096
  * it takes seconds and copies 6 n×n matrices — 400 MB — into JS per call); beyond its limit it is
  * still called once, to show the core's refusal with the bytes it would need.
