@@ -60,7 +60,7 @@ async function answerTime(page, selector, [target, property, value]) {
 }
 
 const slopesOnPage = (page) =>
-  page.$$eval('.cost-legend li', (items) =>
+  page.$$eval('.cost-legend li[data-slope]', (items) =>
     items.map((li) => ({
       path: li.dataset.path,
       slope: Number(li.dataset.slope),
