@@ -21,7 +21,9 @@
 #      fresh Chromium per run) → build/bench/runs/{node,browser}-<i>.json;
 #   4. bench/report.mjs → results.md, results.json (medians across the runs, each run's ratio);
 #   5. with the browser part of a full run: the page's edit → re-render latency
-#      (bench/ui-latency.mjs → bench/ui-latency.md).
+#      (bench/ui-latency.mjs → bench/ui-latency.md), and how fast the page answers during a
+#      cost-lab run, how steady the lab's slopes are and the soak's slowest click
+#      (bench/responsiveness.mjs → bench/responsiveness.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emscripten 3.1.6 needs acorn, which Debian installs in /usr/share/nodejs, outside
@@ -92,5 +94,7 @@ node bench/report.mjs --runs "$DIR" --out "$OUT" > /dev/null
 if [ "$BROWSER_RUNS" = 1 ] && [ -z "$QUICK$BREAK" ]; then
   step "page latency in Debian's chromium (bench/ui-latency.mjs) → bench/ui-latency.md"
   node bench/ui-latency.mjs
+  step "responsiveness during a cost-lab run, its slopes, the soak's clicks (bench/responsiveness.mjs) → bench/responsiveness.md"
+  node bench/responsiveness.mjs > /dev/null
 fi
 step "done in $(( $(date +%s) - started )) s: $OUT/results.md"
