@@ -31,6 +31,7 @@ export default {
     'cost.slope': '斜率 {slope}',
 
     'cost.fact.build': '构建',
+    'cost.build.relaxed': 'relaxed SIMD(WebAssembly SIMD + 融合乘加 f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128(WebAssembly SIMD)',
     'cost.build.scalar': '标量构建(这个浏览器不支持 WebAssembly SIMD)',
     'cost.fact.where': '运行在',
@@ -107,6 +108,7 @@ export default {
     'cost.slope': 'slope {slope}',
 
     'cost.fact.build': 'Build',
+    'cost.build.relaxed': 'relaxed SIMD (WebAssembly SIMD + fused multiply–add, f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128 (WebAssembly SIMD)',
     'cost.build.scalar': 'scalar (this browser has no WebAssembly SIMD)',
     'cost.fact.where': 'Runs in',
