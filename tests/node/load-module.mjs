@@ -8,7 +8,7 @@ const ROOT = new URL('../../', import.meta.url);
 export const builds = {
   relaxed: {
     module: 'wasm/attention-relaxed.mjs',
-    core: 'build/wasm/attention_core_relaxed.mjs',
+    core: 'build/wasm/attention_core_relaxed.mjs', // the same glue as simd's (relaxed-simd.test.mjs)
     wasm: 'build/wasm/attention_core_relaxed.wasm',
   },
   simd: { module: 'wasm/attention.mjs', core: 'build/wasm/attention_core.mjs', wasm: 'build/wasm/attention_core.wasm' },

@@ -93,6 +93,11 @@ describe('the relaxed-SIMD build', () => {
     simd = await loadAttention('simd');
   });
 
+  it("has the SIMD128 build's JS glue, but for the name of its .wasm (so wasm/attention-relaxed.mjs can use that glue)", () => {
+    const glue = (build) => fs.readFileSync(new URL(`../../${builds[build].core}`, import.meta.url), 'utf8');
+    assert.equal(glue('relaxed').replaceAll('attention_core_relaxed.wasm', 'attention_core.wasm'), glue('simd'));
+  });
+
   it('holds relaxed_madd instructions and no prototype qfma', () => {
     const bytes = fs.readFileSync(new URL(`../../${builds.relaxed.wasm}`, import.meta.url));
     assert.equal(renameQfmaToRelaxedMadd(bytes).renamed, 0, 'no qfma left');

@@ -45,9 +45,11 @@ export async function loadEngine({ binaries, build = bestBuild() } = {}) {
   const wasmBinary = binaries?.[build]();
   // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
   // import.meta.url, which the self-contained (classic script) bundle does not have.
+  // The glue asks for the one .wasm it loads by its own build's name (the relaxed build shares the
+  // SIMD128 build's glue): each build's file is this table's.
   const moduleOptions = wasmBinary
-    ? { wasmBinary, locateFile: (file) => file }
-    : { locateFile: (file) => new URL(file, import.meta.url).href };
+    ? { wasmBinary, locateFile: () => file }
+    : { locateFile: () => new URL(file, import.meta.url).href };
   let core = await create(moduleOptions);
 
   return {
@@ -63,8 +65,7 @@ export async function loadEngine({ binaries, build = bestBuild() } = {}) {
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
-    wasmBytes: async () =>
-      wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile(file))).arrayBuffer()),
+    wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile())).arrayBuffer()),
   };
 
   // An abort inside wasm (RuntimeError) leaves the instance unusable: recreate it for the next
