@@ -62,6 +62,18 @@ if [ ! -f build/bench/peak-web.mjs ] || [ bench/wasm/peak.cpp -nt build/bench/pe
   step "wasm mul+add peak for the page → build/bench/peak-web.mjs"
   em++ "${peak_flags[@]}" -o build/bench/peak-web.mjs -sENVIRONMENT=web -sEXPORT_ES6=1
 fi
+# The relaxed-SIMD peak: the same chains with one f32x4.relaxed_madd each (bench/wasm/peak.cpp).
+relax=(node --experimental-wasm-relaxed-simd scripts/relax-module.mjs)
+if [ ! -f build/bench/peak-relaxed.cjs ] || [ bench/wasm/peak.cpp -nt build/bench/peak-relaxed.cjs ]; then
+  step "wasm relaxed-SIMD madd peak for Node → build/bench/peak-relaxed.cjs"
+  em++ "${peak_flags[@]}" -mrelaxed-simd -o build/bench/peak-relaxed.cjs -sENVIRONMENT=node
+  "${relax[@]}" build/bench/peak-relaxed.cjs >&2
+fi
+if [ ! -f build/bench/peak-relaxed-web.mjs ] || [ bench/wasm/peak.cpp -nt build/bench/peak-relaxed-web.mjs ]; then
+  step "wasm relaxed-SIMD madd peak for the page → build/bench/peak-relaxed-web.mjs"
+  em++ "${peak_flags[@]}" -mrelaxed-simd -o build/bench/peak-relaxed-web.mjs -sENVIRONMENT=web -sEXPORT_ES6=1
+  "${relax[@]}" build/bench/peak-relaxed-web.mjs >&2
+fi
 
 if [ ! -x build/native/bench_native ]; then
   # bench/native/*.cpp is globbed at configure time: a build dir configured before it existed
@@ -80,7 +92,8 @@ for i in $(seq 1 "$RUNS"); do
     step "run $i/$RUNS: Node (bench/harness.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
     extra=""
     [ "$i" = 1 ] && [ -z "$QUICK$BREAK" ] && extra="--streaming-large"
-    node --expose-gc bench/harness.mjs --out "$DIR/node-$i.json" $QUICK $BREAK $extra
+    # Node 20 runs the relaxed-SIMD build and peak only with this V8 flag
+    node --expose-gc --experimental-wasm-relaxed-simd bench/harness.mjs --out "$DIR/node-$i.json" $QUICK $BREAK $extra
   fi
   if [ "$BROWSER_RUNS" = 1 ]; then
     step "run $i/$RUNS: Chromium (bench/browser/run.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"

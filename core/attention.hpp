@@ -80,8 +80,10 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
 Result<Matrix> project(const Matrix& x, const Matrix& w);
 Result<Matrix> project_simd(const Matrix& x, const Matrix& w);
 
-// The core's version, e.g. "0.1.0"; and whether it was compiled with SIMD kernels.
+// The core's version, e.g. "0.1.0"; whether it was compiled with SIMD kernels; and whether its
+// fast paths multiply–add with relaxed SIMD's f32x4.relaxed_madd (the relaxed wasm build).
 const char* version();
 bool simd_enabled();
+bool relaxed_simd_enabled();
 
 }  // namespace attn

@@ -266,6 +266,7 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     },
     version: () => core.version(),
     simd: () => core.simd(),
+    relaxedSimd: () => core.relaxedSimd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }),
     // Multi-head attention (the series' next article): multiHeadAttentionSteps, multiHeadMultiplyAdds.

@@ -337,6 +337,7 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
+bool relaxed_simd() { return attn::relaxed_simd_enabled(); }
 
 // --- The labs (issue 11): the sampler of "why divide by √d_k" and the memory figures of "the
 // cost of n²". api.mjs has checked that every number is a safe integer, so the int64 casts are
@@ -392,6 +393,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
+    emscripten::function("relaxedSimd", &relaxed_simd);
     emscripten::function("dotProductSamples", &dot_product_samples);
     emscripten::function("normalMatrix", &normal_matrix);
     emscripten::function("workingMemory", &working_memory);

@@ -1,4 +1,4 @@
-// Every way a call can be refused, through the public JS API of both builds: an Error whose
+// Every way a call can be refused, through the public JS API of each build: an Error whose
 // message is one English sentence, and whose code, argument, cell and params say the same for a
 // program (the page words them in zh-CN and en). After each refusal the module still computes
 // the article's worked example.
@@ -558,7 +558,7 @@ function assertRefusal(error, want) {
   return true;
 }
 
-for (const build of ['simd', 'scalar']) {
+for (const build of ['relaxed', 'simd', 'scalar']) {
   describe(`${build} build: refused calls throw an Error with code, argument, cell and params`, () => {
     let attn;
     before(async () => {

@@ -156,6 +156,8 @@ export default {
   'lines.caption':
     'Each line joins two words; the thicker it is, the more weight the word on the left gives the word on the right (a row of A). Click a word on the left to bring out its lines.',
   'lines.summary': 'The weights “{word}” gives the words: {weights}.',
+  'engine.build.relaxed':
+    'Core: relaxed-SIMD build (WebAssembly SIMD with fused multiply–add in the fast paths; the steps on the page run the same SIMD128 loops as the SIMD128 build)',
   'engine.build.simd': 'Core: SIMD128 build (WebAssembly SIMD)',
   'engine.build.scalar':
     "Core: scalar build (this browser has no WebAssembly SIMD; the SIMD path's loops run as scalar instructions)",

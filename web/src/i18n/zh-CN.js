@@ -154,6 +154,8 @@ export default {
   'mix.more': '只列出权重最大的 {shown} 个词;其余 {count} 个词也按各自的权重加在里面。',
   'lines.caption': '每条线连接两个词,线越粗,左边的词分给右边的词的权重越大(A 的一行)。点左边的词,突出它的线。',
   'lines.summary': '“{word}”分给各词的权重:{weights}。',
+  'engine.build.relaxed':
+    '计算核心:relaxed SIMD 构建(WebAssembly SIMD,快速路径用融合乘加;页面上的每一步仍用与 SIMD128 构建相同的 SIMD128 循环算出)',
   'engine.build.simd': '计算核心:SIMD128 构建(WebAssembly SIMD)',
   'engine.build.scalar': '计算核心:标量构建(这个浏览器不支持 WebAssembly SIMD,SIMD 路径的循环以标量指令运行)',
   'engine.path.simd': '页面上的数字由 SIMD 路径算出',

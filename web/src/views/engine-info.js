@@ -18,7 +18,7 @@ function scientific(x) {
 const shown = new WeakMap();
 
 /**
- * ctx: { state, t, build ('simd'|'scalar'), path ('simd'|'reference'),
+ * ctx: { state, t, build ('relaxed'|'simd'|'scalar'), path ('simd'|'reference'),
  *        difference ({ value, name, i, j } from model.js's largestDifference, or null), onPath }.
  */
 export function renderEngineInfo(root, { state, t, build, path, difference, onPath }) {

@@ -36,6 +36,7 @@ export default {
     'cost.spread.disturbed': '散布 {percent}%:测量时机器很忙',
 
     'cost.fact.build': '构建',
+    'cost.build.relaxed': 'relaxed SIMD(WebAssembly SIMD + 融合乘加 f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128(WebAssembly SIMD)',
     'cost.build.scalar': '标量构建(这个浏览器不支持 WebAssembly SIMD)',
     'cost.fact.where': '运行在',
@@ -119,6 +120,7 @@ export default {
     'cost.spread.disturbed': 'spread {percent}%: the machine was busy',
 
     'cost.fact.build': 'Build',
+    'cost.build.relaxed': 'relaxed SIMD (WebAssembly SIMD + fused multiply–add, f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128 (WebAssembly SIMD)',
     'cost.build.scalar': 'scalar (this browser has no WebAssembly SIMD)',
     'cost.fact.where': 'Runs in',
