@@ -7,10 +7,12 @@
 //            (scaling × softmax × axis).
 
 import { SCALES, SOFTMAXES, AXES } from '../../wasm/vocabulary.mjs';
+import { SCALE_RULES } from '../src/options.js';
 
 const part = (id, tex) => `\\htmlClass{part-${id}}{${tex}}`;
 
-const DENOMINATOR = { sqrt_dk: '\\sqrt{d_k}', dk: 'd_k', none: null };
+// The scale's divisor in TeX, from the scaling rule (options.js).
+const DENOMINATOR = Object.fromEntries(Object.entries(SCALE_RULES).map(([scale, rule]) => [scale, rule.tex]));
 
 /** Every combination a formula may depend on, as the "scale/softmax/axis" keys the page looks up. */
 export const VARIANTS = SCALES.flatMap((scale) =>

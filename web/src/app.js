@@ -19,6 +19,7 @@ import {
   switchMode,
 } from './state.js';
 import { computeModel, largestDifference } from './model.js';
+import { OPTION_KEYS, option } from './options.js';
 import { engineErrorField, describeEngineError } from './engine-errors.js';
 import { loadEngine } from './engine.js';
 import { parseNumber, parseMatrix } from './parse-matrix.js';
@@ -159,7 +160,7 @@ export async function start({ binaries } = {}) {
   function compute(next) {
     // A step to another step (same inputs, same options) needs no new numbers.
     const same =
-      model && next.mats === state.mats && OPTION_KEYS.every((key) => next[key] === state[key]) && model.path === path;
+      model && next.mats === state.mats && INPUT_KEYS.every((key) => next[key] === state[key]) && model.path === path;
     if (same) return model;
     const result = computeModel(engine, next, { path, article: true });
     difference = path === 'reference' ? largestDifference(computeModel(engine, next, { path: 'simd' }), result) : null;
@@ -167,7 +168,7 @@ export async function start({ binaries } = {}) {
   }
 
   // Everything besides the matrices that the numbers depend on.
-  const OPTION_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'scale', 'temperature', 'mask', 'softmax', 'axis'];
+  const INPUT_KEYS = ['mode', 'n', 'd', 'dk', 'dv', ...OPTION_KEYS];
   const theme = () => (dark.matches ? 'dark' : 'light');
   const tokens = () => presetTokens(state.words, state.lang);
 
@@ -458,12 +459,16 @@ export async function start({ binaries } = {}) {
         (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : t('err.seed')),
         (v) => choosePreset(setOption(state, 'seed', v), 'random'),
       ),
-    temperature: (text) =>
+    // An option typed as a number (options.js), checked by the option's own rule.
+    optionText: (key, text) =>
       numberField(
-        'temperature',
+        key,
         text,
-        (v) => (v > 0 ? null : t('err.temperature')),
-        (v) => setOption(state, 'temperature', v),
+        (v) => {
+          const problem = option(key).validate(v);
+          return problem ? t(problem) : null;
+        },
+        (v) => setOption(state, key, v),
       ),
     cell(name, i, j, text) {
       const key = `cell:${name}:${i}:${j}`;

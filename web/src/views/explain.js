@@ -9,8 +9,9 @@
 import { h } from './dom.js';
 import { matrixFormat, formatInput } from '../format.js';
 import { at } from '../matrix.js';
-import { math, mi, fn, mn, mo, msub, mfrac, msqrt, mrow, num, paren, dk as dkSymbol } from './math.js';
+import { math, mi, fn, mn, mo, msub, mfrac, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { markHeatmap } from './heatmap.js';
+import { divisorNodes } from './names.js';
 
 const FOLD = 6; // a sum with more terms than this is folded…
 const SHOWN = 4; // …to its first SHOWN terms and a button
@@ -89,9 +90,9 @@ function outputLines({ state, model, t, cell, expanded, onExpand }) {
 /** The scaling as the options make it: S_ij/√d_k, S_ij/d_k or S_ij, then ·τ in the denominator. */
 function scaledFraction(top, { state, dkValue, temperature }) {
   const tau = state.temperature !== 1 ? [mo('·'), temperature] : [];
-  if (state.scale === 'none') return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
-  const divisor = state.scale === 'sqrt_dk' ? msqrt(dkValue) : dkValue;
-  return mfrac(top, mrow(divisor, ...tau));
+  const divisor = divisorNodes(state.scale, dkValue);
+  if (!divisor.length) return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
+  return mfrac(top, mrow(...divisor, ...tau));
 }
 
 function scoreLines({ state, model, t, cell, expanded, onExpand }) {
@@ -156,7 +157,7 @@ function scoreLines({ state, model, t, cell, expanded, onExpand }) {
   }
 
   const xValue = fx(at(model.scaled, i, j));
-  const numbers = { state, dkValue: mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
+  const numbers = { state, dkValue: () => mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
   lines.push(
     line(
       t('explain.scale'),
@@ -164,7 +165,7 @@ function scoreLines({ state, model, t, cell, expanded, onExpand }) {
         ? chain([x()], [S()], [mn(xValue)])
         : chain(
             [x()],
-            [scaledFraction(S(), { state, dkValue: dkSymbol(), temperature: mi('τ') })],
+            [scaledFraction(S(), { state, dkValue: dkSymbol, temperature: mi('τ') })],
             [scaledFraction(mn(fs(at(model.scores, i, j))), numbers)],
             [mn(xValue)],
           ),

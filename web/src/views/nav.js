@@ -8,8 +8,8 @@
 import { h } from './dom.js';
 import { STEPS } from '../steps.js';
 import { scaleFor, paintImage, KIND_OF } from '../colors.js';
-import { math, mi, fn, mo, msub, msup, msqrt, mrow, dk } from './math.js';
-import { symbol } from './names.js';
+import { math, mi, fn, mo, msup } from './math.js';
+import { symbol, divisorNodes } from './names.js';
 
 const THUMB = 34; // px, the longest side of a node's thumbnail
 
@@ -31,7 +31,7 @@ const NODES = {
   scale: {
     matrices: () => ['scaled'],
     symbol: (s) => symbol('scaled', s).nodes(),
-    op: (s) => ({ sqrt_dk: [mo('÷'), msqrt(dk())], dk: [mo('÷'), dk()], none: [mo('÷'), mi('1')] })[s.scale],
+    op: (s) => [mo('÷'), ...(divisorNodes(s.scale).length ? divisorNodes(s.scale) : [mi('1')])],
     shape: (s) => [s.n, s.n],
   },
   max: {

@@ -14,6 +14,7 @@ import { gradientCss, offColor, KIND_OF } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
 import { PART_OF_STEP } from '../../formulas/formulas.js';
 import { stageControls } from './controls.js';
+import { optionNotices, optionLooks } from '../options.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
 import { paneSlot } from './panes.js';
@@ -137,15 +138,7 @@ function notices(stepId, { state, model, t }) {
     out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(start) + 1 })]);
   if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
   if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
-  if (state.softmax === 'naive' && from('max')) {
-    const overflowed = [model.exps, model.weights].some((m) => m.data.some((x) => !Number.isFinite(x)));
-    out.push(overflowed ? ['warn', t('notice.naiveOverflow')] : ['info', t('notice.naive')]);
-  }
-  if (state.axis === 'column' && from('max')) out.push(['warn', t('notice.column')]);
-  if (state.scale !== 'sqrt_dk' && from('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
-  if (state.mask === 'causal' && from('scale')) out.push(['info', t('notice.masked')]);
-  if (state.temperature !== 1 && from('scale'))
-    out.push(['info', t('notice.temperature', { value: state.temperature })]);
+  for (const [kind, key, params] of optionNotices(state, model, from)) out.push([kind, t(key, params)]);
   return out;
 }
 
@@ -314,11 +307,7 @@ function familyOf(ctx) {
     state.lang,
     state.digits,
     ctx.theme,
-    state.scale,
-    state.temperature !== 1,
-    state.mask,
-    state.softmax,
-    state.axis,
+    ...optionLooks(state),
     ctx.tokens,
     [model.x, model.q, model.k, model.v].filter(Boolean).map((m) => [m.rows, m.cols]),
   ]);
@@ -428,7 +417,7 @@ export function renderStage(root, ctx) {
   // Where the matrices are, for the motion to the next step: read before anything is changed, so
   // that reading it does not make the browser lay the page out an extra time.
   const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
-  const options = [state.scale, state.temperature !== 1, state.mask, state.softmax, state.axis];
+  const options = optionLooks(state);
 
   refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
     h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })),

@@ -16,6 +16,7 @@
 
 import { translate } from '../../i18n/index.js';
 import { stepOptions } from '../../model.js';
+import { SCALE_RULES } from '../../options.js';
 import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
 
@@ -76,7 +77,7 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   add('');
 
   // attention: scores, the divisor, the mask, softmax along the page's axis, A·V
-  const divisor = { sqrt_dk: 'np.sqrt(np.float32(d_k))', dk: 'np.float32(d_k)', none: '' }[scale];
+  const divisor = SCALE_RULES[scale].py;
   const withTemperature = temperature !== 1;
   const divide = withTemperature
     ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))`
