@@ -130,7 +130,10 @@ export const valueWords = (o, value) => `${o.words.label}.${value}`;
 
 /** Every i18n key the options use (the tie test checks each exists in both languages). */
 export function optionWordKeys() {
-  return OPTIONS.flatMap((o) => [...Object.values(o.words), ...(o.values ?? []).map((v) => valueWords(o, v))]);
+  return OPTIONS.flatMap((o) => [
+    ...Object.values(o.words),
+    ...(o.control === 'radios' ? o.values.map((v) => valueWords(o, v)) : []),
+  ]);
 }
 
 /** The options of attentionSteps that the state's switches choose (the JS API's names). */

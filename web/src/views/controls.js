@@ -1,5 +1,6 @@
-// The article's switches, each defined once. The input panel lists them all; the stage shows each
-// one beside the step where it acts (STAGE_CONTROLS): scaling, temperature and the mask on ÷√dₖ,
+// The article's switches, each drawn from its description (options.js: its kind of control and its
+// words). The input panel lists them all; the stage shows each one beside the steps whose
+// description lists it (steps.js `controls`): scaling, temperature and the mask on ÷√dₖ,
 // stable/naive on the max and exp steps, the axis on the weights. Both copies read and write the
 // same state field, so either one changes the URL and the numbers. Render only: changes go to
 // `on.*` (app.js). `prefix` keeps ids and radio groups apart: '' in the panel (the stable hooks
@@ -8,6 +9,7 @@
 import { h } from './dom.js';
 import { formatInput } from '../format.js';
 import { OPTIONS, valueWords } from '../options.js';
+import { STEP_LIST } from '../steps.js';
 
 /** A group of radio buttons with a visible legend. */
 export function radios(name, legend, options, current, onChange, { hint } = {}) {
@@ -93,13 +95,10 @@ export const CONTROLS = Object.fromEntries(
   OPTIONS.map((o) => [o.key, (ctx, prefix) => KINDS[o.control](o, ctx, prefix)]),
 );
 
-/** Which controls sit on which step of the stage (steps.js ids). */
-export const STAGE_CONTROLS = {
-  scale: ['scale', 'temperature', 'mask'],
-  max: ['softmax'],
-  exp: ['softmax'],
-  weights: ['axis'],
-};
+/** Which controls sit on which step of the stage (each step's `controls`, steps.js). */
+export const STAGE_CONTROLS = Object.freeze(
+  Object.fromEntries(STEP_LIST.filter((step) => step.controls.length).map((step) => [step.id, step.controls])),
+);
 
 /** The controls of one step, for the stage (none for most steps). */
 export function stageControls(stepId, ctx) {
