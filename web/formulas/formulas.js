@@ -4,10 +4,9 @@
 //            \htmlClass{part-<id>}{…}: the page marks the current step's part (PART_OF_STEP) with
 //            a class, so the formula stays on screen from step to step and only its mark moves;
 //   detail — the current step on its own, in the article's notation, one per step and variant
-//            (scaling × softmax × axis).
+//            (scaling × softmax × axis: the options whose description says `inFormula`).
 
-import { SCALES, SOFTMAXES, AXES } from '../../wasm/vocabulary.mjs';
-import { SCALE_RULES } from '../src/options.js';
+import { OPTIONS, SCALE_RULES } from '../src/options.js';
 import { STEP_LIST, stepById } from '../src/steps.js';
 
 const part = (id, tex) => `\\htmlClass{part-${id}}{${tex}}`;
@@ -15,11 +14,15 @@ const part = (id, tex) => `\\htmlClass{part-${id}}{${tex}}`;
 // The scale's divisor in TeX, from the scaling rule (options.js).
 const DENOMINATOR = Object.fromEntries(Object.entries(SCALE_RULES).map(([scale, rule]) => [scale, rule.tex]));
 
+// The options a formula may depend on (options.js `inFormula`): scale, softmax and axis.
+const IN_FORMULA = OPTIONS.filter((o) => o.inFormula);
+
 /** Every combination a formula may depend on, as the "scale/softmax/axis" keys the page looks up. */
-export const VARIANTS = SCALES.flatMap((scale) =>
-  SOFTMAXES.flatMap((softmax) => AXES.map((axis) => ({ scale, softmax, axis }))),
+export const VARIANTS = IN_FORMULA.reduce(
+  (variants, o) => variants.flatMap((variant) => o.values.map((value) => ({ ...variant, [o.key]: value }))),
+  [{}],
 );
-export const variantKey = ({ scale, softmax, axis }) => `${scale}/${softmax}/${axis}`;
+export const variantKey = (state) => IN_FORMULA.map((o) => state[o.key]).join('/');
 
 /** Which part of the main formula each step of steps.js is; the softmax's four steps share one. */
 export const PART_OF_STEP = Object.freeze(Object.fromEntries(STEP_LIST.map((step) => [step.id, step.formula.part])));

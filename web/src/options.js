@@ -10,14 +10,17 @@
 //            in the hash and in the panel);
 //   values   the values it takes (a choice), or absent for a number;
 //   initial  its default, the API's;
-//   validate (number only) value → null, or the i18n key of why the core would refuse it;
+//   validate (number only) value → null, or the problem the core would refuse it for;
+//   message  (number only) (problem, t, typed text) → the sentence the field shows for it;
 //   api      value → the options of attentionSteps it sets ({ stable: true } for 'stable');
 //   look     value → what of it changes how the figures are named and drawn (default: the value);
+//   inFormula the pre-rendered formulas differ by its value (one KaTeX template per combination);
 //   control  'radios' | 'checkbox' ({ on, off } values) | 'number', with words: its label, each
 //            value's words (`opt.<key>.<value>`), and optional hint and faq keys;
 //   notice   { from, rank, say(value, model) → [kind, i18n key, params] | null }: the stage's
 //            notice about it, on every step from `from` on, in the order of rank;
-//   fileTag  value → the word the exported files' names carry when it is not the default, or null.
+//   fileTag  value → the word the exported files' names carry when it is not the default, or null;
+//   summary  (value, t) → how the printed handout's header lists it, or null to leave it out.
 
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
 
@@ -44,11 +47,12 @@ export const SCALE_RULES = Object.freeze({
 export const scoreDivisor = ({ scale, temperature }, dk) => SCALE_RULES[scale].divisor(dk) * temperature;
 
 /** The temperature rule: a finite number above 0 (the core's bad_temperature otherwise). */
-const temperatureRule = (value) => (Number.isFinite(value) && value > 0 ? null : 'err.temperature');
+const temperatureRule = (value) => (Number.isFinite(value) && value > 0 ? null : { reason: 'not_positive', value });
 
 export const OPTIONS = Object.freeze([
   {
     key: 'scale',
+    inFormula: true,
     values: SCALES,
     initial: DEFAULTS.scale,
     api: (scale) => ({ scale }),
@@ -60,11 +64,13 @@ export const OPTIONS = Object.freeze([
       say: (scale) => (scale !== DEFAULTS.scale ? ['warn', `notice.scale.${scale}`] : null),
     },
     fileTag: (scale) => (scale === DEFAULTS.scale ? null : scale === 'none' ? 'unscaled' : 'div-dk'),
+    summary: (scale, t) => t(`opt.scale.${scale}`),
   },
   {
     key: 'temperature',
     initial: DEFAULTS.temperature,
     validate: temperatureRule,
+    message: (problem, t) => t('err.temperature'),
     api: (temperature) => ({ temperature }),
     // Only whether there is one: the figures' names gain /τ, its value is in the formulas' numbers.
     look: (temperature) => temperature !== DEFAULTS.temperature,
@@ -76,6 +82,7 @@ export const OPTIONS = Object.freeze([
       say: (value) => (value !== DEFAULTS.temperature ? ['info', 'notice.temperature', { value }] : null),
     },
     fileTag: (value) => (value === DEFAULTS.temperature ? null : `t${value}`),
+    summary: (value) => (value !== DEFAULTS.temperature ? `τ = ${value}` : null),
   },
   {
     key: 'mask',
@@ -88,9 +95,11 @@ export const OPTIONS = Object.freeze([
     words: { label: 'opt.mask' },
     notice: { from: 'scale', rank: 4, say: (mask) => (mask === 'causal' ? ['info', 'notice.masked'] : null) },
     fileTag: (mask) => (mask === DEFAULTS.mask ? null : mask),
+    summary: (mask, t) => (mask !== DEFAULTS.mask ? t('opt.mask') : null),
   },
   {
     key: 'softmax',
+    inFormula: true,
     values: SOFTMAXES,
     initial: DEFAULTS.stable ? 'stable' : 'naive',
     api: (softmax) => ({ stable: softmax === 'stable' }),
@@ -106,9 +115,11 @@ export const OPTIONS = Object.freeze([
       },
     },
     fileTag: (softmax) => (softmax === 'naive' ? 'naive' : null),
+    summary: (softmax, t) => t(`opt.softmax.${softmax}`),
   },
   {
     key: 'axis',
+    inFormula: true,
     values: AXES,
     initial: DEFAULTS.axis,
     api: (axis) => ({ axis }),
@@ -116,6 +127,7 @@ export const OPTIONS = Object.freeze([
     words: { label: 'opt.axis', faq: 'opt.axis.faq', faqText: 'opt.axis.faqText' },
     notice: { from: 'max', rank: 2, say: (axis) => (axis === 'column' ? ['warn', 'notice.column'] : null) },
     fileTag: (axis) => (axis === DEFAULTS.axis ? null : 'columns'),
+    summary: (axis, t) => t(`opt.axis.${axis}`),
   },
 ]);
 
@@ -141,6 +153,9 @@ export const apiOptions = (state) => Object.assign({}, ...OPTIONS.map((o) => o.a
 
 /** What of the options changes how the figures are named and drawn (a key for caches). */
 export const optionLooks = (state) => OPTIONS.map((o) => (o.look ? o.look(state[o.key]) : state[o.key]));
+
+/** Every option at its default: { scale: 'sqrt_dk', temperature: 1, … }. */
+export const optionDefaults = () => Object.fromEntries(OPTIONS.map((o) => [o.key, o.initial]));
 
 /** True when every option is at its default (the article's own setting). */
 export const optionsAtDefaults = (state) => OPTIONS.every((o) => state[o.key] === o.initial);

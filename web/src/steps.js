@@ -30,7 +30,9 @@ import { SCALE_RULES } from './options.js';
 /**
  * Every matrix a step can show, by its figure id: the model field it is drawn from (a path, e.g.
  * 'article.exps'), its shape in the state's sizes, its colour scale (colors.js: 'div' diverging,
- * 'seq' sequential) and the figure it grows out of in the motion between steps.
+ * 'seq' sequential) and the figure it grows out of in the motion between steps. A new figure
+ * also gives its symbol, { text: 'concat', nodes: (m) => [m.mi('concat')] } (views/names.js names
+ * the article's own figures).
  */
 export const FIGURES = Object.freeze({
   x: { field: 'x', shape: ['n', 'd'], kind: 'div' },

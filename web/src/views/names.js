@@ -4,6 +4,7 @@
 
 import { math, mi, fn, mo, msub, msup, msqrt, mrow, mn, dk, paren } from './math.js';
 import { SCALE_RULES } from '../options.js';
+import { FIGURES } from '../steps.js';
 
 // A solidus set tight, as in S/√dₖ (MathML would space it like a binary operator).
 const slash = () => mo('/', { lspace: '0', rspace: '0' });
@@ -82,8 +83,12 @@ export function symbol(id, state) {
       return simple('A');
     case 'output':
       return { nodes: () => [mi('A'), mi('V')], text: 'AV' };
-    default:
-      throw new Error(`no symbol for ${id}`);
+    default: {
+      // A figure described with its own symbol (steps.js FIGURES: { text, nodes(m) }).
+      const own = FIGURES[id]?.symbol;
+      if (!own) throw new Error(`no symbol for ${id}`);
+      return { nodes: () => own.nodes({ mi, mo, fn, msub, msup, paren }), text: own.text };
+    }
   }
 }
 

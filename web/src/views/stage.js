@@ -14,6 +14,7 @@ import { gradientCss, offColor } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
 import { stageControls } from './controls.js';
 import { optionNotices, optionLooks } from '../options.js';
+import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
 import { paneSlot } from './panes.js';
@@ -100,14 +101,15 @@ function notices(stepId, { state, model, t }) {
   return out;
 }
 
-let formulaTemplates = null;
+// The templates of each document, found once: a search of the whole document costs tenths of a
+// millisecond once the stage keeps every step's matrices, and the templates never change.
+const templatesOf = new WeakMap();
 
 /** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
-export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
-  // Found once: a search of the whole document costs tenths of a millisecond once the stage keeps
-  // every step's matrices, and the templates never change.
-  formulaTemplates ??= [...document.querySelectorAll('template[data-formula]')];
-  const variant = `${scale}/${softmax}/${axis}`;
+export function formulaTemplate(kind, stepId, state) {
+  if (!templatesOf.has(document)) templatesOf.set(document, [...document.querySelectorAll('template[data-formula]')]);
+  const formulaTemplates = templatesOf.get(document);
+  const variant = variantKey(state);
   return (
     formulaTemplates.find(
       ({ dataset }) =>
