@@ -10,6 +10,7 @@ import { STEPS, STEP_LIST } from '../steps.js';
 import { scaleFor, paintImage, KIND_OF } from '../colors.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
+import { optionLooks } from '../options.js';
 
 const THUMB = 34; // px, the longest side of a node's thumbnail
 
@@ -63,16 +64,8 @@ function node({ id, map: spec }, index, { state, t, go }) {
 /** Builds the map and buttons (once per language and option set) and marks the current step. */
 export function renderNav(root, ctx) {
   const { state, t, go } = ctx;
-  const key = JSON.stringify([
-    state.lang,
-    state.mode,
-    state.scale,
-    state.temperature !== 1,
-    state.axis,
-    state.n,
-    state.dk,
-    state.dv,
-  ]);
+  // Rebuilt when a symbol or a shape on it may change: the language, the mode, the options' looks, the sizes.
+  const key = JSON.stringify([state.lang, state.mode, ...optionLooks(state), state.n, state.dk, state.dv]);
   let view = mounted.get(root);
   if (view?.key !== key) {
     const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
