@@ -3,8 +3,8 @@
 // description lists it (steps.js `controls`): scaling, temperature and the mask on ÷√dₖ,
 // stable/naive on the max and exp steps, the axis on the weights. Both copies read and write the
 // same state field, so either one changes the URL and the numbers. Render only: changes go to
-// `on.*` (app.js). `prefix` keeps ids and radio groups apart: '' in the panel (the stable hooks
-// #scale-<v>, #temperature, #mask, #softmax-<v>, #axis-<v>), 'stage-' on the stage.
+// `on.*` (controller/editing.js). `prefix` keeps ids and radio groups apart: '' in the panel (the
+// stable hooks #scale-<v>, #temperature, #mask, #softmax-<v>, #axis-<v>), 'stage-' on the stage.
 
 import { h } from './dom.js';
 import { formatInput } from '../format.js';

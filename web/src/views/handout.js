@@ -1,8 +1,9 @@
 // The printed handout: all nine steps of an example on A4 (styles/print.css shows it, and only it,
 // when the page is printed). From the stepper: the current example with every number. From the
 // exercise view: the current question's example with its inputs filled in and every intermediate
-// left blank, for the learner to compute by hand. Laid out just before printing (app.js: the
-// "Print handout" button and the window's beforeprint event); render only.
+// left blank, for the learner to compute by hand. Laid out just before printing
+// (controller/exports.js: the "Print handout" button and the window's beforeprint event); render
+// only.
 
 import { h } from './dom.js';
 import { STEPS } from '../steps.js';

@@ -1,9 +1,9 @@
 // The map of the pipeline and the previous / next buttons. The map is the article's steps as a
-// flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button
-// with a live thumbnail of its matrix, each arrow the operation and the shape that comes out of
-// it (each step's `map`, steps.js); the current step is marked. On a phone it is a strip that scrolls sideways. Render only:
-// `go(step)` is app.js's. The buttons stay the same elements from step to step, so that focus
-// stays on "下一步 / Next" after Enter.
+// flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button with a
+// live thumbnail of its matrix, each arrow the operation and the shape that comes out of it (each
+// step's `map`, steps.js); the current step is marked. On a phone it is a strip that scrolls
+// sideways. Render only: `go(step)` is controller/step-nav.js's. The buttons stay the same elements
+// from step to step, so that focus stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
 import { STEPS, STEP_LIST } from '../steps.js';

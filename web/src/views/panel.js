@@ -1,6 +1,6 @@
 // The side panel: inputs (example, mode, sizes, editable matrices, paste) and the article's
 // teaching points as controls (defined once in controls.js; the stage shows each beside its step).
-// Render only: every change is handed to `on.*` callbacks in app.js.
+// Render only: every change is handed to `on.*` callbacks of controller/editing.js.
 
 import { h } from './dom.js';
 import { formatInput, PRECISIONS } from '../format.js';
