@@ -44,8 +44,9 @@ struct AttentionSteps {
     Matrix row_sum;        // (n_q, 1)    s_i = Σ_j e_ij
     Matrix weights;        // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1; exactly 0 masked (a
                            //             fully masked row is all 0), even in a row that is NaN
-    Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
-                           //             key's value row is never read
+    Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the kept keys, whatever their
+                           //             weight: a masked key's value row is never read, a kept
+                           //             key's always (a NaN there is NaN here, even at weight 0)
     NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
 };
 

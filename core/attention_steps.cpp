@@ -36,7 +36,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.row_sum = transpose(s);
         st.weights = transpose(softmax_weights(e, s, by_column));
     }
-    st.output = weighted_values(st.weights, v);
+    st.output = weighted_values(st.weights, st.kept, v);
     st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }

@@ -126,10 +126,10 @@ const CASES = [
         what: 'scores',
         rows: 12000,
         cols: 12000,
-        bytes: (7 * 12000 * 12000 + 12000) * 4,
+        bytes: (6 * 12000 * 12000 + 2 * 12000 + 12000) * 4,
         limit: 2 ** 30,
       },
-      message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB',
+      message: 'attention_steps on 12000×12000 scores needs 3.2 GiB of working memory; the limit is 1.0 GiB',
     },
   ],
   [

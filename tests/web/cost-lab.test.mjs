@@ -59,7 +59,7 @@ test('fitSlope: 2 for t ∝ n², 1 for t ∝ n; slopes() fits the larger half, p
   assert.ok(slopes(measures, ['simd']).simd > 1.7);
 });
 
-test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and are refused; the streaming path needs a few MiB', () => {
+test('memory from the core: at n = 8192 the six n² matrices need 1.5 GiB and are refused; the streaming path needs a few MiB', () => {
   const table = memoryTable(engine);
   assert.deepEqual(
     table.map((r) => r.n),
@@ -67,7 +67,7 @@ test('memory from the core: at n = 8192 the seven n² matrices need 1.75 GiB and
   );
   const at = (n) => table.find((r) => r.n === n);
   assert.equal(at(4096).scoreBytes, 4096 * 4096 * 4);
-  assert.equal(at(4096).paths.reference.bytes, (7 * 4096 * 4096 + 4096 * 64) * 4);
+  assert.equal(at(4096).paths.reference.bytes, (6 * 4096 * 4096 + 2 * 4096 + 4096 * 64) * 4);
   assert.ok(at(4096).paths.reference.fits);
   assert.equal(at(8192).paths.reference.fits, false);
   assert.ok(at(8192).paths.streaming.fits && at(65536).paths.streaming.fits);
@@ -132,12 +132,12 @@ test('on a clock that advances with the work (n² per call, plus a fixed cost), 
 });
 
 test('n = 8192: the step-by-step path is refused with the bytes it would need; the streaming path still runs', () => {
-  // d = 4 keeps the streaming call short: the refusal depends on n alone (7·n² floats > 1 GiB)
+  // d = 4 keeps the streaming call short: the refusal depends on n alone (6·n² floats > 1 GiB)
   const plan = { ...COST_PLAN, d: 4, sizes: [8192], paths: ['reference', 'streaming'], minMs: 1 };
   const all = [...runCost(engine, { plan })].filter((e) => e.type === 'refused' || e.type === 'measure');
   const [refused, streamed] = all;
   assert.equal(refused.type, 'refused');
-  assert.equal(refused.bytes, (7 * 8192 * 8192 + 8192 * 4) * 4);
+  assert.equal(refused.bytes, (6 * 8192 * 8192 + 2 * 8192 + 8192 * 4) * 4);
   assert.equal(
     refused.bytes,
     engine.workingMemory({ operation: 'attention_steps', nq: 8192, nk: 8192, d: 4, dv: 4 }).bytes,
@@ -145,7 +145,7 @@ test('n = 8192: the step-by-step path is refused with the bytes it would need; t
   assert.equal(refused.error.code, 'too_much_memory');
   assert.match(
     refused.error.message,
-    /^attention_steps on 8192×8192 scores needs 1\.8 GiB of working memory; the limit is 1\.0 GiB$/,
+    /^attention_steps on 8192×8192 scores needs 1\.5 GiB of working memory; the limit is 1\.0 GiB$/,
   );
   assert.equal(streamed.type, 'measure');
   assert.equal(streamed.path, 'streaming');
