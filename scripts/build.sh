@@ -2,8 +2,8 @@
 # Builds the playground in stages, each incremental (a second run only rebuilds what changed):
 #   native      the native core, its doctest suite and the native benchmark (build/native)
 #   sanitize    the same with ASan + UBSan, and the libFuzzer targets (clang-14, build/sanitize)
-#   wasm        the two wasm modules the page loads, SIMD128 and scalar (build/wasm-cmake → build/wasm/)
-#   wasm-tests  the doctest suite compiled to wasm, SIMD128 and scalar (build/wasm-cmake)
+#   wasm        the three wasm modules the page loads, relaxed SIMD, SIMD128 and scalar (build/wasm-cmake → build/wasm/)
+#   wasm-tests  the doctest suite compiled to wasm, SIMD128, scalar and relaxed SIMD (build/wasm-cmake)
 #   web         the development page (build/web/, what `npm start` serves)
 #   dist        what ships (dist/: the offline file and the hosted site)
 # `bash scripts/build.sh` builds every stage (npm test, npm run build); naming stages builds only
@@ -77,6 +77,10 @@ configure() {
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     step "  configuring $dir"
     watched "$log" "$@"
+  else
+    # Regenerate now if CMakeLists.txt changed: a build of one named target (wasm_modules) would
+    # otherwise stop at "no rule to make target" before CMake looks at a new target.
+    cmake "$dir" > "$log" 2>&1 || { cat "$log"; echo "[build] failed: cmake $dir"; exit 1; }
   fi
 }
 
@@ -102,11 +106,11 @@ if want wasm || want wasm-tests; then
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)"
 fi
 if want wasm; then
-  step "wasm modules, SIMD128 and scalar (build/wasm)"
+  step "wasm modules, relaxed SIMD, SIMD128 and scalar (build/wasm)"
   watched build/wasm-build.log cmake --build build/wasm-cmake -j "$JOBS" --target wasm_modules
 fi
 if want wasm-tests; then
-  step "doctest suite compiled to wasm, SIMD128 and scalar (build/wasm-cmake)"
+  step "doctest suite compiled to wasm, SIMD128, scalar and relaxed SIMD (build/wasm-cmake)"
   watched build/wasm-tests-build.log cmake --build build/wasm-cmake -j "$JOBS"
 fi
 

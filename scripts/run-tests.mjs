@@ -78,7 +78,7 @@ formatCheck('JS (prettier)', process.execPath, [
 
 ctest('doctest, native', 'build/native');
 ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize');
-ctest('doctest, wasm (SIMD128 and scalar, under Node)', 'build/wasm-cmake');
+ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake');
 
 // libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): for each target, first the
 // committed corpus, each input once (one test each); then its seconds of fuzzing from it (one
