@@ -18,7 +18,7 @@ export default {
   'embed.devServer':
     'This is the development page (npm start), which a sandboxed frame cannot load: the code points at the self-contained build that this server also serves at site/ (dist/site, made by npm run build). For a blog, copy the dist/site folder to your web site and change the address in the code to it.',
   'embed.frameFailed':
-    'The playground could not start in this frame: this page\'s scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.',
+    "The playground could not start in this frame: this page's scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.",
   'embed.copy': 'Copy code',
   'embed.copied': 'Code copied.',
   'embed.close': 'Close',
