@@ -37,12 +37,21 @@ const osThreads = () => {
   }
 };
 
+const OURS = {
+  simd: ['attention', 'attention_core.wasm'],
+  scalar: ['attention-scalar', 'attention_core_scalar.wasm'],
+  relaxed: ['attention-relaxed', 'attention_core_relaxed.wasm'],
+};
 async function loadOurs(build) {
-  const file = build === 'simd' ? 'attention' : 'attention-scalar';
-  const wasm = build === 'simd' ? 'attention_core.wasm' : 'attention_core_scalar.wasm';
+  const [file, wasm] = OURS[build];
   const { default: create } = await import(pathToFileURL(path.join(ROOT, 'wasm', `${file}.mjs`)));
   return create({ wasmBinary: fs.readFileSync(path.join(ROOT, 'build', 'wasm', wasm)) });
 }
+
+// Node 20 validates relaxed SIMD only with --experimental-wasm-relaxed-simd (bench/run.sh passes
+// it): the same 40-byte probe as the page's (web/src/engine.js).
+const relaxedSimdHere = () =>
+  import(pathToFileURL(path.join(ROOT, 'web', 'src', 'engine.js'))).then((e) => e.relaxedSimdSupported());
 
 async function loadTf() {
   const tf = await import('@tensorflow/tfjs-core');
@@ -99,8 +108,8 @@ async function loadOrt() {
   return { ort, info };
 }
 
-function loadPeak() {
-  const file = path.join(ROOT, 'build', 'bench', 'peak.cjs');
+function loadPeak(name = 'peak') {
+  const file = path.join(ROOT, 'build', 'bench', `${name}.cjs`);
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run bench/run.sh`);
   return require(file)();
 }
@@ -114,9 +123,13 @@ async function main() {
   const started = new Date();
   const loadavg = os.loadavg();
   const simd = await loadOurs('simd');
+  const relaxedHere = await relaxedSimdHere();
+  if (!relaxedHere)
+    log('no relaxed SIMD in this Node (run it with --experimental-wasm-relaxed-simd): relaxed rows left out');
   const { impls, errors, info } = await implementations({
     simd,
     scalar: await loadOurs('scalar'),
+    relaxed: relaxedHere ? await loadOurs('relaxed') : null,
     loadTf,
     loadOrt,
     allForms: flag('--all-forms'),
@@ -133,7 +146,12 @@ async function main() {
       return (u.user + u.system) / 1e6;
     },
   };
-  const suite = await runSuite({ impls, peak: await loadPeak(), env });
+  const suite = await runSuite({
+    impls,
+    peak: await loadPeak(),
+    relaxedPeak: relaxedHere ? await loadPeak('peak-relaxed') : null,
+    env,
+  });
   const streaming = flag('--streaming-large')
     ? await streamingLarge(ROOT).catch((e) => ({ error: String(e.message ?? e) }))
     : null;

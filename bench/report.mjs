@@ -17,6 +17,13 @@ const RUNS = args.includes('--runs') ? args[args.indexOf('--runs') + 1] : null;
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : RUNS;
 const TARGET_RATIO = 1.5,
   TARGET_PEAK = 0.6;
+// The relaxed-SIMD build's targets, in Chromium: ≥ 1.5× the best peer at n = 1024, ≥ 1.2× at
+// every n from 64 to 4096 (d = 64), ≥ 75% of the relaxed_madd peak at n = 1024.
+const RELAXED = { ratio1024: 1.5, ratioEvery: 1.2, peak: 0.75, from: 64, to: 4096 };
+// Each full run's ratios at n = 1024, d = 64 are appended here (never by --quick or --break runs),
+// so that the report can show the spread across days as well as across one day's runs.
+const HISTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'history.json');
+const HISTORY_IMPLS = ['wasm-simd', 'wasm-relaxed'];
 const ENVIRONMENTS = { node: 'Node', browser: 'Chromium' };
 
 const median = (xs) => {
@@ -40,6 +47,9 @@ function loadRuns(dir) {
   return { runs, native: fs.existsSync(nativeFile) ? JSON.parse(fs.readFileSync(nativeFile, 'utf8')) : null };
 }
 
+const isRelaxed = (impl) => impl.startsWith('wasm-relaxed');
+const peakOf = (run, impl) => (isRelaxed(impl) ? (run.relaxed_peak?.gflops ?? NaN) : run.peak.gflops);
+
 // Per run and size: the fastest form of each peer, the best peer overall, and each row's ratio to
 // it and to the run's peak.
 function analyseRun(run) {
@@ -58,7 +68,8 @@ function analyseRun(run) {
           ...r,
           gflops: gflops(n, d, r.median_ms),
           vs_best_peer: best ? best.median_ms / r.median_ms : NaN,
-          vs_peak: gflops(n, d, r.median_ms) / run.peak.gflops,
+          // the relaxed build against the relaxed_madd peak, every other row against mul+add
+          vs_peak: gflops(n, d, r.median_ms) / peakOf(run, r.impl),
         },
       ]),
     );
@@ -106,7 +117,54 @@ function summarise(runs) {
   });
 }
 
-function markdown({ runs, native, summaries, gate, targets }) {
+// The relaxed-SIMD build (wasm-relaxed) at every size, where the environment ran it.
+function relaxedHeadline(L, { runs, summaries, envs }) {
+  const withRelaxed = envs.filter((e) => runs[e].some((r) => r.relaxed_peak));
+  if (!withRelaxed.length) return;
+  L.push('## Relaxed SIMD: `attention` with f32x4.relaxed_madd', '');
+  L.push(
+    '"vs peak" here is against the relaxed_madd peak (chains of one f32x4.relaxed_madd each) measured in the same run; "vs SIMD128" is the SIMD128 build\'s time ÷ this one.',
+    '',
+    '| environment | n | d | ms | vs best peer: median [lowest, highest run] | vs relaxed peak: median [each run] | relaxed peak GFLOP/s [each run] | vs SIMD128 |',
+    '|---|---:|---:|---:|---|---|---|---:|',
+  );
+  for (const env of withRelaxed)
+    for (const s of summaries[env]) {
+      const r = s.rows.find((x) => x.impl === 'wasm-relaxed'),
+        simd = s.rows.find((x) => x.impl === 'wasm-simd');
+      if (!r?.runs) continue;
+      const peaks = runs[env].map((x) => x.relaxed_peak?.gflops);
+      L.push(
+        `| ${ENVIRONMENTS[env]} | ${s.n} | ${s.d} | ${fmt(r.median_ms, 3)} | **${fmt(r.vs_best_peer)}×** [${fmt(Math.min(...r.run_vs_best_peer))}, ${fmt(Math.max(...r.run_vs_best_peer))}] | ${pct(r.vs_peak)} [${r.run_vs_peak.map(pct).join(', ')}] | ${fmt(median(peaks), 1)} [${peaks.map((x) => fmt(x, 1)).join(', ')}] | ${fmt(simd?.median_ms / r.median_ms)}× |`,
+      );
+    }
+  L.push('');
+}
+
+// The spread across days: every committed run's ratios at n = 1024, d = 64 (bench/history.json).
+function historySection(L, history) {
+  if (!history.length) return;
+  L.push('## Across days: n = 1024, d = 64, vs best peer', '');
+  L.push('| environment | build | day | runs | median | lowest | highest |', '|---|---|---|---:|---:|---:|---:|');
+  const keys = [...new Set(history.map((h) => `${h.environment}|${h.impl}`))];
+  for (const key of keys) {
+    const [env, impl] = key.split('|');
+    const mine = history.filter((h) => h.environment === env && h.impl === impl);
+    for (const day of [...new Set(mine.map((h) => h.date.slice(0, 10)))]) {
+      const xs = mine.filter((h) => h.date.startsWith(day)).flatMap((h) => h.run_vs_best_peer);
+      L.push(
+        `| ${ENVIRONMENTS[env]} | ${impl} | ${day} | ${xs.length} | ${fmt(median(xs))}× | ${fmt(Math.min(...xs))}× | ${fmt(Math.max(...xs))}× |`,
+      );
+    }
+    const all = mine.flatMap((h) => h.run_vs_best_peer);
+    L.push(
+      `| ${ENVIRONMENTS[env]} | ${impl} | **all days** | ${all.length} | **${fmt(median(all))}×** | **${fmt(Math.min(...all))}×** | **${fmt(Math.max(...all))}×** |`,
+    );
+  }
+  L.push('');
+}
+
+function markdown({ runs, native, summaries, gate, targets, history }) {
   const L = [];
   const all = Object.values(runs).flat();
   const first = all[0]?.meta;
@@ -158,6 +216,8 @@ function markdown({ runs, native, summaries, gate, targets }) {
     `Targets: ≥ ${TARGET_RATIO}× the best peer's fastest form and ≥ ${TARGET_PEAK * 100}% of the peak, in Node and in Chromium — see [Targets](#targets).`,
     '',
   );
+  relaxedHeadline(L, { runs, summaries, envs });
+  historySection(L, history);
 
   for (const env of envs) {
     L.push(`## ${ENVIRONMENTS[env]}: \`attention\` (wasm SIMD128) at every size, run by run`, '');
@@ -343,6 +403,33 @@ function targetsOf(summaries, runs) {
       `${fmt(st?.median_ms / a2048?.median_ms)}×`,
     );
   }
+  // The relaxed-SIMD build: its targets are Chromium's; Node's figures are reported beside them.
+  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak))) {
+    const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
+    const at = (n, d) =>
+      summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === 'wasm-relaxed');
+    const r1024 = at(1024, 64);
+    const range = (r) =>
+      `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
+    t(
+      `${E}, n = 1024, d = 64: relaxed-SIMD \`attention\` ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
+      r1024?.vs_best_peer >= RELAXED.ratio1024,
+      `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
+    );
+    for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
+      const r = at(n, d);
+      t(
+        `${E}, n = ${n}, d = ${d}: relaxed-SIMD \`attention\` ≥ ${RELAXED.ratioEvery}× the best peer`,
+        r?.vs_best_peer >= RELAXED.ratioEvery,
+        `${fmt(r?.vs_best_peer)}× ${range(r)}`,
+      );
+    }
+    t(
+      `${E}, n = 1024, d = 64: relaxed-SIMD \`attention\` ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
+      r1024?.vs_peak >= RELAXED.peak,
+      `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
+    );
+  }
   const streaming = runs.node?.find((r) => r.streaming)?.streaming;
   if (streaming)
     t(
@@ -351,6 +438,10 @@ function targetsOf(summaries, runs) {
       streaming.error ?? `${fmt(streaming.memory_after_bytes / 2 ** 20, 1)} MiB`,
     );
   return targets;
+}
+
+function readHistory() {
+  return fs.existsSync(HISTORY) ? JSON.parse(fs.readFileSync(HISTORY, 'utf8')) : [];
 }
 
 if (!RUNS) {
@@ -383,7 +474,27 @@ if (!Object.keys(summaries).length) {
 }
 const gate = gateMistakes();
 const targets = targetsOf(summaries, runs);
-const md = markdown({ runs, native, summaries, gate, targets });
+const history = readHistory();
+const full = !Object.values(runs)
+  .flat()
+  .some((r) => r.meta.quick || r.meta.break);
+if (full && path.resolve(OUT) === path.dirname(HISTORY)) {
+  for (const [env, list] of Object.entries(summaries))
+    for (const impl of HISTORY_IMPLS) {
+      const r = list.find((s) => s.n === 1024 && s.d === 64)?.rows.find((x) => x.impl === impl);
+      if (r?.runs)
+        history.push({
+          date: runs[env][0].meta.date,
+          environment: env,
+          impl,
+          n: 1024,
+          d: 64,
+          run_vs_best_peer: r.run_vs_best_peer.map((x) => Number(x.toFixed(3))),
+        });
+    }
+  fs.writeFileSync(HISTORY, JSON.stringify(history, null, 1) + '\n');
+}
+const md = markdown({ runs, native, summaries, gate, targets, history });
 fs.mkdirSync(OUT, { recursive: true });
 fs.writeFileSync(path.join(OUT, 'results.md'), md);
 // results.json: the summaries and, per run, its meta, peak and every row's own figures (the
@@ -394,6 +505,7 @@ const rawRuns = Object.fromEntries(
     list.map((r) => ({
       meta: r.meta,
       peak: r.peak,
+      relaxed_peak: r.relaxed_peak ?? null,
       streaming: r.streaming ?? null,
       sizes: r.sizes.map(({ n, d, rows }) => ({
         n,

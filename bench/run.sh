@@ -21,7 +21,9 @@
 #      fresh Chromium per run) → build/bench/runs/{node,browser}-<i>.json;
 #   4. bench/report.mjs → results.md, results.json (medians across the runs, each run's ratio);
 #   5. with the browser part of a full run: the page's edit → re-render latency
-#      (bench/ui-latency.mjs → bench/ui-latency.md).
+#      (bench/ui-latency.mjs → bench/ui-latency.md), and how fast the page answers during a
+#      cost-lab run, how steady the lab's slopes are and the soak's slowest click
+#      (bench/responsiveness.mjs → bench/responsiveness.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emscripten 3.1.6 needs acorn, which Debian installs in /usr/share/nodejs, outside
@@ -60,6 +62,18 @@ if [ ! -f build/bench/peak-web.mjs ] || [ bench/wasm/peak.cpp -nt build/bench/pe
   step "wasm mul+add peak for the page → build/bench/peak-web.mjs"
   em++ "${peak_flags[@]}" -o build/bench/peak-web.mjs -sENVIRONMENT=web -sEXPORT_ES6=1
 fi
+# The relaxed-SIMD peak: the same chains with one f32x4.relaxed_madd each (bench/wasm/peak.cpp).
+relax=(node --experimental-wasm-relaxed-simd scripts/relax-module.mjs)
+if [ ! -f build/bench/peak-relaxed.cjs ] || [ bench/wasm/peak.cpp -nt build/bench/peak-relaxed.cjs ]; then
+  step "wasm relaxed-SIMD madd peak for Node → build/bench/peak-relaxed.cjs"
+  em++ "${peak_flags[@]}" -mrelaxed-simd -o build/bench/peak-relaxed.cjs -sENVIRONMENT=node
+  "${relax[@]}" build/bench/peak-relaxed.cjs >&2
+fi
+if [ ! -f build/bench/peak-relaxed-web.mjs ] || [ bench/wasm/peak.cpp -nt build/bench/peak-relaxed-web.mjs ]; then
+  step "wasm relaxed-SIMD madd peak for the page → build/bench/peak-relaxed-web.mjs"
+  em++ "${peak_flags[@]}" -mrelaxed-simd -o build/bench/peak-relaxed-web.mjs -sENVIRONMENT=web -sEXPORT_ES6=1
+  "${relax[@]}" build/bench/peak-relaxed-web.mjs >&2
+fi
 
 if [ ! -x build/native/bench_native ]; then
   # bench/native/*.cpp is globbed at configure time: a build dir configured before it existed
@@ -78,7 +92,8 @@ for i in $(seq 1 "$RUNS"); do
     step "run $i/$RUNS: Node (bench/harness.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
     extra=""
     [ "$i" = 1 ] && [ -z "$QUICK$BREAK" ] && extra="--streaming-large"
-    node --expose-gc bench/harness.mjs --out "$DIR/node-$i.json" $QUICK $BREAK $extra
+    # Node 20 runs the relaxed-SIMD build and peak only with this V8 flag
+    node --expose-gc --experimental-wasm-relaxed-simd bench/harness.mjs --out "$DIR/node-$i.json" $QUICK $BREAK $extra
   fi
   if [ "$BROWSER_RUNS" = 1 ]; then
     step "run $i/$RUNS: Chromium (bench/browser/run.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -92,5 +107,7 @@ node bench/report.mjs --runs "$DIR" --out "$OUT" > /dev/null
 if [ "$BROWSER_RUNS" = 1 ] && [ -z "$QUICK$BREAK" ]; then
   step "page latency in Debian's chromium (bench/ui-latency.mjs) → bench/ui-latency.md"
   node bench/ui-latency.mjs
+  step "responsiveness during a cost-lab run, its slopes, the soak's clicks (bench/responsiveness.mjs) → bench/responsiveness.md"
+  node bench/responsiveness.mjs > /dev/null
 fi
 step "done in $(( $(date +%s) - started )) s: $OUT/results.md"

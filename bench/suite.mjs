@@ -23,6 +23,7 @@ export const SIZES = [
   [256, 64],
   [1024, 64],
   [2048, 64],
+  [4096, 64],
   [256, 16],
 ];
 const PEAK_CHAINS = [8, 10, 12, 16];
@@ -119,8 +120,8 @@ async function benchSize(n, d, impls, env) {
   return { n, d, stats, rows };
 }
 
-// The mul+add peak (GFLOP/s) for each accumulator-chain count; `peak._peak_gflops(chains, iters)`
-// is bench/wasm/peak.cpp.
+// The peak (GFLOP/s) for each accumulator-chain count; `peak._peak_gflops(chains, iters)` is
+// bench/wasm/peak.cpp: mul+add chains in its SIMD128 build, relaxed_madd chains in its relaxed one.
 function measurePeak(peak, samples, quick) {
   const byChains = {};
   for (const chains of PEAK_CHAINS) {
@@ -132,13 +133,24 @@ function measurePeak(peak, samples, quick) {
 
 /**
  * Every implementation a run compares, the same in Node and in the page: ours (the SIMD and the
- * scalar build), then each peer that loads. loadTf and loadOrt are the environment's own loaders;
+ * scalar build, and the relaxed-SIMD build where the engine runs it — `relaxed` is null where it
+ * does not), then each peer that loads. loadTf and loadOrt are the environment's own loaders;
  * a peer that fails to load is left out, its error kept in `errors` (reported with the run).
  * breakId, when given, must name one of them.
  * → { impls, errors, info: { tfjs, ort } } (each peer's own report of how it runs, or null)
  */
-export async function implementations({ simd, scalar, loadTf, loadOrt, allForms = false, breakId = null, log }) {
-  if (!simd.simd() || scalar.simd()) throw new Error('the SIMD/scalar modules are not what they say');
+export async function implementations({
+  simd,
+  scalar,
+  relaxed = null,
+  loadTf,
+  loadOrt,
+  allForms = false,
+  breakId = null,
+  log,
+}) {
+  if (!simd.simd() || scalar.simd() || simd.relaxedSimd() || (relaxed && !relaxed.relaxedSimd()))
+    throw new Error('the SIMD/scalar/relaxed modules are not what they say');
   const errors = {};
   const load = async (key, name, loader) => {
     try {
@@ -152,7 +164,7 @@ export async function implementations({ simd, scalar, loadTf, loadOrt, allForms 
   const tfjs = await load('tfjs', 'TensorFlow.js', loadTf);
   const ortMod = await load('ort', 'onnxruntime-web', loadOrt);
   const impls = [
-    ...ourImplementations({ simd, scalar }),
+    ...ourImplementations({ simd, scalar, relaxed }),
     ...(tfjs ? tfjsImplementations(tfjs.tf, { allForms }) : []),
     ...(ortMod ? ortImplementations(ortMod.ort) : []),
   ];
@@ -172,27 +184,45 @@ export const drain = () =>
     }, 0),
   );
 
-export async function runSuite({ impls, peak, env }) {
-  const peakSamples = env.quick ? 3 : 7;
-  const peakRuns = { start: measurePeak(peak, peakSamples, env.quick) };
-  env.log(
-    `peak (start): ${PEAK_CHAINS.map((c) => `${c}: ${median(peakRuns.start[c]).toFixed(1)}`).join(', ')} GFLOP/s`,
-  );
-  const sizes = [];
-  for (const [n, d] of SIZES) {
-    env.log(`n = ${n}, d = ${d} …`);
-    sizes.push(await benchSize(n, d, impls, env));
-    if (n === 1024) peakRuns.middle = measurePeak(peak, peakSamples, env.quick);
-  }
-  peakRuns.end = measurePeak(peak, peakSamples, env.quick);
-  // for each chain count the median over all samples of the run; the best count is the peak
+// For each chain count the median over all samples of the run; the best count is the peak.
+function summarisePeak(peakRuns) {
   const byChains = Object.fromEntries(
     PEAK_CHAINS.map((c) => [c, median(Object.values(peakRuns).flatMap((p) => p[c]))]),
   );
   const [chains, gflops] = Object.entries(byChains).sort((a, b) => b[1] - a[1])[0];
   const all = Object.values(peakRuns).flatMap((p) => p[chains]);
+  return { gflops, chains: Number(chains), min: Math.min(...all), max: Math.max(...all), by_chains: byChains };
+}
+
+/**
+ * One full run. `peak` is the SIMD128 mul+add peak module, `relaxedPeak` the relaxed_madd one
+ * (null where the engine has no relaxed SIMD); both are measured at the start, after n = 1024
+ * and at the end.
+ */
+export async function runSuite({ impls, peak, relaxedPeak = null, env }) {
+  const peakSamples = env.quick ? 3 : 7;
+  const peaks = { peak, relaxed_peak: relaxedPeak };
+  const runs = { peak: {}, relaxed_peak: {} };
+  const measureAll = (when) => {
+    for (const [key, module] of Object.entries(peaks))
+      if (module) runs[key][when] = measurePeak(module, peakSamples, env.quick);
+  };
+  measureAll('start');
+  for (const key of Object.keys(peaks))
+    if (peaks[key])
+      env.log(
+        `${key} (start): ${PEAK_CHAINS.map((c) => `${c}: ${median(runs[key].start[c]).toFixed(1)}`).join(', ')} GFLOP/s`,
+      );
+  const sizes = [];
+  for (const [n, d] of SIZES) {
+    env.log(`n = ${n}, d = ${d} …`);
+    sizes.push(await benchSize(n, d, impls, env));
+    if (n === 1024) measureAll('middle');
+  }
+  measureAll('end');
   return {
     sizes,
-    peak: { gflops, chains: Number(chains), min: Math.min(...all), max: Math.max(...all), by_chains: byChains },
+    peak: summarisePeak(runs.peak),
+    relaxed_peak: relaxedPeak ? summarisePeak(runs.relaxed_peak) : null,
   };
 }

@@ -11,6 +11,8 @@
 //   attention_streaming  output only, online softmax over key tiles, O(n·d) memory
 //                        (attention_streaming.cpp)
 //   project, project_simd  X·W for the three projections, on either path
+//   multi_head_attention_steps(_simd)  h heads of attention_steps(_simd) on column blocks of X·W_Q,
+//                        X·W_K, X·W_V, then concat·W_O (multi_head.hpp)
 #pragma once
 
 #include <cstddef>
@@ -44,9 +46,12 @@ struct AttentionSteps {
     Matrix row_sum;        // (n_q, 1)    s_i = Σ_j e_ij
     Matrix weights;        // (n_q, n_k)  A_ij = e_ij / s_i, each row sums to 1; exactly 0 masked (a
                            //             fully masked row is all 0), even in a row that is NaN
-    Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the keys of weight ≠ 0: a masked
-                           //             key's value row is never read
+    Matrix output;         // (n_q, d_v)  output_i = Σ_j A_ij v_j over the kept keys, whatever their
+                           //             weight: a masked key's value row is never read, a kept
+                           //             key's always (a NaN there is NaN here, even at weight 0)
     NonFinite non_finite;  // how many of the numbers above float32 could not hold (see NonFinite)
+    float divisor = 1.0f;  // what S was divided by: √d_k·τ, d_k·τ or τ (reference::score_divisor),
+                           // so that no caller repeats the scaling rule
 };
 
 // The whole article, step by step, on the reference path.
@@ -75,8 +80,10 @@ Result<Matrix> attention_streaming(const Matrix& q, const Matrix& k, const Matri
 Result<Matrix> project(const Matrix& x, const Matrix& w);
 Result<Matrix> project_simd(const Matrix& x, const Matrix& w);
 
-// The core's version, e.g. "0.1.0"; and whether it was compiled with SIMD kernels.
+// The core's version, e.g. "0.1.0"; whether it was compiled with SIMD kernels; and whether its
+// fast paths multiply–add with relaxed SIMD's f32x4.relaxed_madd (the relaxed wasm build).
 const char* version();
 bool simd_enabled();
+bool relaxed_simd_enabled();
 
 }  // namespace attn

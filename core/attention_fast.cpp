@@ -38,6 +38,7 @@
 namespace attn {
 
 bool simd_enabled() { return ATTN_HAVE_SIMD != 0; }
+bool relaxed_simd_enabled() { return ATTN_RELAXED_SIMD != 0; }
 
 Result<Matrix> attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<Matrix>::failure(e);

@@ -15,6 +15,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = score_divisor(options.scale, q.cols, options.temperature);
+    st.divisor = divisor;
     st.kept = kept_cells(options.mask, q.rows, k.rows);
     st.scaled = apply_mask(scale_scores(st.scores, divisor), st.kept);
 
@@ -36,7 +37,7 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
         st.row_sum = transpose(s);
         st.weights = transpose(softmax_weights(e, s, by_column));
     }
-    st.output = weighted_values(st.weights, v);
+    st.output = weighted_values(st.weights, st.kept, v);
     st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }

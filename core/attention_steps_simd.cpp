@@ -9,7 +9,7 @@
 //   x − m_i                simd::subtract
 //   e = exp(·), s_i = Σ_j  simd::exp_sum
 //   A = e / s_i            simd::divide
-//   A·V (and X·W)          simd::axpy, one weighted row of V per key with a weight, keys in order
+//   A·V (and X·W)          simd::axpy, one weighted row of V per kept key, keys in order
 // Division, max, subtraction and the axpy sums round exactly as the reference's loops; the dot
 // products and the row sums add in W interleaved partial sums, and xsimd's exp is within ~1 ulp
 // of std::exp, so scores, exps and what follows them differ from the reference in the last bits.
@@ -57,13 +57,15 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
     return out;
 }
 
-// Section 6 — output_i = Σ_j A_ij v_j: one axpy per key with a weight, j in order, as the
-// reference's weighted_values sums; a key of weight exactly 0 (masked) adds nothing, not 0 · v_j.
-Matrix weighted_values(const Matrix& a, const Matrix& v) {
+// Section 6 — output_i = Σ_j A_ij v_j: one axpy per key the mask keeps, j in order, as the
+// reference's weighted_values sums. A masked key adds nothing, not 0 · v_j; a kept key is added
+// whatever its weight: xsimd's exp flushes to 0 what std::exp leaves a denormal (exp(−100)), and
+// a NaN value behind that key must still reach the output (reference.hpp, apply_mask).
+Matrix weighted_values(const Matrix& a, const Matrix& kept, const Matrix& v) {
     Matrix out(a.rows, v.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
         for (std::size_t j = 0; j < a.cols; ++j)
-            if (a(i, j) != 0.0f) simd::axpy(out.row(i), a(i, j), v.row(j), v.cols);
+            if (kept(i, j) != 0.0f) simd::axpy(out.row(i), a(i, j), v.row(j), v.cols);
     return out;
 }
 
@@ -111,6 +113,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
     const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    st.divisor = divisor;
     st.kept = reference::kept_cells(options.mask, q.rows, k.rows);  // the mask's rule lives there
     st.scaled = reference::apply_mask(scale_scores(st.scores, divisor), st.kept);
 
@@ -130,7 +133,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
         st.row_sum = reference::transpose(sm.row_sum);
         st.weights = reference::transpose(sm.weights);
     }
-    st.output = weighted_values(st.weights, v);
+    st.output = weighted_values(st.weights, st.kept, v);
     st.non_finite = count_non_finite(st, options.axis);
     return Result<AttentionSteps>::success(std::move(st));
 }

@@ -1,7 +1,7 @@
 // checked_size.hpp — products and sums of sizes that cannot wrap around.
 //
 // Sizes come from outside: a Matrix's rows and cols are plain fields, and the JS API accepts up
-// to 2^31 − 1 of each. Multiplied out — rows × cols values, or 7 · n_q · n_k floats of 4 bytes —
+// to 2^31 − 1 of each. Multiplied out — rows × cols values, or 6 · n_q · n_k floats of 4 bytes —
 // they can exceed even 64 bits, and an unsigned product that wraps around becomes a small number
 // that passes every check: a claimed 2^62×4 matrix "holds" 0 values, exactly as many as its empty
 // data. So every size product and memory estimate of the core goes through these two functions: a

@@ -30,7 +30,14 @@ enum class ErrorCode {
     MaskValue,           // a mask cell other than 0 and 1
     BadTemperature,      // a temperature that is not a finite number > 0
     BadOption,           // an option name the core has no enum for (scale, axis, mask)
-    OutOfRange,          // a whole number outside its range (the lab sampler's d_k, count, seed)
+    OutOfRange,          // a whole number outside its range (the lab sampler's d_k, count, seed;
+                         // multi-head's heads)
+    HeadsIndivisible,    // multi-head: h does not divide the columns of w_q (so w_k) or w_v
+    HeadWidthMismatch,   // multi-head: w_k has another number of columns (h·d_k) than w_q
+    WoMismatch,          // multi-head: w_o has another number of rows than concat has columns (h·d_v)
+    ProjectionOverflow,  // multi-head: X·W_Q, X·W_K or X·W_V overflowed float32 to ±Infinity
+    GradientShape,       // a gradient (gradOutput of the backward pass) of another shape than its output
+    GradientNotFinite,   // NaN or ±Infinity in a gradient (unlike inputs, a gradient may hold no NaN)
     TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
                          // error_code_table_complete() below counts the codes up to it)
 };
@@ -53,6 +60,12 @@ inline constexpr ErrorCodeName kErrorCodeNames[] = {
     {ErrorCode::BadTemperature, "bad_temperature"},
     {ErrorCode::BadOption, "bad_option"},
     {ErrorCode::OutOfRange, "out_of_range"},
+    {ErrorCode::HeadsIndivisible, "heads_indivisible"},
+    {ErrorCode::HeadWidthMismatch, "head_width_mismatch"},
+    {ErrorCode::WoMismatch, "wo_mismatch"},
+    {ErrorCode::ProjectionOverflow, "projection_overflow"},
+    {ErrorCode::GradientShape, "gradient_shape"},
+    {ErrorCode::GradientNotFinite, "gradient_not_finite"},
     {ErrorCode::TooMuchMemory, "too_much_memory"},
 };
 constexpr bool error_code_table_complete() {

@@ -27,6 +27,7 @@
 // acc[h] ends as output column c0+h for the MR rows.
 //
 // SIMD128 has no fused multiply–add: xsimd::fma is a mul and an add there (a real FMA natively).
+// The relaxed-SIMD build (ATTN_RELAXED_SIMD) has one, f32x4.relaxed_madd: `madd` below.
 // Larger blocks (5×8, 3×12, 2×16 in a row-major layout) gained nothing in the prototype this kernel
 // grew from, and need more than the 16 vector registers V8 allocates from on x86-64.
 #pragma once
@@ -38,6 +39,15 @@
 
 #include "fast_exp.hpp"
 #include "simd_kernels.hpp"
+
+// ATTN_RELAXED_SIMD = 1: the relaxed-SIMD wasm build (CMakeLists.txt), whose madd below is one
+// f32x4.relaxed_madd. 0 in every other build.
+#ifndef ATTN_RELAXED_SIMD
+#define ATTN_RELAXED_SIMD 0
+#endif
+#if ATTN_RELAXED_SIMD && !defined(__wasm_relaxed_simd__)
+#error "ATTN_RELAXED_SIMD needs -msimd128 -mrelaxed-simd"
+#endif
 
 namespace attn::fast {
 
@@ -52,6 +62,29 @@ constexpr std::size_t kNK = 4;       // keys per K panel (Q·Kᵀ microkernel wi
 constexpr std::size_t kNC = 4;       // value columns per A·V microkernel
 
 #if ATTN_HAVE_SIMD
+
+// a·b + c, lane by lane: the one multiply–add of both microkernels.
+//
+// In the relaxed-SIMD wasm build it is one f32x4.relaxed_madd, which an engine may fuse (one
+// rounding, on CPUs with FMA) or not (a mul and an add): the numbers may differ from the SIMD128
+// build's in the last bits, and the tests hold that build to the reference within a tolerance.
+// clang 14 knows the instruction only as the relaxed-SIMD prototype's f32x4.qfma, which computes
+// a + b·c and which engines refuse; the call below passes its operands in relaxed_madd's order and
+// the build renames every qfma to relaxed_madd once the module is linked
+// (scripts/lib/relaxed-simd.mjs; docs/toolchain.md, "Relaxed SIMD"). Neither clang 14 nor
+// binaryen 108 rewrites the prototype instruction when its operands are not all constants, and
+// tests/node/relaxed-simd.test.mjs checks the built module against the reference.
+// Everywhere else xsimd::fma: a mul and an add on SIMD128, a real FMA natively with FMA3.
+template <class B>
+inline B madd(const B& a, const B& b, const B& c) {
+#if ATTN_RELAXED_SIMD
+    using f32x4 = float __attribute__((vector_size(16)));
+    const v128_t x = a, y = b, z = c;  // the batches' registers
+    return B(v128_t(__builtin_wasm_fma_f32x4(f32x4(x), f32x4(y), f32x4(z))));
+#else
+    return xsimd::fma(a, b, c);
+#endif
+}
 
 // S[h][·] = Q_group · k_(j+h) for the NK keys of one K panel.
 //   qp: packed group (d, MR), kp: panel (d, NK), s: NK score columns of MR floats each.
@@ -70,8 +103,8 @@ struct qk_microkernel {
             const batch q1 = batch::load_unaligned(qp + W);
             for (std::size_t h = 0; h < kNK; ++h) {
                 const batch k(kp[h]);
-                acc[h][0] = xsimd::fma(q0, k, acc[h][0]);  // a mul and an add on SIMD128
-                acc[h][1] = xsimd::fma(q1, k, acc[h][1]);
+                acc[h][0] = madd(q0, k, acc[h][0]);
+                acc[h][1] = madd(q1, k, acc[h][1]);
             }
         }
         for (std::size_t h = 0; h < kNK; ++h) {
@@ -107,8 +140,8 @@ struct pv_microkernel {
             const batch p1 = batch::load_unaligned(p + W);
             for (std::size_t h = 0; h < NC; ++h) {
                 const batch vh(v[h]);
-                acc[h][0] = xsimd::fma(p0, vh, acc[h][0]);
-                acc[h][1] = xsimd::fma(p1, vh, acc[h][1]);
+                acc[h][0] = madd(p0, vh, acc[h][0]);
+                acc[h][1] = madd(p1, vh, acc[h][1]);
             }
         }
         for (std::size_t h = 0; h < NC; ++h) {

@@ -14,13 +14,17 @@
 #include "attention.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
+#include "packing.hpp"  // ensure: how the buffers below grow
 
 namespace attn::fast {
 
 // True when the fast paths cannot promise the reference's exact NaN/overflow behaviour, so the
 // call is handed to the reference (attention_steps) instead:
 //  - any NaN in q, k or v: the numerics policy wants exactly the reference's NaN cells, and the
-//    fast paths (max without NaN tracking, sums in another order) do not track them;
+//    fast paths (max without NaN tracking, sums in another order) do not track them. (Their A·V
+//    multiplies every visible key's weight by its value row, a masked key's 0 included: with
+//    finite values that is the reference's rule — masked keys add nothing, a kept key whose
+//    weight underflowed adds its 0 · v_j — and a NaN value would break only the first half.)
 //  - values so large that a score, a scaled score or a sum of weighted values could overflow
 //    float32: where the reference would produce ±∞ or NaN, another summation order could differ;
 //  - a divisor (√d_k·τ) or its reciprocal that float32 cannot hold as a normal number: the fast
@@ -125,10 +129,6 @@ inline Result<Matrix> reference_output(const Matrix& q, const Matrix& k, const M
     auto steps = attention_steps(q, k, v, options);
     if (!steps.ok()) return Result<Matrix>::failure(steps.error);
     return Result<Matrix>::success(std::move(steps.value.output));
-}
-
-inline void ensure(std::vector<float>& buffer, std::size_t n) {
-    if (buffer.size() < n) buffer.resize(n);
 }
 
 // The online-softmax kernel of attention_streaming.cpp, also used by attn::attention for long

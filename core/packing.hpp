@@ -27,6 +27,16 @@
 
 namespace attn::fast {
 
+// Makes `buffer` hold at least n floats, for a kernel that overwrites them. When it must grow, it
+// frees the old floats first and then allocates exactly n: resize alone may allocate twice the
+// old size (std::vector's growth) while the old buffer is still held, and the memory checks
+// count n (working_memory.cpp).
+inline void ensure(std::vector<float>& buffer, std::size_t n) {
+    if (buffer.size() >= n) return;
+    if (buffer.capacity() < n) std::vector<float>().swap(buffer);
+    buffer.resize(n);
+}
+
 #if ATTN_HAVE_SIMD
 using pack_batch = xsimd::batch<float>;
 constexpr std::size_t kPackW = pack_batch::size;
@@ -38,11 +48,10 @@ inline void load_transposed(const float* src, std::size_t stride, pack_batch (&t
 }
 #endif
 
-// K (n_k, d) → panels of NR keys, (ceil(n_k/NR)·d·NR) floats. `out` is resized, not reallocated
-// when already large enough.
+// K (n_k, d) → panels of NR keys, (ceil(n_k/NR)·d·NR) floats. `out` grows (ensure), never shrinks.
 inline void pack_keys(const Matrix& k, std::size_t nr, std::vector<float>& out) {
     const std::size_t n_k = k.rows, d = k.cols, panels = (n_k + nr - 1) / nr;
-    if (out.size() < panels * d * nr) out.resize(panels * d * nr);
+    ensure(out, panels * d * nr);
     for (std::size_t p = 0; p < panels; ++p) {
         float* dst = out.data() + p * d * nr;
         const std::size_t keys = p * nr + nr <= n_k ? nr : n_k - p * nr;
@@ -105,12 +114,12 @@ inline void pack_query_group(const Matrix& q, std::size_t i0, std::size_t rows, 
 // out[b·n_k·NC]. In blocks of 16 keys: the block's rows of V stay in cache while each panel gets
 // its 16 keys' values in one run (row by row over all panels, the panels' write streams, n_k·NC
 // floats apart, fell on the same cache sets: 41 µs against 11 at n = 1024, d = 64 in wasm).
-// `out` is resized, not reallocated when already large enough.
+// `out` grows (ensure), never shrinks.
 template <std::size_t NC>
 void pack_values(const Matrix& v, std::vector<float>& out) {
     const std::size_t n_k = v.rows, d_v = v.cols, full = d_v / NC, tail = d_v % NC;
     const std::size_t panels = full + (tail != 0), panel = n_k * NC;
-    if (out.size() < panels * panel) out.resize(panels * panel);
+    ensure(out, panels * panel);
     constexpr std::size_t block = 16;
     for (std::size_t j0 = 0; j0 < n_k; j0 += block) {
         const std::size_t j1 = j0 + block < n_k ? j0 + block : n_k;

@@ -133,13 +133,13 @@ Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& 
     return a;
 }
 
-Matrix weighted_values(const Matrix& a, const Matrix& v) {
+Matrix weighted_values(const Matrix& a, const Matrix& kept, const Matrix& v) {
     Matrix out(a.rows, v.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
         for (std::size_t c = 0; c < v.cols; ++c) {
             float sum = 0.0f;
             for (std::size_t j = 0; j < a.cols; ++j)
-                if (a(i, j) != 0.0f) sum += a(i, j) * v(j, c);  // a key of weight 0 adds nothing
+                if (kept(i, j) != 0.0f) sum += a(i, j) * v(j, c);  // a masked key adds nothing
             out(i, c) = sum;
         }
     return out;

@@ -37,11 +37,14 @@ Matrix kept_cells(const Mask& mask, std::size_t n_q, std::size_t n_k);
 // Masking, what it does: a masked position gets −∞ (whatever its score was, even NaN), so that
 // exp(−∞) = 0 gives it exactly zero weight.   scaled (n_q, n_k), kept (n_q, n_k) → (n_q, n_k)
 //
-// Policy, masks and NaN: a score of −∞ means "left out". The steps below keep it −∞, give it exp 0
-// and weight exactly 0 whatever else is in its row (even a NaN max or sum), and weighted_values
-// never reads the value row of a weight 0. So a masked key changes nothing, even when its score
-// or its value is NaN; a fully masked row has weights and output 0. (A score that float32 rounds
-// to −∞ by itself, far below every other, is left out the same way: its weight is 0 either way.)
+// Policy, masks and NaN: only the mask leaves a key out. The steps below keep a −∞ score −∞, give
+// it exp 0 and weight exactly 0 whatever else is in its row (even a NaN max or sum), and
+// weighted_values never reads a masked key's value row. So a masked key changes nothing, even when
+// its score or its value is NaN; a fully masked row has weights and output 0. A kept key's value
+// row is always read, whatever its weight: a weight that underflowed — exp of a score far below
+// the row's max is a denormal, or exactly 0 where an exp flushes denormals — still multiplies its
+// value, so a NaN value behind a kept key makes the output NaN on every path. (A kept score that
+// float32 rounds to −∞ by itself gets exp and weight 0 like a masked one; its value row is read.)
 Matrix apply_mask(const Matrix& scaled, const Matrix& kept);
 
 // Section 5 — row max: m_i = max_j scaled_ij.   (n_q, n_k) → (n_q, 1)
@@ -71,10 +74,11 @@ Matrix row_sums(const Matrix& exps);
 // 0/0 = NaN.   exps, scaled (n_q, n_k), row_sum (n_q, 1) → (n_q, n_k)
 Matrix softmax_weights(const Matrix& exps, const Matrix& row_sum, const Matrix& scaled);
 
-// Section 6 — weighting V: output_i = Σ_j A_ij v_j, summed over j in order, over the keys with a
-// weight: a weight of exactly 0 (a masked key) takes nothing from its value row, not 0 · v_j,
-// which would be NaN for a NaN value.   a: (n_q, n_k), v: (n_k, d_v) → (n_q, d_v)
-Matrix weighted_values(const Matrix& a, const Matrix& v);
+// Section 6 — weighting V: output_i = Σ_j A_ij v_j, summed over j in order, over the keys the mask
+// keeps (kept_ij = 1, whatever A_ij underflowed to): a masked key takes nothing from its value
+// row, not 0 · v_j, which would be NaN for a NaN value.
+//   a: (n_q, n_k), kept: (n_q, n_k), v: (n_k, d_v) → (n_q, d_v)
+Matrix weighted_values(const Matrix& a, const Matrix& kept, const Matrix& v);
 
 // Mᵀ — used to run the FAQ's "softmax along columns" as a row softmax of the transpose.
 Matrix transpose(const Matrix& m);

@@ -14,6 +14,7 @@
 namespace attn {
 namespace {
 
+// "3.2 GiB", "512.0 MiB": one decimal of the larger unit that is at least 1.
 std::string format_bytes(std::uint64_t bytes) {
     if (bytes == kSizeOverflow) return "more than 16 EiB";  // 2^64 bytes: the count saturated
     char buf[64];
@@ -23,6 +24,29 @@ std::string format_bytes(std::uint64_t bytes) {
     else
         std::snprintf(buf, sizeof buf, "%.1f MiB", mib);
     return buf;
+}
+
+// "1,073,741,824 bytes": every digit, grouped by thousands.
+std::string exact_bytes(std::uint64_t bytes) {
+    const std::string digits = std::to_string(bytes);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out + " bytes";
+}
+
+// The need and the limit of a too_much_memory message, so that they read differently whenever
+// they differ: one decimal of GiB (or MiB) each, and where that rounds both to the same text
+// (1,073,905,572 bytes against the limit's 1,073,741,824: "1.0 GiB" twice), each with its bytes.
+std::pair<std::string, std::string> need_and_limit(std::uint64_t bytes, std::uint64_t limit) {
+    std::string need = format_bytes(bytes), most = format_bytes(limit);
+    if (need == most && bytes != limit) {
+        need += " (" + exact_bytes(bytes) + ")";
+        most += " (" + exact_bytes(limit) + ")";
+    }
+    return {need, most};
 }
 
 std::string number(float x) {
@@ -166,9 +190,10 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
 
 Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols, std::uint64_t bytes) {
     if (bytes <= kMemoryLimitBytes) return {};
+    const auto [need, limit] = need_and_limit(bytes, kMemoryLimitBytes);
     return refuse(ErrorCode::TooMuchMemory, "",
-                  std::string(operation) + " on " + shape_string(rows, cols) + " " + what + " needs " +
-                      format_bytes(bytes) + " of working memory; the limit is " + format_bytes(kMemoryLimitBytes),
+                  std::string(operation) + " on " + shape_string(rows, cols) + " " + what + " needs " + need +
+                      " of working memory; the limit is " + limit,
                   {{"operation", std::string(operation)},
                    {"what", std::string(what)},
                    {"rows", count(rows)},

@@ -14,12 +14,21 @@ namespace {
 
 std::uint64_t float_bytes(std::uint64_t floats) { return size_product(floats, sizeof(float)); }
 
-// AttentionSteps holds six n_q×n_k matrices (scores, kept, scaled, shifted, exps, weights); one
-// more lives while the scores are scaled and masked, and the column softmax works on transposed
-// copies (four more). Then the output, n_q×d_v.
+// attention_steps and attention_steps_simd at their peak, S = n_q·n_k floats per score matrix,
+// every buffer they hold at once (the peaks tests/fuzz/fuzz_differential.cpp measures):
+//  - along rows, once the output is made: scores, kept, scaled, shifted, exps and weights (6 S),
+//    row_max and row_sum (n_q each) and the output (n_q·d_v). Earlier, scaling and masking the
+//    scores holds an unmasked copy beside scores, kept and scaled: 4 S, never more;
+//  - along columns, the softmax runs on transposed copies: while the last of its results is
+//    transposed back, scores, kept, scaled, the transposed scores, and the copies of shifted,
+//    exps and weights in both orientations (9 S) with the column maxima and sums in both
+//    (4·n_k); the transposed side is freed before the output is made (6 S + 2·n_k + n_q·d_v).
 std::uint64_t steps_floats(const AttentionShape& s, Axis axis) {
-    const std::uint64_t score_matrices = axis == Axis::Column ? 11 : 7;
-    return size_sum(size_product(score_matrices, s.n_q, s.n_k), size_product(s.n_q, s.d_v));
+    const std::uint64_t scores = size_product(s.n_q, s.n_k), output = size_product(s.n_q, s.d_v);
+    if (axis == Axis::Row) return size_sum(size_product(6, scores), size_product(2, s.n_q), output);
+    const std::uint64_t softmax = size_sum(size_product(9, scores), size_product(4, s.n_k));
+    const std::uint64_t with_output = size_sum(size_product(6, scores), size_product(2, s.n_k), output);
+    return softmax > with_output ? softmax : with_output;
 }
 
 // attention_streaming.cpp's online softmax (fast::streaming_working_floats: packed K, packed V, one

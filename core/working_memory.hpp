@@ -6,8 +6,9 @@
 // (article §8: the scores are n_q·n_k floats, O(n²); the streaming path never holds them, O(n·d)).
 // So the lab's "needs 2.3 GiB, refused" is the number the refusal itself carries.
 //
-//   attention_steps      every intermediate of AttentionSteps: 7 n_q×n_k matrices (11 when
-//                        softmax runs along columns, on transposed copies) and the output
+//   attention_steps      every buffer it holds at its peak: 6 n_q×n_k matrices, the row maxima
+//                        and sums and the output (along columns, on transposed copies: 9 n_q×n_k
+//                        matrices and 4 vectors of n_k)
 //   attention            the kernel that will run: up to 64 keys the two-pass kernel's packed K
 //                        and one group's scores; above, the streaming kernel's buffers; the output
 //   attention_streaming  packed K, packed V, one block's packed queries and running rows, one

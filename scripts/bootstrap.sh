@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Installs everything the playground needs on a fresh Debian bookworm machine, and skips what is
 # already there. Called by `npm start` and `npm test` (and so by .ci/run); safe to run again.
-#   - apt packages: compilers (g++; clang-14 with its sanitizer and libFuzzer runtimes), Emscripten,
+#   - apt packages: curl (for the download below), compilers (g++; clang-14 with its sanitizer and libFuzzer runtimes), Emscripten,
 #     doctest, clang-format (the C++ format check); Chromium and Firefox ESR + a CJK font for the
 #     browser tests; Python 3 with NumPy (Debian's /usr/bin/python3) to run the NumPy export in the tests
 #   - xsimd 13.2 headers from Debian trixie, unpacked into build/deps (never installed system-wide:
 #     bookworm's xsimd 8.1 has no wasm backend)
 #   - npm packages of package.json
+# `bash scripts/bootstrap.sh system` does the first two only (what the C++ and wasm builds need),
+# `bash scripts/bootstrap.sh npm` the last (what the page's build and the tests need): npm start
+# installs the npm packages while the wasm modules compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 DEPS="$ROOT/build/deps"
+PART=${1:-all}
+case "$PART" in
+  all | system | npm) ;;
+  *) echo "scripts/bootstrap.sh: unknown part '$PART' (all, system, npm)" >&2; exit 2 ;;
+esac
 
 say() { printf '[bootstrap] %s\n' "$*"; }
 
@@ -22,8 +30,9 @@ if [ "$node_major" -lt 18 ]; then
   exit 1
 fi
 
+if [ "$PART" != npm ]; then
 # --- apt packages -------------------------------------------------------------------------------
-APT_PACKAGES=(g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3 python3-numpy clang-14 libclang-rt-14-dev clang-format)
+APT_PACKAGES=(curl g++ cmake make emscripten doctest-dev chromium firefox-esr fonts-noto-cjk python3 python3-numpy clang-14 libclang-rt-14-dev clang-format)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -56,22 +65,20 @@ if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ] || [ "$(cat "$XSIMD_STAMP" 2>/
     exit 1
   fi
   say "fetching xsimd $XSIMD_VERSION headers (Debian trixie libxsimd-dev) into build/deps/xsimd"
-  D="$DEPS/xsimd-apt"; rm -rf "$D"; mkdir -p "$D/lists/partial"
+  # Straight from the pool of the system's own Debian mirror: the pinned sha256 above is what
+  # vouches for the file, so no trixie package list is needed (fetching one took ~20 s).
   uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   [ -n "$uri" ] || uri=$(awk '/^deb / && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" > "$D/sources.list"
-  o=(-oDir::Etc::SourceList="$D/sources.list" -oDir::Etc::SourceParts=/dev/null -oDir::State::Lists="$D/lists"
-     -oDir::Cache="$D/cache" -oDebug::NoLocking=1)
-  mkdir -p "$D/cache/archives/partial"
-  apt-get "${o[@]}" update -qq
-  (cd "$D" && apt-get "${o[@]}" download "libxsimd-dev=$XSIMD_VERSION")
-  deb=("$D"/libxsimd-dev_*.deb)
-  got=$(sha256sum "${deb[0]}" | cut -d' ' -f1)
+  D="$DEPS/xsimd-download"; rm -rf "$D"; mkdir -p "$D"
+  deb="$D/libxsimd-dev_${XSIMD_VERSION}_$arch.deb"
+  url="${uri%/}/pool/main/x/xsimd/$(basename "$deb")"
+  curl -fsSL --retry 2 -o "$deb" "$url" || { say "could not download $url"; exit 1; }
+  got=$(sha256sum "$deb" | cut -d' ' -f1)
   if [ "$got" != "$want" ]; then
     say "libxsimd-dev $XSIMD_VERSION has sha256 $got, expected $want: refusing it"
     exit 1
   fi
-  rm -rf "$D/root"; dpkg -x "${deb[0]}" "$D/root"
+  rm -rf "$D/root"; dpkg -x "$deb" "$D/root"
   mkdir -p "$DEPS/xsimd"; rm -rf "$DEPS/xsimd/include"
   cp -r "$D/root/usr/include" "$DEPS/xsimd/include"
   rm -rf "$D"
@@ -79,10 +86,14 @@ if [ ! -f "$DEPS/xsimd/include/xsimd/xsimd.hpp" ] || [ "$(cat "$XSIMD_STAMP" 2>/
   echo "$XSIMD_VERSION" > "$XSIMD_STAMP"
 fi
 
+fi
+
+if [ "$PART" != system ]; then
 # --- npm ----------------------------------------------------------------------------------------
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.bootstrap-stamp ] || { [ -f package-lock.json ] && [ package-lock.json -nt node_modules/.bootstrap-stamp ]; }; then
   say "installing npm packages"
-  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+  if [ -f package-lock.json ]; then npm ci --prefer-offline --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   touch node_modules/.bootstrap-stamp
 fi
-say "ready"
+fi
+say "ready ($PART)"

@@ -3,7 +3,7 @@
 // scratch in well under a second. The offline file and the hosted site are built by
 // scripts/build-dist.mjs from the same parts.
 //
-// Needs the wasm core built first (build/wasm/attention_core{,_scalar}.{mjs,wasm}); scripts/build.sh does that.
+// Needs the wasm core built first (build/wasm/attention_core{_relaxed,,_scalar}.{mjs,wasm}); scripts/build.sh does that.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,10 +26,15 @@ import zh from '../web/src/i18n/zh-CN.js';
 import en from '../web/src/i18n/en.js';
 
 const out = at('build', 'web');
-const wasmFiles = ['attention_core.wasm', 'attention_core_scalar.wasm'].map((f) => at('build', 'wasm', f));
+const wasmFiles = ['attention_core_relaxed.wasm', 'attention_core.wasm', 'attention_core_scalar.wasm'].map((f) =>
+  at('build', 'wasm', f),
+);
 const started = performance.now();
 
-for (const needed of [...wasmFiles, at('wasm', 'attention.mjs'), at('wasm', 'attention-scalar.mjs')]) {
+for (const needed of [
+  ...wasmFiles,
+  ...['attention-relaxed.mjs', 'attention.mjs', 'attention-scalar.mjs'].map((f) => at('wasm', f)),
+]) {
   if (!fs.existsSync(needed)) {
     console.error(
       `build-web: ${path.relative(ROOT, needed)} is missing — build the wasm core first (bash scripts/build.sh)`,

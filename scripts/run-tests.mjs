@@ -78,13 +78,19 @@ formatCheck('JS (prettier)', process.execPath, [
 
 ctest('doctest, native', 'build/native');
 ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize');
-ctest('doctest, wasm (SIMD128 and scalar, under Node)', 'build/wasm-cmake');
+ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake');
 
-// libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): first the committed corpus,
-// each input once (one test each); then FUZZ_SECONDS of fuzzing from it (one test), whose new
-// inputs go to build/fuzz-corpus and any crashing input to build/fuzz-artifacts/.
-const FUZZ_SECONDS = 60;
-function fuzz(target) {
+// libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): for each target, first the
+// committed corpus, each input once (one test each); then its seconds of fuzzing from it (one
+// test), whose new inputs go to build/fuzz-corpus/<target> and any crashing input to
+// build/fuzz-artifacts/. The minute of fuzzing is shared: the invariants of every entry point, and
+// the differential target natively and on 4-lane SSE (the wasm layout).
+const FUZZ_TARGETS = [
+  ['fuzz_attention', 20],
+  ['fuzz_differential', 20],
+  ['fuzz_differential_sse', 20],
+];
+function fuzz(target, seconds) {
   const binary = `build/sanitize/${target}`;
   const corpus = 'tests/fuzz/corpus';
   console.log(`\n=== fuzzing: ${target} (libFuzzer, ASan + UBSan) ===`);
@@ -93,16 +99,17 @@ function fuzz(target) {
   const executed = (replay.out.match(/^Executed /gm) ?? []).length;
   const replayFailed = replay.code !== 0 ? 1 : 0;
   console.log(replayFailed ? replay.out : `corpus: ${executed} of ${inputs.length} inputs replayed, no finding`);
-  fs.mkdirSync('build/fuzz-corpus', { recursive: true });
+  const found = `build/fuzz-corpus/${target}`;
+  fs.mkdirSync(found, { recursive: true });
   fs.mkdirSync('build/fuzz-artifacts', { recursive: true });
   const fuzzing = run(binary, [
-    `-max_total_time=${FUZZ_SECONDS}`,
+    `-max_total_time=${seconds}`,
     '-timeout=20',
     '-rss_limit_mb=2048',
     '-max_len=4096',
     '-print_final_stats=1',
     '-artifact_prefix=build/fuzz-artifacts/',
-    'build/fuzz-corpus',
+    found,
     corpus,
   ]);
   const stat = (name) => Number(fuzzing.out.match(new RegExp(`stat::${name}:\\s*(\\d+)`))?.[1] ?? 0);
@@ -115,7 +122,7 @@ function fuzz(target) {
         .join('\n'),
     );
   console.log(
-    `fuzzing: ${stat('number_of_executed_units')} executions in ${FUZZ_SECONDS} s, ` +
+    `fuzzing: ${stat('number_of_executed_units')} executions in ${seconds} s, ` +
       `${stat('new_units_added')} new inputs, ${fuzzFailed ? 'a FINDING (input in build/fuzz-artifacts/)' : 'no finding'}`,
   );
   const p = executed - (replayFailed && executed > 0 ? 1 : 0) + (1 - fuzzFailed),
@@ -124,7 +131,7 @@ function fuzz(target) {
   failed += f;
   summary.push(`fuzzing ${target}: ${p} passed, ${f} failed (${stat('number_of_executed_units')} executions)`);
 }
-fuzz('fuzz_attention');
+for (const [target, seconds] of FUZZ_TARGETS) fuzz(target, seconds);
 
 const dirs = ['tests/node', 'tests/web', 'tests/browser'].filter((d) => fs.existsSync(d));
 console.log(`\n=== node:test (${dirs.join(', ')}) ===`);

@@ -18,6 +18,10 @@
 
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES, temperatureProblem } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
+import { multiHeadMethods } from './multi-head-api.mjs';
+import { guardCalls, plain } from './boundary.mjs';
+import { backwardMethods } from './backward-api.mjs';
+import { trainingMethods } from './training-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -45,7 +49,7 @@ function readArgs(fn, args, known) {
       `${fn} needs one object argument { ${known.join(', ')} } (got ${describe(args)})`,
       { function: fn, got: describe(args) },
     );
-  const snapshot = {};
+  const snapshot = Object.create(null); // no prototype: a key written here reaches no setter on Object.prototype
   for (const key of Object.keys(args)) {
     if (!known.includes(key))
       fail('unknown_option', key, `${fn}: unknown option "${key}"; the options are ${known.join(', ')}`, {
@@ -188,20 +192,20 @@ function encodeOptions(fn, args) {
   checkTemperature(temperature);
   if (typeof stable !== 'boolean') badOption(fn, 'stable', 'true or false', stable);
   if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
-  const out = { scale, temperature, stable, axis, mask };
-  if (typeof mask === 'object' && mask !== null) {
-    out.mask = 'custom';
-    out.maskMatrix = readMatrix('mask', mask);
-  } else if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
-  return Object.freeze(out);
+  // Literals, which define their keys: an assignment of maskMatrix would reach a setter on Object.prototype.
+  if (typeof mask === 'object' && mask !== null)
+    return Object.freeze({ scale, temperature, stable, axis, mask: 'custom', maskMatrix: readMatrix('mask', mask) });
+  if (!MASKS.includes(mask)) badOption(fn, 'mask', `${quoted(MASKS)} or a { rows, cols, data } of 0/1`, mask);
+  return Object.freeze({ scale, temperature, stable, axis, mask });
 }
 
 // The core answers either a result or { error: { code, message, argument?, cell?, params } };
-// the latter becomes the thrown Error.
+// the latter becomes the thrown Error. Both are the bindings' prototype-less objects, copied into
+// plain ones now that the call has returned (boundary.mjs).
 function unwrap(result) {
   const { error } = result;
-  if (error) fail(error.code, error.argument, error.message, error.params, error.cell);
-  return result;
+  if (error) fail(error.code, error.argument, error.message, plain(error.params), plain(error.cell));
+  return plain(result);
 }
 
 const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
@@ -232,11 +236,13 @@ function qkv(fn, args, keys) {
  * @param {object} [moduleOptions] passed to Emscripten: { wasmBinary } or { locateFile }
  */
 export async function wrapCore(createCore, moduleOptions = {}) {
-  const core = await createCore({ ...moduleOptions });
+  // Every binding refuses to start while another runs (boundary.mjs).
+  const core = guardCalls(await createCore({ ...moduleOptions }));
   return Object.freeze({
     /**
-     * Every intermediate: { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output },
-     * on path 'simd' (default) or 'reference'.
+     * Every intermediate: { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output,
+     * nonFinite, divisor }, on path 'simd' (default) or 'reference'. divisor is what the scores
+     * were divided by: √d_k·temperature, d_k·temperature or temperature, by `scale`.
      */
     attentionSteps(args) {
       const { inputs, snapshot } = qkv('attentionSteps', args, STEPS_KEYS);
@@ -260,7 +266,14 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     },
     version: () => core.version(),
     simd: () => core.simd(),
+    relaxedSimd: () => core.relaxedSimd(),
     // The labs (issue 11): dotProductSamples, normalMatrix, workingMemory.
     ...labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }),
+    // Multi-head attention (the series' next article): multiHeadAttentionSteps, multiHeadMultiplyAdds.
+    ...multiHeadMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap }),
+    // The backward pass (issue 17): attentionBackward.
+    ...backwardMethods(core, { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap }),
+    // Training (issue 17): createTrainer.
+    ...trainingMethods(core, { readArgs, badOption, oneOf, unwrap }),
   });
 }

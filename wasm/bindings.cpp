@@ -15,16 +15,25 @@
 // destructors, so locals would leak for the module's lifetime. Whatever a call copies in or computes
 // therefore lives in one CallMemory, which the next call empties first (begin_call) and a call that
 // finishes empties on its way out (end_call).
+//
+// Nothing the caller installed runs during a call: every object a call hands back — results,
+// errors, their fields — is made without a prototype (new_object: Object.create(null), captured
+// when the module starts), so that writing its properties defines them and can reach no setter on
+// Object.prototype (a setter there used to run mid-call, call the module again and have
+// begin_call free the outer call's memory under it). api.mjs copies them into ordinary objects
+// once the call has returned, and refuses a call made while another runs (wasm/boundary.mjs).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
 #include "attention.hpp"
+#include "multi_head.hpp"
 #include "samples.hpp"
 #include "validate.hpp"
 #include "working_memory.hpp"
@@ -35,10 +44,11 @@ namespace {
 
 // Everything one call copies in and computes (see the header comment).
 struct CallMemory {
-    attn::Matrix q, k, v, x, w;
-    attn::AttentionOptions options;  // holds a custom mask's values
+    attn::Matrix q, k, v, x, w, w_k, w_v, w_o;  // project uses x and w; multi-head x, w (as W_Q) … w_o
+    attn::AttentionOptions options;             // holds a custom mask's values
     attn::Result<attn::AttentionSteps> steps;
     attn::Result<attn::Matrix> matrix;
+    attn::Result<attn::MultiHeadSteps> multi_head;
 };
 CallMemory& call_memory() {
     static CallMemory memory;
@@ -58,18 +68,34 @@ val end_call(val out) {
 attn::Result<attn::AttentionSteps>& result_slot(CallMemory& m, const attn::AttentionSteps*) { return m.steps; }
 attn::Result<attn::Matrix>& result_slot(CallMemory& m, const attn::Matrix*) { return m.matrix; }
 
-// The property names and the constructor the bindings use on every call, made into JS values once:
+// The property names and the constructors the bindings use on every call, made into JS values once:
 // `m["rows"]` with a C string would turn the name into a JS string again on every access.
-// (Embind's val handles; never freed, like the module.)
+// (Embind's val handles; never freed, like the module.) Made when the module starts
+// (EMSCRIPTEN_BINDINGS below), before any caller code could have replaced Object.create.
 struct Names {
     val rows{"rows"}, cols{"cols"}, data{"data"}, length{"length"};
     val scale{"scale"}, temperature{"temperature"}, mask{"mask"}, stable{"stable"}, axis{"axis"},
         mask_matrix{"maskMatrix"};
     val float32_array = val::global("Float32Array");
+    val object_create = val::global("Object")["create"];
 };
 const Names& names() {
     static const Names n;
     return n;
+}
+
+// {} without a prototype: out.set(name, value) defines an own property, whatever setters the
+// caller put on Object.prototype (see the top of the file).
+val new_object() { return names().object_create(val::null()); }
+
+// A list of `n` values as a prototype-less { length, 0, 1, … } (an array's indices and push are
+// Array.prototype's, which a caller can reach too); api.mjs turns it into an array.
+template <class T, class ToJs>
+val list_to_js(const std::vector<T>& items, ToJs to_js_item) {
+    val out = new_object();
+    out.set(names().length, static_cast<unsigned>(items.size()));
+    for (std::size_t i = 0; i < items.size(); ++i) out.set(static_cast<unsigned>(i), to_js_item(items[i]));
+    return out;
 }
 
 // { rows, cols, data } → its shape (rows, cols, data.length), before anything is copied.
@@ -93,7 +119,7 @@ void copy_matrix(const val& m, const attn::Shape& shape, attn::Matrix& out) {
 // stays valid when wasm memory grows (a typed_memory_view would silently detach).
 val to_js(const attn::Matrix& m) {
     const Names& n = names();
-    val out = val::object();
+    val out = new_object();
     out.set(n.rows, static_cast<unsigned>(m.rows));
     out.set(n.cols, static_cast<unsigned>(m.cols));
     out.set(n.data, n.float32_array.new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
@@ -103,20 +129,20 @@ val to_js(const attn::Matrix& m) {
 // Error → { error: { code, message, argument?, cell?: { row, col }, params: { name: value } } },
 // which api.mjs throws as a JS Error with the same fields.
 val error(const attn::Error& e) {
-    val fields = val::object();
+    val fields = new_object();
     fields.set("code", std::string(attn::code_name(e.code)));
     fields.set("message", e.message);
     if (!e.argument.empty()) fields.set("argument", e.argument);
     if (e.cell) {
-        val cell = val::object();
+        val cell = new_object();
         cell.set("row", static_cast<unsigned>(e.cell->row));
         cell.set("col", static_cast<unsigned>(e.cell->col));
         fields.set("cell", cell);
     }
-    val params = val::object();
+    val params = new_object();
     for (const attn::Param& p : e.params) std::visit([&](const auto& value) { params.set(p.name, value); }, p.value);
     fields.set("params", params);
-    val out = val::object();
+    val out = new_object();
     out.set("error", fields);
     return out;
 }
@@ -145,7 +171,7 @@ attn::Result<attn::AttentionOptions> read_options(const val& o) {
 
 // NonFinite → { scores, scaled, rowMax, shifted, exps, rowSum, weights, output }: counts.
 val to_js(const attn::NonFinite& n) {
-    val out = val::object();
+    val out = new_object();
     const std::pair<const char*, std::size_t> counts[] = {
         {"scores", n.scores}, {"scaled", n.scaled},  {"rowMax", n.row_max},  {"shifted", n.shifted},
         {"exps", n.exps},     {"rowSum", n.row_sum}, {"weights", n.weights}, {"output", n.output}};
@@ -153,9 +179,10 @@ val to_js(const attn::NonFinite& n) {
     return out;
 }
 
-// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output, nonFinite }.
+// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output, nonFinite,
+// divisor }.
 val to_js(const attn::AttentionSteps& st) {
-    val out = val::object();
+    val out = new_object();
     out.set("scores", to_js(st.scores));
     out.set("kept", to_js(st.kept));
     out.set("scaled", to_js(st.scaled));
@@ -166,6 +193,49 @@ val to_js(const attn::AttentionSteps& st) {
     out.set("weights", to_js(st.weights));
     out.set("output", to_js(st.output));
     out.set("nonFinite", to_js(st.non_finite));
+    out.set("divisor", st.divisor);
+    return out;
+}
+
+// MultiplyAdds → { projections, scores, weighting, outputProjection, total }.
+val to_js(const attn::MultiplyAdds& m) {
+    val out = new_object();
+    const std::pair<const char*, std::uint64_t> counts[] = {{"projections", m.projections},
+                                                            {"scores", m.scores},
+                                                            {"weighting", m.weighting},
+                                                            {"outputProjection", m.output_projection},
+                                                            {"total", m.total()}};
+    for (const auto& [name, count] : counts) out.set(name, static_cast<double>(count));
+    return out;
+}
+
+// HeadSteps → the head's AttentionSteps with its blocks { q, k, v } beside them.
+val to_js(const attn::HeadSteps& head) {
+    val out = to_js(head.steps);
+    out.set("q", to_js(head.q));
+    out.set("k", to_js(head.k));
+    out.set("v", to_js(head.v));
+    return out;
+}
+
+// MultiHeadSteps → { q, k, v, heads: { length, 0: head 1, … }, concat, output, multiplyAdds, nonFinite }.
+val to_js(const attn::MultiHeadSteps& st) {
+    val out = new_object();
+    out.set("q", to_js(st.q));
+    out.set("k", to_js(st.k));
+    out.set("v", to_js(st.v));
+    out.set("heads", list_to_js(st.heads, [](const attn::HeadSteps& h) { return to_js(h); }));
+    out.set("concat", to_js(st.concat));
+    out.set("output", to_js(st.output));
+    out.set("multiplyAdds", to_js(st.multiply_adds));
+    val counts = new_object();
+    const std::pair<const char*, std::size_t> cells[] = {{"q", st.non_finite.q},
+                                                         {"k", st.non_finite.k},
+                                                         {"v", st.non_finite.v},
+                                                         {"concat", st.non_finite.concat},
+                                                         {"output", st.non_finite.output}};
+    for (const auto& [name, count] : cells) counts.set(name, static_cast<double>(count));
+    out.set("nonFinite", counts);
     return out;
 }
 
@@ -205,6 +275,43 @@ val project(const val& x, const val& w) {
     return end_call(m.matrix.ok() ? to_js(m.matrix.value) : error(m.matrix.error));
 }
 
+// multi_head_attention_steps (the reference) and multi_head_attention_steps_simd, in the same three
+// steps: x, wq, wk, wv, wo as { rows, cols, data }, heads a whole number (api.mjs has checked that it
+// is a safe integer, so the int64 cast is exact; the core checks its range), the options as above.
+template <attn::Result<attn::MultiHeadSteps> (*entry)(const attn::MultiHeadInputs&, std::size_t,
+                                                      const attn::AttentionOptions&)>
+val multi_head(const val& x, const val& wq, const val& wk, const val& wv, const val& wo, double heads, const val& o) {
+    CallMemory& m = begin_call();
+    const auto options = read_options(o);
+    if (!options.ok()) return end_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape sx = shape_of(x), sq = shape_of(wq), sk = shape_of(wk), sv = shape_of(wv), so = shape_of(wo);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    // (a NaN or a huge number from a caller who skipped api.mjs is clamped first: the cast of a
+    // double outside int64's range is undefined, and the core refuses 0 or ±9e18 by its own range)
+    const auto h = static_cast<std::int64_t>(heads == heads ? std::clamp(heads, -9e18, 9e18) : 0.0);
+    if (attn::Error e = attn::check_multi_head_shapes(sx, sq, sk, sv, so, h, m.options, custom ? &mask : nullptr))
+        return end_call(error(e));
+    copy_matrix(x, sx, m.x);
+    copy_matrix(wq, sq, m.w);
+    copy_matrix(wk, sk, m.w_k);
+    copy_matrix(wv, sv, m.w_v);
+    copy_matrix(wo, so, m.w_o);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
+    m.multi_head = entry({m.x, m.w, m.w_k, m.w_v, m.w_o}, static_cast<std::size_t>(h), m.options);
+    return end_call(m.multi_head.ok() ? to_js(m.multi_head.value) : error(m.multi_head.error));
+}
+
+// { projections, scores, weighting, outputProjection, total }: the multiply-adds of a multi-head
+// call of that shape (core/multi_head.hpp), with no matrix: for the page's "h heads cost what one
+// head costs" beside a call of another h. api.mjs has checked that every size is a whole number
+// from 1 to MAX_DIM (heads up to MAX_HEADS).
+val multiply_adds(double n, double d_model, double heads, double d_k, double d_v, double d_out) {
+    const auto size = [](double x) { return static_cast<std::uint64_t>(x); };
+    return to_js(attn::multiply_adds({size(n), size(d_model), size(heads), size(d_k), size(d_v), size(d_out)}));
+}
+
 // The core's tables of names, for tests/node/vocabulary.test.mjs to hold wasm/vocabulary.mjs to:
 // { scales, axes, masks, errorCodes }, each an array of strings.
 template <class Row, std::size_t N>
@@ -214,11 +321,12 @@ val names_of(const Row (&table)[N]) {
     return out;
 }
 val vocabulary() {
-    val out = val::object();
+    val out = new_object();
     out.set("scales", names_of(attn::kScaleNames));
     out.set("axes", names_of(attn::kAxisNames));
     out.set("masks", names_of(attn::kMaskNames));
     out.set("errorCodes", names_of(attn::kErrorCodeNames));
+    out.set("maxHeads", static_cast<unsigned>(attn::kMaxHeads));
     return out;
 }
 
@@ -229,6 +337,7 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 std::string version() { return attn::version(); }
 bool simd() { return attn::simd_enabled(); }
+bool relaxed_simd() { return attn::relaxed_simd_enabled(); }
 
 // --- The labs (issue 11): the sampler of "why divide by √d_k" and the memory figures of "the
 // cost of n²". api.mjs has checked that every number is a safe integer, so the int64 casts are
@@ -262,7 +371,7 @@ val working_memory(const std::string& operation, double nq, double nk, double d,
     if (!ax.ok()) return error(ax.error);
     const attn::AttentionShape shape{static_cast<std::uint64_t>(nq), static_cast<std::uint64_t>(nk),
                                      static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(dv)};
-    val out = val::object();
+    val out = new_object();
     out.set("bytes", static_cast<double>(attn::working_bytes(op.value, shape, ax.value)));
     out.set("limit", static_cast<double>(attn::kMemoryLimitBytes));
     return out;
@@ -271,17 +380,213 @@ val working_memory(const std::string& operation, double nq, double nk, double d,
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
+    names();  // the constructors captured now, while nothing a caller wrote has run
     emscripten::function("attentionSteps", &call_with_options<attn::AttentionSteps, attn::attention_steps>);
     emscripten::function("attentionStepsSimd", &call_with_options<attn::AttentionSteps, attn::attention_steps_simd>);
     emscripten::function("attention", &call_with_options<attn::Matrix, attn::attention>);
     emscripten::function("attentionStreaming", &call_with_options<attn::Matrix, attn::attention_streaming>);
     emscripten::function("project", &project<attn::project>);
     emscripten::function("projectSimd", &project<attn::project_simd>);
+    emscripten::function("multiHeadAttentionSteps", &multi_head<attn::multi_head_attention_steps>);
+    emscripten::function("multiHeadAttentionStepsSimd", &multi_head<attn::multi_head_attention_steps_simd>);
+    emscripten::function("multiHeadMultiplyAdds", &multiply_adds);
     emscripten::function("version", &version);
     emscripten::function("vocabulary", &vocabulary);
     emscripten::function("simd", &simd);
+    emscripten::function("relaxedSimd", &relaxed_simd);
     emscripten::function("dotProductSamples", &dot_product_samples);
     emscripten::function("normalMatrix", &normal_matrix);
     emscripten::function("workingMemory", &working_memory);
     emscripten::function("heapInUse", &heap_in_use);
+}
+
+// --- The backward pass (issue 17): attentionBackward on either path. Its own CallMemory-like
+// store, emptied by its next call and on its way out, as the calls above do with theirs.
+#include "backward_attention.hpp"
+
+namespace {
+
+struct BackwardMemory {
+    attn::Matrix q, k, v, d_output;
+    attn::AttentionOptions options;
+    attn::Result<attn::AttentionBackward> result;
+};
+BackwardMemory& backward_memory() {
+    static BackwardMemory memory;
+    return memory;
+}
+val end_backward_call(val out) {
+    backward_memory() = BackwardMemory{};
+    return out;
+}
+
+// AttentionBackward → { forward: { scores, …, output, nonFinite }, gradV, gradWeights, gradScaled,
+// gradScores, gradQ, gradK }.
+val to_js(const attn::AttentionBackward& b) {
+    val out = val::object();
+    out.set("forward", to_js(b.forward));
+    out.set("gradV", to_js(b.grads.d_v));
+    out.set("gradWeights", to_js(b.grads.d_weights));
+    out.set("gradScaled", to_js(b.grads.d_scaled));
+    out.set("gradScores", to_js(b.grads.d_scores));
+    out.set("gradQ", to_js(b.grads.d_q));
+    out.set("gradK", to_js(b.grads.d_k));
+    return out;
+}
+
+// attention_backward (the reference) and attention_backward_simd, in the same three steps as
+// call_with_options: shapes and options, checked by the core, then the values copied.
+template <attn::Result<attn::AttentionBackward> (*entry)(const attn::Matrix&, const attn::Matrix&, const attn::Matrix&,
+                                                         const attn::Matrix&, const attn::AttentionOptions&)>
+val attention_backward(const val& q, const val& k, const val& v, const val& grad_output, const val& o) {
+    backward_memory() = BackwardMemory{};
+    BackwardMemory& m = backward_memory();
+    const auto options = read_options(o);
+    if (!options.ok()) return end_backward_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v), sg = shape_of(grad_output);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    if (attn::Error e = attn::check_backward_shapes(sq, sk, sv, m.options.temperature, custom ? &mask : nullptr, sg))
+        return end_backward_call(error(e));
+    copy_matrix(q, sq, m.q);
+    copy_matrix(k, sk, m.k);
+    copy_matrix(v, sv, m.v);
+    copy_matrix(grad_output, sg, m.d_output);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
+    m.result = entry(m.q, m.k, m.v, m.d_output, m.options);
+    return end_backward_call(m.result.ok() ? to_js(m.result.value) : error(m.result.error));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_backward) {
+    emscripten::function("attentionBackward", &attention_backward<attn::attention_backward>);
+    emscripten::function("attentionBackwardSimd", &attention_backward<attn::attention_backward_simd>);
+}
+
+// --- Training (issue 17): trainers live in the module, by id, until trainerDelete; api.mjs wraps
+// them in an object. A trainer's memory is its own (parameters, moments), not a call's.
+#include <map>
+
+#include "train.hpp"
+
+namespace {
+
+std::map<unsigned, attn::Trainer>& trainers() {
+    static std::map<unsigned, attn::Trainer> table;
+    return table;
+}
+unsigned& next_trainer_id() {
+    static unsigned id = 1;
+    return id;
+}
+
+// { task, length, symbols, values, shift, dToken, heads, dHead, position, scale, optimizer,
+// learningRate, batch, seed }, every field present (api.mjs fills the defaults), names through the
+// core's tables → { id } or { error }.
+val create_trainer(const val& o) {
+    attn::TrainConfig c;
+    const auto task = attn::parse_option("task", attn::kTaskNames, o["task"].as<std::string>());
+    if (!task.ok()) return error(task.error);
+    const auto position = attn::parse_option("position", attn::kPositionNames, o["position"].as<std::string>());
+    if (!position.ok()) return error(position.error);
+    const auto scale = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+    if (!scale.ok()) return error(scale.error);
+    const auto optimizer = attn::parse_option("optimizer", attn::kOptimizerNames, o["optimizer"].as<std::string>());
+    if (!optimizer.ok()) return error(optimizer.error);
+    // api.mjs has checked that these are whole numbers ≥ 0 that fit; the core checks the ranges.
+    auto whole = [&](const char* name) { return static_cast<std::size_t>(o[name].as<double>()); };
+    c.task.kind = task.value;
+    c.task.length = whole("length");
+    c.task.symbols = whole("symbols");
+    c.task.values = whole("values");
+    c.task.shift = whole("shift");
+    c.d_token = whole("dToken");
+    c.heads = whole("heads");
+    c.d_head = whole("dHead");
+    c.position = position.value;
+    c.scale = scale.value;
+    c.optimizer = optimizer.value;
+    c.learning_rate = o["learningRate"].as<float>();
+    c.batch = whole("batch");
+    c.seed = static_cast<std::int64_t>(o["seed"].as<double>());
+    auto t = attn::Trainer::create(c);
+    if (!t.ok()) return error(t.error);
+    const unsigned id = next_trainer_id()++;
+    trainers().emplace(id, std::move(t.value));
+    val out = val::object();
+    out.set("id", id);
+    return out;
+}
+
+attn::Trainer* find_trainer(unsigned id) {
+    auto it = trainers().find(id);
+    return it == trainers().end() ? nullptr : &it->second;
+}
+
+val report(const attn::TrainReport& r, std::size_t steps) {
+    val out = val::object();
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    out.set("steps", static_cast<double>(steps));
+    return out;
+}
+
+// `count` steps → the last step's { loss, accuracy, steps } (the batch's, before its update).
+val trainer_step(unsigned id, unsigned count) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    attn::TrainReport last;
+    for (unsigned s = 0; s < count; ++s) last = t->step();
+    return report(last, t->steps());
+}
+
+val trainer_evaluate(unsigned id, unsigned count, double seed) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps());
+}
+
+// The model on one sequence of tokens: { weights: [A of each head], logits }.
+val trainer_probe(unsigned id, const val& tokens) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    const attn::ModelConfig& m = t->model();
+    const unsigned n = tokens["length"].as<unsigned>();
+    if (n != m.length) return val::null();
+    std::vector<int> seq(n);
+    for (unsigned i = 0; i < n; ++i) {
+        const int token = tokens[i].as<int>();
+        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return val::null();
+        seq[i] = token;
+    }
+    const attn::SequencePass pass = attn::forward_sequence(m, t->params(), seq.data());
+    val weights = val::array();
+    for (const attn::AttentionSteps& st : pass.steps) weights.call<void>("push", to_js(st.weights));
+    val out = val::object();
+    out.set("weights", weights);
+    out.set("logits", to_js(pass.logits));
+    return out;
+}
+
+void trainer_delete(unsigned id) { trainers().erase(id); }
+
+val training_vocabulary() {
+    val out = val::object();
+    out.set("tasks", names_of(attn::kTaskNames));
+    out.set("positions", names_of(attn::kPositionNames));
+    out.set("optimizers", names_of(attn::kOptimizerNames));
+    return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(training) {
+    emscripten::function("createTrainer", &create_trainer);
+    emscripten::function("trainerStep", &trainer_step);
+    emscripten::function("trainerEvaluate", &trainer_evaluate);
+    emscripten::function("trainerProbe", &trainer_probe);
+    emscripten::function("trainerDelete", &trainer_delete);
+    emscripten::function("trainingVocabulary", &training_vocabulary);
 }

@@ -35,6 +35,9 @@ export const DEFAULTS = Object.freeze({
 /** The largest rows or cols api.mjs accepts (the bindings read sizes as 32-bit integers). */
 export const MAX_DIM = 0x7fffffff;
 
+/** The most heads multiHeadAttentionSteps accepts: core/multi_head.hpp's kMaxHeads (tests/node/vocabulary.test.mjs holds the two equal). */
+export const MAX_HEADS = 64;
+
 /** The most input bytes one call may copy into wasm memory (2 GiB at most, and the computation needs room too). */
 export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 
@@ -51,6 +54,12 @@ export const CORE_ERROR_CODES = Object.freeze([
   'bad_temperature',
   'bad_option',
   'out_of_range',
+  'heads_indivisible',
+  'head_width_mismatch',
+  'wo_mismatch',
+  'projection_overflow',
+  'gradient_shape',
+  'gradient_not_finite',
   'too_much_memory',
 ]);
 
@@ -66,6 +75,8 @@ export const API_ERROR_CODES = Object.freeze([
   'detached_data',
   'bad_option',
   'inputs_too_large',
+  'reentrant_call',
+  'disposed',
 ]);
 
 /** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */
@@ -90,6 +101,35 @@ export const SAMPLE_LIMITS = Object.freeze({
  * attentionStreaming.
  */
 export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);
+
+// ---- Training (issue 17) ----------------------------------------------------------------------
+
+/** The tasks (core/tasks.hpp): three one layer learns, two it cannot fully learn. */
+export const TASKS = Object.freeze(['reverse', 'shift', 'lookup', 'sort', 'induction']);
+
+/** How positions reach the model (core/model.hpp): a one-hot vector appended, or learned and added. */
+export const POSITIONS = Object.freeze(['one_hot', 'learned']);
+
+/** The optimizers (core/train.hpp). */
+export const OPTIMIZERS = Object.freeze(['adam', 'sgd']);
+
+/** createTrainer's fields and their values when left out (core/train.hpp's TrainConfig defaults). */
+export const TRAINER_DEFAULTS = Object.freeze({
+  task: 'reverse',
+  length: 6,
+  symbols: 6,
+  values: 4,
+  shift: 1,
+  dToken: 16,
+  heads: 1,
+  dHead: 16,
+  position: 'one_hot',
+  scale: 'sqrt_dk',
+  optimizer: 'adam',
+  learningRate: 0.01,
+  batch: 16,
+  seed: 0,
+});
 
 // ---- The input rules (issue 19): one rule per input, the same in the API, the page and the hash.
 // The core computes in float32, so a number is acceptable when float32 can hold it as the reader

@@ -14,12 +14,22 @@ const log = (text) => {
   globalThis.benchLog?.(text);
 };
 
+// The relaxed-SIMD build and peak only where this browser validates relaxed SIMD (the page's own
+// probe, web/src/engine.js).
 async function loadOurs() {
-  const [{ default: createSimd }, { default: createScalar }] = await Promise.all([
-    import('/wasm/attention.mjs'),
-    import('/wasm/attention-scalar.mjs'),
-  ]);
-  return { simd: await createSimd(), scalar: await createScalar() };
+  const [{ default: createSimd }, { default: createScalar }, { default: createRelaxed }, { relaxedSimdSupported }] =
+    await Promise.all([
+      import('/wasm/attention.mjs'),
+      import('/wasm/attention-scalar.mjs'),
+      import('/wasm/attention-relaxed.mjs'),
+      import('/web/src/engine.js'),
+    ]);
+  const relaxed = relaxedSimdSupported();
+  return {
+    simd: await createSimd(),
+    scalar: await createScalar(),
+    relaxed: relaxed ? await createRelaxed() : null,
+  };
 }
 
 async function loadTf() {
@@ -64,8 +74,8 @@ async function loadOrt() {
   return { ort, info };
 }
 
-async function loadPeak() {
-  const { default: createPeak } = await import('/build/bench/peak-web.mjs');
+async function loadPeak(name = 'peak-web') {
+  const { default: createPeak } = await import(`/build/bench/${name}.mjs`);
   return createPeak();
 }
 
@@ -84,8 +94,17 @@ function timerResolutionMs() {
 
 globalThis.runBench = async ({ quick = false, breakId = null, allForms = false } = {}) => {
   const started = Date.now();
-  const { simd, scalar } = await loadOurs();
-  const { impls, errors, info } = await implementations({ simd, scalar, loadTf, loadOrt, allForms, breakId, log });
+  const { simd, scalar, relaxed } = await loadOurs();
+  const { impls, errors, info } = await implementations({
+    simd,
+    scalar,
+    relaxed,
+    loadTf,
+    loadOrt,
+    allForms,
+    breakId,
+    log,
+  });
   const env = {
     quick,
     breakId,
@@ -93,7 +112,12 @@ globalThis.runBench = async ({ quick = false, breakId = null, allForms = false }
     drain, // gc() exists when the driver starts Chromium with --js-flags=--expose-gc
     cpuSeconds: async () => (globalThis.benchCpuSeconds ? globalThis.benchCpuSeconds() : null),
   };
-  const suite = await runSuite({ impls, peak: await loadPeak(), env });
+  const suite = await runSuite({
+    impls,
+    peak: await loadPeak(),
+    relaxedPeak: relaxed ? await loadPeak('peak-relaxed-web') : null,
+    env,
+  });
   return {
     environment: 'browser',
     meta: {

@@ -2,14 +2,17 @@
 // page calls them (copies of Q, K, V in and of the output out included: the peers get their inputs
 // uploaded once, outside the timing), and the article's NumPy code as plain JS for scale.
 //
-//   wasm-simd        attention(), the SIMD128 build        — the row the targets are about
+//   wasm-simd        attention(), the SIMD128 build        — the row the SIMD128 targets are about
 //   wasm-scalar      attention(), the scalar build
 //   wasm-streaming   attentionStreaming(), the SIMD128 build
+//   wasm-relaxed     attention(), the relaxed-SIMD build (fused multiply–add) — the row the
+//                    relaxed targets are about; only where the engine runs relaxed SIMD
+//   wasm-relaxed-streaming  attentionStreaming(), the relaxed-SIMD build
 //   plain-js         a triple loop on Float32Array, n ≤ 256 only (it takes 0.35 s at n = 1024)
 
 export const PLAIN_JS_MAX_N = 256;
 
-export function ourImplementations({ simd, scalar }) {
+export function ourImplementations({ simd, scalar, relaxed = null }) {
   const api = (id, label, mod, fn) => ({
     id,
     label,
@@ -19,6 +22,17 @@ export function ourImplementations({ simd, scalar }) {
     api('wasm-simd', 'this project, `attention`, wasm SIMD128', simd, 'attention'),
     api('wasm-scalar', 'this project, `attention`, wasm scalar', scalar, 'attention'),
     api('wasm-streaming', 'this project, `attentionStreaming`, wasm SIMD128', simd, 'attentionStreaming'),
+    ...(relaxed
+      ? [
+          api('wasm-relaxed', 'this project, `attention`, wasm relaxed SIMD', relaxed, 'attention'),
+          api(
+            'wasm-relaxed-streaming',
+            'this project, `attentionStreaming`, wasm relaxed SIMD',
+            relaxed,
+            'attentionStreaming',
+          ),
+        ]
+      : []),
     {
       id: 'plain-js',
       label: 'plain JS triple loop (the article’s NumPy code)',

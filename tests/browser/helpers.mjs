@@ -22,12 +22,22 @@ export async function openBrowser() {
   return {
     url: server.url,
     browser,
-    /** A fresh page (own context) at `hash`, waiting until the page has computed its first result. */
+    /**
+     * A fresh page (own context) at `hash`, waiting until the page has computed its first result.
+     * `initScript`: a function run in the page before its own scripts (to take a feature away).
+     */
     async open(
       hash = '',
-      { colorScheme = 'light', viewport = { width: 1360, height: 900 }, permissions, reducedMotion = 'reduce' } = {},
+      {
+        colorScheme = 'light',
+        viewport = { width: 1360, height: 900 },
+        permissions,
+        reducedMotion = 'reduce',
+        initScript,
+      } = {},
     ) {
       const context = await browser.newContext({ colorScheme, viewport, permissions, reducedMotion });
+      if (initScript) await context.addInitScript(initScript);
       // Content-Security-Policy violations become console errors, which every test checks for.
       await context.addInitScript(() =>
         document.addEventListener('securitypolicyviolation', (e) =>

@@ -312,6 +312,8 @@ test('"copy link" puts a link on the clipboard that restores the same view', asy
   const page = await b.open('#preset=cat&step=6', { permissions: ['clipboard-read', 'clipboard-write'] });
   await page.fill('#in-wq-0-1', '3');
   await page.click('#copy-link');
+  // The status is written once the clipboard has taken the link (a promise): wait for it.
+  await page.waitForFunction(() => document.getElementById('copy-status').textContent !== '');
   assert.match(await page.textContent('#copy-status'), /链接已复制/);
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(link, /preset=custom/);

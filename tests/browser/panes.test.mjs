@@ -67,7 +67,17 @@ test('with a lab open, the hidden stage builds no steps ahead', async () => {
     return document.querySelectorAll('.step-pane').length;
   });
   assert.equal(atOpening, 1, 'only the step that was on screen');
-  await page.waitForTimeout(1500); // idle time in which the stepper would build steps 2 … 9
+  // Idle moments in which the stage would build steps 2 … 9, one per moment (stage.js, prepareAhead):
+  // idle callbacks run in the order they were asked for, so after ten of ours, queued behind
+  // the stage's, each of its would have run.
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let left = 10;
+        const next = () => (left-- > 0 ? requestIdleCallback(next, { timeout: 1000 }) : resolve());
+        next();
+      }),
+  );
   assert.equal(
     await page.evaluate(() => document.querySelectorAll('.step-pane').length),
     1,

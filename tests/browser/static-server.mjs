@@ -40,8 +40,11 @@ export async function pythonServer(dir, port) {
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let tries = 0; !(await accepts(port)); tries++) {
-    if (tries > 100 || child.exitCode !== null) throw new Error(`python3 -m http.server did not start on port ${port}`);
+  // Polled until it accepts: on a busy machine Python alone can take seconds to start, so the
+  // deadline is generous, and a server that exits fails at once.
+  for (const until = Date.now() + 60000; !(await accepts(port));) {
+    if (Date.now() > until || child.exitCode !== null)
+      throw new Error(`python3 -m http.server did not start on port ${port}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return {

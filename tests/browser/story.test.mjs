@@ -186,7 +186,8 @@ test('the AV step mixes the rows of V by the weights; the word lines are as thic
 
 test('the page says which build and path computed; the reference path shows its largest difference', async () => {
   const page = await b.open('#step=9');
-  assert.match(await page.textContent('#engine-build'), /SIMD128/);
+  // Chromium validates relaxed SIMD, so the page runs the relaxed-SIMD build, and says so.
+  assert.match(await page.textContent('#engine-build'), /relaxed SIMD 构建/);
   assert.match(await page.textContent('#engine-path'), /SIMD 路径/);
   assert.equal(await page.textContent('#engine-difference'), '');
   await page.check('#path-reference');
@@ -202,6 +203,25 @@ test('the page says which build and path computed; the reference path shows its 
   );
   await page.uncheck('#path-reference');
   assert.match(await page.textContent('#engine-path'), /SIMD 路径/);
+  noProblems(page);
+  await page.context().close();
+});
+
+test('where the browser has no relaxed SIMD, the page runs the SIMD128 build, says so, and shows the same numbers', async () => {
+  const page = await b.open('#step=9', {
+    // An engine without relaxed SIMD: every module holding f32x4.relaxed_madd (0xfd 0x85 0x02) is refused.
+    initScript: () => {
+      const validate = WebAssembly.validate;
+      WebAssembly.validate = (bytes) => {
+        const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes);
+        for (let i = 0; i + 2 < b.length; i++)
+          if (b[i] === 0xfd && b[i + 1] === 0x85 && b[i + 2] === 0x02) return false;
+        return validate(bytes);
+      };
+    },
+  });
+  assert.equal(await page.textContent('#engine-build'), '计算核心:SIMD128 构建(WebAssembly SIMD)');
+  assert.match(await stageText(page), /6\.698/);
   noProblems(page);
   await page.context().close();
 });

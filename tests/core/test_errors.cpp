@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <variant>
 #include <string>
 
 #include "attention.hpp"
@@ -126,7 +127,7 @@ TEST_CASE("mask_shape and mask_value: a custom mask must be n_q×n_k of 0/1") {
 
 TEST_CASE("too_much_memory: sizes over the limit are refused before anything is allocated") {
     // 12000 queries × 12000 keys: the data below is only 12000×1 per matrix, but the score
-    // matrices would need 7 × 12000² × 4 bytes ≈ 3.8 GiB.
+    // matrices would need (6 × 12000² + 3 × 12000) × 4 bytes ≈ 3.2 GiB (working_memory.cpp).
     const Matrix q(12000, 1, 0.5f), k(12000, 1, 0.5f), v(12000, 1, 0.5f);
     const auto steps = attn::attention_steps(q, k, v);
     REQUIRE_FALSE(steps.ok());
@@ -138,11 +139,32 @@ TEST_CASE("too_much_memory: sizes over the limit are refused before anything is 
     CHECK(steps.error.code == ErrorCode::TooMuchMemory);
     CHECK(steps.error.argument.empty());
     CHECK(params_of(steps.error) ==
-          "operation=\"attention_steps\" what=\"scores\" rows=12000 cols=12000 bytes=4.03205e+09 limit=1.07374e+09");
+          "operation=\"attention_steps\" what=\"scores\" rows=12000 cols=12000 bytes=3.45614e+09 limit=1.07374e+09");
     CHECK(steps.error.message ==
-          "attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB");
+          "attention_steps on 12000×12000 scores needs 3.2 GiB of working memory; the limit is 1.0 GiB");
     // The fast path keeps one row of scores, so the same call fits.
     CHECK(attn::attention(q, k, v).ok());
+}
+
+// Issue 19, item 8: just over the limit, one decimal of GiB reads the same for the need and the
+// limit ("needs 1.0 GiB … the limit is 1.0 GiB"); the message then gives both in bytes too.
+TEST_CASE("too_much_memory just over the limit: the message's two numbers differ, as the bytes do") {
+    // 6689² scores from 6689×1 inputs: the first square size the step path refuses.
+    const Matrix q(6689, 1, 0.5f);
+    const auto steps = attn::attention_steps(q, q, q);
+    REQUIRE(steps.error.code == ErrorCode::TooMuchMemory);
+    CHECK(steps.error.message ==
+          "attention_steps on 6689×6689 scores needs 1.0 GiB (1,073,905,572 bytes) of working memory; the limit is "
+          "1.0 GiB (1,073,741,824 bytes)");
+    const auto& p = steps.error.params;  // exact: bytes and limit as counted
+    CHECK(std::get<double>(p[4].value) == 1073905572.0);
+    CHECK(std::get<double>(p[5].value) == 1073741824.0);
+    // One byte over.
+    CHECK(attn::check_memory("attention", "scores", 1, 1, attn::kMemoryLimitBytes + 1).message ==
+          "attention on 1×1 scores needs 1.0 GiB (1,073,741,825 bytes) of working memory; the limit is 1.0 GiB "
+          "(1,073,741,824 bytes)");
+    // 6688² fits.
+    CHECK_FALSE(attn::check_steps_memory(Matrix(6688, 1, 0.5f), Matrix(6688, 1, 0.5f), Matrix(6688, 1, 0.5f), {}));
 }
 
 TEST_CASE("bad_option: an option name the core's tables lack is refused, never cast") {
@@ -194,7 +216,7 @@ TEST_CASE("wrong_length: a claimed shape whose value count wraps around is refus
 }
 
 TEST_CASE("too_much_memory: a memory estimate too large for 64 bits is refused, not wrapped around") {
-    // Shapes only (the memory check reads no data): 7 score matrices of 2^63 × 2^63 floats natively
+    // Shapes only (the memory check reads no data): 6 score matrices of 2^63 × 2^63 floats natively
     // (2^31 × 2^31 on wasm32) wrapped around to 0 bytes, and passed.
     Matrix q, k, v;
     q.rows = k.rows = v.rows = std::numeric_limits<std::size_t>::max() / 2 + 1;

@@ -1,7 +1,8 @@
-// Masks and NaN: a masked key is left out of its query's sum, not multiplied by zero. Its weight is
+// Masks and NaN: only the mask leaves a key out of its query's sum. A masked key's weight is
 // exactly 0 and its value row is never read, so a NaN in its score or its value changes nothing;
-// a NaN the query does see makes that query's row NaN. On the worked example's shapes, on every
-// path: the reference, the SIMD steps and both fast paths (which hand NaN inputs to the
+// a kept key's value row is always read, even when its weight underflowed to 0, so a NaN the
+// query sees makes that query's row NaN. On the worked example's shapes (and issue 19's input), on
+// every path: the reference, the SIMD steps and both fast paths (which hand NaN inputs to the
 // reference).
 #include <doctest/doctest.h>
 
@@ -89,4 +90,41 @@ TEST_CASE("a fully masked row outputs zeros even when v holds NaN") {
     CHECK(r.value.weights(0, 1) == 0.0f);
     CHECK(r.value.weights(1, 1) == 0.0f);
     CHECK_FALSE(std::isnan(r.value.output(0, 1)));
+}
+
+// Issue 19, item 1. q = [[1]], k = [[0], [−100], [−100], [−100]], scale none: the scores are
+// [0, −100, −100, −100], so keys 1–3 get exp(−100) = 3.7·10⁻⁴⁴ — a denormal from std::exp, exactly
+// 0 from xsimd's exp, which flushes below −87.3. Key 3's value is NaN. The rule: only the mask
+// leaves a key out; every kept key's value row is read whatever its weight underflowed to, so
+// NaN reaches the output on every path (it did not on the SIMD steps, which skipped weight 0).
+TEST_CASE("issue 19: a NaN value behind a kept key whose weight underflowed reaches the output on every path") {
+    const Matrix q(1, 1, {1}), k(4, 1, {0, -100, -100, -100}), v(4, 1, {1, 2, 3, kNaN});
+    AttentionOptions o;
+    o.scale = attn::Scale::None;
+    for (auto steps : {attn::attention_steps, attn::attention_steps_simd}) {
+        const auto r = steps(q, k, v, o);
+        REQUIRE(r.ok());
+        CHECK(r.value.weights(0, 0) == 1.0f);
+        for (std::size_t j = 1; j < 4; ++j) {
+            INFO("key " << j << ": weight " << r.value.weights(0, j));
+            CHECK(r.value.weights(0, j) < std::numeric_limits<float>::min());  // 3.7e-44 or 0
+        }
+        CHECK(std::isnan(r.value.output(0, 0)));
+        CHECK(r.value.non_finite.output == 1);
+        CHECK(r.value.non_finite.weights == 0);
+    }
+    check_paths(q, k, v, o, Matrix(1, 1, {kNaN}));
+    // Further down exp(−200) is 0 in float32 on every path, std::exp's too: the same rule.
+    check_paths(q, Matrix(2, 1, {0, -200}), Matrix(2, 1, {1, kNaN}), o, Matrix(1, 1, {kNaN}));
+
+    // Masked, the same key is left out: output 1 on every path, nothing non-finite.
+    o.mask.kind = MaskKind::Custom;
+    o.mask.keep = Matrix(1, 4, {1, 1, 1, 0});
+    for (auto steps : {attn::attention_steps, attn::attention_steps_simd}) {
+        const auto r = steps(q, k, v, o);
+        REQUIRE(r.ok());
+        CHECK(r.value.output(0, 0) == 1.0f);
+        CHECK(r.value.non_finite.output == 0);
+    }
+    check_paths(q, k, v, o, Matrix(1, 1, {1}));
 }

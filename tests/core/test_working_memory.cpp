@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 #include <variant>
 
 #include "attention.hpp"
+#include "fast_path.hpp"
 #include "validate.hpp"
 #include "working_memory.hpp"
 
@@ -32,11 +34,45 @@ std::string text_param(const attn::Error& e, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("attention_steps: seven n_q×n_k float32 matrices and the output (eleven along columns)") {
-    // The worked example: 7 · 2·2 + 2·2 floats.
-    CHECK(working_bytes(Operation::AttentionSteps, {2, 2, 2, 2}) == (7 * 4 + 4) * 4);
-    CHECK(working_bytes(Operation::AttentionSteps, {2, 2, 2, 2}, attn::Axis::Column) == (11 * 4 + 4) * 4);
-    CHECK(working_bytes(Operation::AttentionSteps, {4096, 4096, 64, 64}) == (7ull * 4096 * 4096 + 4096 * 64) * 4);
+// What attention_steps holds at its peak (working_memory.cpp counts each buffer): along rows six
+// n_q×n_k matrices, the row maxima and sums and the output; along columns nine n_q×n_k matrices
+// and four vectors of n_k (the column softmax's results and their transposed copies).
+TEST_CASE("attention_steps: every matrix and vector it holds at its peak, along rows and along columns") {
+    // The worked example: 6 · 2·2 + 2·2 + 2·2 floats; along columns 9 · 2·2 + 4·2.
+    CHECK(working_bytes(Operation::AttentionSteps, {2, 2, 2, 2}) == (6 * 4 + 2 * 2 + 4) * 4);
+    CHECK(working_bytes(Operation::AttentionSteps, {2, 2, 2, 2}, attn::Axis::Column) == (9 * 4 + 4 * 2) * 4);
+    CHECK(working_bytes(Operation::AttentionSteps, {4096, 4096, 64, 64}) ==
+          (6ull * 4096 * 4096 + 2 * 4096 + 4096 * 64) * 4);
+    // Along columns, a wide output outweighs the softmax's copies: 6 matrices, 2 vectors, the output.
+    CHECK(working_bytes(Operation::AttentionSteps, {2, 2, 2, 64}, attn::Axis::Column) == (6 * 4 + 2 * 2 + 2 * 64) * 4);
+}
+
+// Issue 19, item 6: the count left out the vectors and the transposed copies. One query against
+// 24,403,223 keys along columns was counted at 11·n_k + 1 floats = 1,073,741,816 B and accepted;
+// it holds 13·n_k floats (1.18 GiB) at its peak. One key along rows: 9 floats per query, not 8.
+TEST_CASE("issue 19: the vectors and transposed copies count, so one query against 24,403,223 keys is refused") {
+    const AttentionShape column_case{1, 24403223, 1, 1};
+    CHECK(working_bytes(Operation::AttentionSteps, column_case, attn::Axis::Column) == 13ull * 24403223 * 4);
+    CHECK(working_bytes(Operation::AttentionSteps, column_case, attn::Axis::Column) > attn::kMemoryLimitBytes);
+    attn::Matrix q(1, 1, 0.5f), k, v;  // shapes only: the check reads no value
+    k.rows = v.rows = 24403223;
+    k.cols = v.cols = 1;
+    attn::AttentionOptions by_column;
+    by_column.axis = attn::Axis::Column;
+    const attn::Error e = attn::check_steps_memory(q, k, v, by_column);
+    CHECK(e.code == attn::ErrorCode::TooMuchMemory);
+    CHECK(working_bytes(Operation::AttentionSteps, {1000, 1, 1, 1}) == 9 * 1000 * 4);
+}
+
+// Issue 19, item 6: the fast paths' workspace grew by std::vector's doubling (resize past the
+// capacity may allocate twice the old size) while the count assumed the size asked for.
+TEST_CASE("the fast paths' workspace grows to exactly the floats it is asked for") {
+    std::vector<float> buffer(100);
+    attn::fast::ensure(buffer, 150);
+    CHECK(buffer.size() == 150);
+    CHECK(buffer.capacity() == 150);
+    attn::fast::ensure(buffer, 120);  // large enough already: kept as it is
+    CHECK(buffer.capacity() == 150);
 }
 
 TEST_CASE("a refusal carries exactly the bytes working_bytes counts, under the operation's own name") {

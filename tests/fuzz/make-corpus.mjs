@@ -1,6 +1,7 @@
 // Writes tests/fuzz/corpus/: one input per case worth replaying on every `npm test` — the crashes
-// and wrong answers of issue 9, and the article's worked example — encoded in fuzz_attention.cpp's
-// input format (its header comment). Run it after changing that format or adding a case:
+// and wrong answers of issues 9 and 19, and the article's worked example — encoded in
+// fuzz_attention.cpp's input format (its header comment), which every target of tests/fuzz/ reads
+// (fuzz_differential.cpp too). Run it after changing that format or adding a case:
 //   node tests/fuzz/make-corpus.mjs
 import fs from 'node:fs';
 
@@ -239,6 +240,48 @@ const CASES = {
   'sampler-dk-negative': sampler(-1, 100, 7),
   'sampler-count-2e62': sampler(2, 2n ** 62n, 7),
   'sampler-seed-2e32': sampler(2, 100, 2n ** 32n),
+  // issue 19, item 1: exp(−100) is a denormal in std::exp, 0 in the SIMD exp; key 3's NaN value
+  // must reach the output on every path (the SIMD steps of the 4-lane builds gave 1)
+  'issue19-item1-nan-behind-underflowed-weight': call({
+    q: [[1]],
+    k: [[0], [-100], [-100], [-100]],
+    v: [[1], [2], [3], [NaN_]],
+    scale: 'none',
+  }),
+  // issue 19, item 6: the 1 GiB rule's count against the measured peak (fuzz_differential.cpp):
+  // one query along columns (13 floats per key held, 11 counted), one key along rows (9 per query,
+  // 8 counted), 72 keys (the streaming kernel's workspace grown from three fifths of them)
+  'issue19-item6-one-query-along-columns': call({
+    q: [[0.5]],
+    k: Array.from({ length: 40 }, (_, j) => [j / 8]),
+    v: Array.from({ length: 40 }, (_, j) => [j]),
+    column: true,
+  }),
+  'issue19-item6-one-key-along-rows': call({
+    q: Array.from({ length: 12 }, (_, i) => [i / 4]),
+    k: [[1]],
+    v: [[2]],
+  }),
+  'issue19-item6-workspace-growth': call({
+    q: Array.from({ length: 12 }, (_, i) => [i / 4, 1]),
+    k: Array.from({ length: 72 }, (_, j) => [j / 64, 1 - j / 32]),
+    v: Array.from({ length: 72 }, (_, j) => [j, 1]),
+  }),
+  // and its shape, never allocated: q 1×1, k and v 24,403,223×1 along columns (counted
+  // 1,073,741,816 bytes and accepted before; 1.18 GiB held) — fuzz_attention's shape arithmetic
+  'issue19-item6-column-24403223-keys': claimed({
+    who: 'v',
+    rows: 1,
+    cols: 1,
+    values: 1,
+    shapes: [
+      [1, 1],
+      [24403223, 1],
+      [24403223, 1],
+      [1, 1],
+      [1, 1],
+    ],
+  }),
   'streaming-65-keys': call({
     q: [[0.5, -1]],
     k: Array.from({ length: 65 }, (_, j) => [j / 64, 1 - j / 32]),

@@ -1,21 +1,22 @@
-// The public JS API (wasm/attention.mjs and wasm/attention-scalar.mjs) on the shared fixture and
-// the numerics policy, for both builds (bad input: errors.test.mjs).
+// The public JS API (wasm/attention-relaxed.mjs, wasm/attention.mjs and wasm/attention-scalar.mjs)
+// on the shared fixture and the numerics policy, for each build (bad input: errors.test.mjs).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention, readFixture, matrix, assertClose, I2, V10 } from './load-module.mjs';
 
 const fixture = readFixture();
 
-for (const build of ['simd', 'scalar']) {
+for (const build of ['relaxed', 'simd', 'scalar']) {
   describe(`${build} build`, () => {
     let attn;
     before(async () => {
       attn = await loadAttention(build);
     });
 
-    it('reports its version and whether it is the SIMD build', () => {
+    it('reports its version, whether it is a SIMD build and whether its fast paths use relaxed SIMD', () => {
       assert.match(attn.version(), /^\d+\.\d+\.\d+$/);
-      assert.equal(attn.simd(), build === 'simd');
+      assert.equal(attn.simd(), build !== 'scalar');
+      assert.equal(attn.relaxedSimd(), build === 'relaxed');
     });
 
     it("reproduces the article's worked example: A = [[0.6698, 0.3302], …], AV = [[6.698, 3.302], …]", () => {

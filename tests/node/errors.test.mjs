@@ -1,4 +1,4 @@
-// Every way a call can be refused, through the public JS API of both builds: an Error whose
+// Every way a call can be refused, through the public JS API of each build: an Error whose
 // message is one English sentence, and whose code, argument, cell and params say the same for a
 // program (the page words them in zh-CN and en). After each refusal the module still computes
 // the article's worked example.
@@ -11,6 +11,38 @@ const big = { rows: 12000, cols: 1, data: new Float32Array(12000).fill(0.5) };
 const huge = { rows: 1, cols: 2 ** 28, data: new Float32Array(2 ** 28) };
 
 // [what, call(attn), { code, argument, cell, params, message }]: message is the exact sentence.
+const catInputs = {
+  x: matrix([
+    [1, 0, 0, 1],
+    [0, 1, 0, 1],
+    [0, 0, 1, 1],
+  ]),
+  wq: matrix([
+    [0, 0, 2, 0],
+    [2, 0, 0, 2],
+    [0, 2, -2, -2],
+    [0, 0, 0, 0],
+  ]),
+  wk: matrix([
+    [2, 0, 2, 0],
+    [0, 2, 0, 2],
+    [-2, -2, -2, -2],
+    [0, 0, 0, 0],
+  ]),
+  wv: matrix([
+    [1, 0, 1, 0],
+    [0, 1, 0, 1],
+    [1, 1, 1, 1],
+    [0, 0, 0, 0],
+  ]),
+  wo: matrix([
+    [0.5, 0, 0.5, 0],
+    [0, 0.5, 0, 0.5],
+    [0.5, 0, -0.5, 0],
+    [0, 0.5, 0, -0.5],
+  ]),
+};
+
 const CASES = [
   // --- refused by the core (C++), the same codes on every entry point ---
   [
@@ -140,6 +172,27 @@ const CASES = [
     },
   ],
   [
+    'gradient_shape: a gradOutput of another shape than the output A·V',
+    (a) => a.attentionBackward({ q: I2, k: I2, v: V10, gradOutput: matrix([[1, 0, 0]]) }),
+    {
+      code: 'gradient_shape',
+      argument: 'gradOutput',
+      params: { rows: 1, cols: 3, needRows: 2, needCols: 2 },
+      message: 'gradOutput is 1×3 but the output A·V is 2×2 (n_q×d_v)',
+    },
+  ],
+  [
+    'gradient_not_finite: a NaN in gradOutput, with its cell',
+    (a) => a.attentionBackward({ q: I2, k: I2, v: V10, gradOutput: { rows: 2, cols: 2, data: [1, 0, 0, NaN] } }),
+    {
+      code: 'gradient_not_finite',
+      argument: 'gradOutput',
+      cell: { row: 1, col: 1 },
+      params: { value: NaN },
+      message: 'gradOutput[1][1] is NaN; a gradient must be a finite number',
+    },
+  ],
+  [
     'projection_mismatch: w is charged, being checked against x',
     (a) => a.project({ x: matrix([[1, 2, 3]]), w: I2 }),
     {
@@ -159,10 +212,10 @@ const CASES = [
         what: 'scores',
         rows: 12000,
         cols: 12000,
-        bytes: (7 * 12000 * 12000 + 12000) * 4,
+        bytes: (6 * 12000 * 12000 + 2 * 12000 + 12000) * 4,
         limit: 2 ** 30,
       },
-      message: 'attention_steps on 12000×12000 scores needs 3.8 GiB of working memory; the limit is 1.0 GiB',
+      message: 'attention_steps on 12000×12000 scores needs 3.2 GiB of working memory; the limit is 1.0 GiB',
     },
   ],
   [
@@ -381,12 +434,111 @@ const CASES = [
     },
   ],
   [
+    'disposed: a trainer used after dispose()',
+    (a) => {
+      const trainer = a.createTrainer();
+      trainer.dispose();
+      trainer.step();
+    },
+    { code: 'disposed', message: 'trainer.step: this trainer has been disposed' },
+  ],
+  [
     'inputs_too_large: more than fits in the module',
     (a) => a.attention({ q: huge, k: huge, v: I2 }),
     {
       code: 'inputs_too_large',
       params: { values: 2 ** 29 + 4, bytes: (2 ** 29 + 4) * 4, limit: 512 * 2 ** 20 },
       message: "the inputs hold 536870916 values (2048.0 MiB); at most 512 MiB fit in the module's memory",
+    },
+  ],
+  // multi-head: x (3×4) and 4×4 weights, as 它 是 猫 with 2 heads
+  [
+    'heads_indivisible: 3 heads cannot split 4 columns',
+    (a) => a.multiHeadAttentionSteps({ ...catInputs, heads: 3 }),
+    {
+      code: 'heads_indivisible',
+      argument: 'wq',
+      params: { cols: 4, heads: 3 },
+      message:
+        'wq has 4 columns, which 3 heads cannot split into blocks of equal width; give it a multiple of 3 columns',
+    },
+  ],
+  [
+    'head_width_mismatch: wk wider than wq',
+    (a) =>
+      a.multiHeadAttentionSteps({
+        ...catInputs,
+        wk: matrix([
+          [1, 0, 0, 0, 0, 0],
+          [0, 1, 0, 0, 0, 0],
+          [0, 0, 1, 0, 0, 0],
+          [0, 0, 0, 1, 0, 0],
+        ]),
+        heads: 2,
+      }),
+    {
+      code: 'head_width_mismatch',
+      argument: 'wk',
+      params: { got: 6, need: 4 },
+      message: "wq has 4 columns (h·d_k) but wk has 6; each head's Q_i·K_iᵀ needs the same d_k in Q and K",
+    },
+  ],
+  [
+    "wo_mismatch: wo with 2 rows for concat's 4 columns",
+    (a) => a.multiHeadAttentionSteps({ ...catInputs, wo: I2, heads: 2 }),
+    {
+      code: 'wo_mismatch',
+      argument: 'wo',
+      params: { got: 2, need: 4, rows: 3 },
+      message: 'concat is 3×4 (n × h·d_v) but wo is 2×2; concat·W_O needs wo to have 4 rows',
+    },
+  ],
+  [
+    'projection_overflow: X·W_Q rounds to +Infinity in float32',
+    (a) =>
+      a.multiHeadAttentionSteps({
+        ...catInputs,
+        x: matrix([
+          [3e38, 3e38, 0, 0],
+          [0, 0, 0, 0],
+          [0, 0, 0, 0],
+        ]),
+        heads: 2,
+      }),
+    {
+      code: 'projection_overflow',
+      argument: 'q',
+      cell: { row: 0, col: 0 },
+      params: { value: Infinity },
+      message: 'q[0][0] = (x·wq) is +Infinity: float32 overflowed; use smaller values in x or the projection',
+    },
+  ],
+  [
+    'reentrant_call: a call made from inside another (through a built-in the caller replaced)',
+    (a) => {
+      const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+      const set = TypedArrayPrototype.set;
+      let nested;
+      TypedArrayPrototype.set = function (...args) {
+        if (!nested)
+          try {
+            a.attention({ q: I2, k: I2, v: V10 });
+          } catch (e) {
+            nested = e;
+          }
+        return Reflect.apply(set, this, args);
+      };
+      try {
+        a.project({ x: I2, w: I2 });
+      } finally {
+        TypedArrayPrototype.set = set;
+      }
+      throw nested;
+    },
+    {
+      code: 'reentrant_call',
+      params: { function: 'attention', running: 'projectSimd' },
+      message: 'attention was called while projectSimd was still running; call the module again once it has returned',
     },
   ],
 ];
@@ -406,7 +558,7 @@ function assertRefusal(error, want) {
   return true;
 }
 
-for (const build of ['simd', 'scalar']) {
+for (const build of ['relaxed', 'simd', 'scalar']) {
   describe(`${build} build: refused calls throw an Error with code, argument, cell and params`, () => {
     let attn;
     before(async () => {

@@ -1,5 +1,5 @@
-// The fast paths through the public JS API, for both builds: attention() and attentionStreaming()
-// equal the reference's output (attentionSteps with path 'reference') across shapes (1 to 300,
+// The fast paths through the public JS API, for each build (relaxed SIMD, SIMD128, scalar):
+// attention() and attentionStreaming() equal the reference's output (attentionSteps with path 'reference') across shapes (1 to 300,
 // odd and prime, n_q ≠ n_k), masks (none, causal, custom with fully masked rows), scalings and
 // temperatures; NaN cells as the reference's; bad input refused with the reference's message.
 import { describe, it, before } from 'node:test';
@@ -30,7 +30,7 @@ const SHAPES = [
   [4, 260, 300, 5],
 ];
 
-for (const build of ['simd', 'scalar']) {
+for (const build of ['relaxed', 'simd', 'scalar']) {
   describe(`${build} build: attention() and attentionStreaming() equal the reference's output`, () => {
     let attn;
     before(async () => {

@@ -213,3 +213,191 @@ for (const build of ['simd', 'scalar']) {
     });
   });
 }
+
+// Issue 19, item 4: re-entry through the bindings. The bindings used to build their results with
+// val::object().set(...), which runs a setter the caller put on Object.prototype; such a setter
+// could call the module mid-call, and begin_call() then freed the outer call's memory under it.
+for (const build of ['simd', 'scalar']) {
+  describe(`${build} build: nothing the caller installed runs during a call`, () => {
+    let attn;
+    before(async () => {
+      attn = (await loadAttentionWithCore(build)).attn;
+    });
+
+    // Runs `call` with a setter named `key` on Object.prototype that calls attention({ I₂, I₂, 10·I₂ });
+    // returns what `call` returned and how many times the setter ran.
+    function withPrototypeSetter(key, call) {
+      let ran = 0;
+      Object.defineProperty(Object.prototype, key, {
+        set() {
+          ran++;
+          attn.attention({ q: I2, k: I2, v: V10 });
+        },
+        configurable: true,
+      });
+      try {
+        return { result: call(), ran };
+      } finally {
+        delete Object.prototype[key];
+      }
+    }
+
+    it('a setter on Object.prototype.kept that calls attention cannot empty attentionSteps (it returned 0×0)', () => {
+      const { result, ran } = withPrototypeSetter('kept', () => attn.attentionSteps({ q: I2, k: I2, v: V10 }));
+      assert.equal(ran, 0);
+      assert.ok(Object.hasOwn(result, 'kept'));
+      assertClose(
+        assert,
+        result.kept,
+        [
+          [1, 1],
+          [1, 1],
+        ],
+        0,
+        'kept',
+      );
+      assertClose(
+        assert,
+        result.weights,
+        [
+          [0.67, 0.33],
+          [0.33, 0.67],
+        ],
+        0.01,
+        'weights',
+      );
+      assertClose(
+        assert,
+        result.output,
+        [
+          [6.698, 3.302],
+          [3.302, 6.698],
+        ],
+        1e-4,
+        'output',
+      );
+      assert.equal(result.divisor, Math.fround(Math.SQRT2));
+    });
+
+    it('a setter on Object.prototype.what during a too_much_memory refusal: the Error keeps its fields (it threw a raw number)', () => {
+      const big = { rows: 20000, cols: 1, data: new Float32Array(20000) };
+      const { result: thrown, ran } = withPrototypeSetter('what', () => {
+        try {
+          attn.attentionSteps({ q: big, k: big, v: big });
+        } catch (e) {
+          return e;
+        }
+      });
+      assert.equal(ran, 0);
+      assert.ok(thrown instanceof Error, `threw ${thrown}`);
+      assert.equal(thrown.code, 'too_much_memory');
+      assert.equal(thrown.params.operation, 'attention_steps');
+      assert.ok(Object.hasOwn(thrown.params, 'what'));
+      assert.equal(thrown.params.what, 'scores');
+      assertWorkedExample(assert, attn, 'after the refusal');
+    });
+
+    it('every result is an ordinary object with own fields, the multi-head one and its list of heads too', () => {
+      const x = matrix([
+        [1, 0, 0, 1],
+        [0, 1, 0, 1],
+        [0, 0, 1, 1],
+      ]);
+      const w = matrix([
+        [1, 0, 0, 1],
+        [0, 1, 1, 0],
+        [1, 1, 0, 0],
+        [0, 0, 1, 1],
+      ]);
+      const { result, ran } = withPrototypeSetter('heads', () =>
+        attn.multiHeadAttentionSteps({ x, wq: w, wk: w, wv: w, wo: w, heads: 2 }),
+      );
+      assert.equal(ran, 0);
+      assert.ok(Array.isArray(result.heads) && result.heads.length === 2);
+      for (const value of [result, result.q, result.heads[1], result.heads[1].nonFinite, result.multiplyAdds])
+        assert.equal(Object.getPrototypeOf(value), Object.prototype);
+    });
+
+    it('a setter on Object.prototype named after an option cannot swallow it: temperature, maskMatrix', () => {
+      const mask = matrix([
+        [1, 0],
+        [1, 1],
+      ]);
+      for (const key of ['temperature', 'maskMatrix', 'mask']) {
+        const { result, ran } = withPrototypeSetter(key, () =>
+          attn.attentionSteps({ q: I2, k: I2, v: V10, mask, temperature: 0.5 }),
+        );
+        assert.equal(ran, 0, key);
+        assertClose(
+          assert,
+          result.kept,
+          [
+            [1, 0],
+            [1, 1],
+          ],
+          0,
+          `${key}: kept`,
+        );
+        assert.equal(result.divisor, Math.fround(Math.SQRT2 * 0.5), `${key}: divisor`);
+      }
+    });
+
+    // The second line of defence: a built-in the bindings call, replaced by the caller, does run
+    // mid-call; a module call from there is refused with reentrant_call and the outer call is unharmed.
+    it('a call made while another runs is refused with reentrant_call, and the outer call completes', () => {
+      const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+      const set = TypedArrayPrototype.set;
+      const nested = [];
+      TypedArrayPrototype.set = function (...args) {
+        if (nested.length < 3)
+          try {
+            nested.push(attn.attention({ q: I2, k: I2, v: V10 }));
+          } catch (e) {
+            nested.push(e);
+          }
+        return Reflect.apply(set, this, args);
+      };
+      let result;
+      try {
+        result = attn.attentionSteps({ q: I2, k: I2, v: V10 });
+      } finally {
+        TypedArrayPrototype.set = set;
+      }
+      assert.ok(nested.length > 0, 'the replaced set ran during the call');
+      for (const e of nested) {
+        assert.ok(e instanceof Error, `the nested call returned ${e}`);
+        assert.equal(e.code, 'reentrant_call');
+        assert.deepEqual(e.params, { function: 'attention', running: 'attentionStepsSimd' });
+        assert.equal(
+          e.message,
+          'attention was called while attentionStepsSimd was still running; call the module again once it has returned',
+        );
+      }
+      assertClose(
+        assert,
+        result.output,
+        [
+          [6.698, 3.302],
+          [3.302, 6.698],
+        ],
+        1e-4,
+        'the outer call',
+      );
+      assertWorkedExample(assert, attn, 'after');
+    });
+
+    it('a call cut short by an exception frees the guard: the next call runs', () => {
+      const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+      const set = TypedArrayPrototype.set;
+      TypedArrayPrototype.set = () => {
+        throw new Error('set refused');
+      };
+      try {
+        assert.throws(() => attn.attentionSteps({ q: I2, k: I2, v: V10 }), { message: 'set refused' });
+      } finally {
+        TypedArrayPrototype.set = set;
+      }
+      assertWorkedExample(assert, attn, 'after the exception');
+    });
+  });
+}

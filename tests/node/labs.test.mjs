@@ -137,15 +137,16 @@ describe('both builds', () => {
 
 for (const build of ['simd', 'scalar']) {
   describe(`${build} build: workingMemory`, () => {
-    it('the worked example: attention_steps holds 7 score matrices and the output, 2×2 each: 128 bytes', () => {
+    it('the worked example: attention_steps holds 6 score matrices, 2 vectors and the output at its peak: 128 bytes', () => {
       const attn = builds[build];
       assert.deepEqual(attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2 }), {
-        bytes: (7 * 4 + 4) * 4,
+        bytes: (6 * 4 + 2 * 2 + 4) * 4,
         limit: 2 ** 30,
       });
+      // along columns, 9 score matrices and 4 vectors of n_k (transposed copies)
       assert.equal(
         attn.workingMemory({ operation: 'attention_steps', nq: 2, nk: 2, d: 2, dv: 2, axis: 'column' }).bytes,
-        (11 * 4 + 4) * 4,
+        (9 * 4 + 4 * 2) * 4,
       );
     });
 

@@ -1,10 +1,16 @@
 // Loads the built ES module in Node. Node ≥ 18 cannot fetch the separate .wasm (the glue picks up
 // the global fetch; docs/toolchain.md, pitfall 2), so the binary is read from disk and handed over.
 import fs from 'node:fs';
+import v8 from 'node:v8';
 
 const ROOT = new URL('../../', import.meta.url);
 
 export const builds = {
+  relaxed: {
+    module: 'wasm/attention-relaxed.mjs',
+    core: 'build/wasm/attention_core_relaxed.mjs', // the same glue as simd's (relaxed-simd.test.mjs)
+    wasm: 'build/wasm/attention_core_relaxed.wasm',
+  },
   simd: { module: 'wasm/attention.mjs', core: 'build/wasm/attention_core.mjs', wasm: 'build/wasm/attention_core.wasm' },
   scalar: {
     module: 'wasm/attention-scalar.mjs',
@@ -13,8 +19,15 @@ export const builds = {
   },
 };
 
+// Node 20 validates relaxed SIMD only behind a V8 flag; set before the module is compiled, it
+// applies to this process from then on (as `node --experimental-wasm-relaxed-simd` would).
+function enableRelaxedSimd() {
+  v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
+}
+
 /** The public API of one build (wasm/api.mjs around the Embind module). */
 export async function loadAttention(build = 'simd') {
+  if (build === 'relaxed') enableRelaxedSimd();
   const { module, wasm } = builds[build];
   const { default: createAttention } = await import(new URL(module, ROOT));
   return createAttention({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });
@@ -22,6 +35,7 @@ export async function loadAttention(build = 'simd') {
 
 /** The bare Embind module of one build, without api.mjs: to test what the bindings do alone. */
 export async function loadCore(build = 'simd') {
+  if (build === 'relaxed') enableRelaxedSimd();
   const { core, wasm } = builds[build];
   const { default: createCore } = await import(new URL(core, ROOT));
   return createCore({ wasmBinary: fs.readFileSync(new URL(wasm, ROOT)) });

@@ -21,7 +21,7 @@ test('n_q = 1, n_k = 65, d = 2,030,000: attention counts its workspace, frees it
   const e = Math.exp((0.002 * 0.001 * d) / Math.sqrt(d) - (0.001 * 0.001 * d) / Math.sqrt(d));
   assert.ok(Math.abs(out.data[0] - (65 * e) / (e + 64)) < 1e-3 * 65, `attention gave ${out.data[0]}`);
   assert.ok(memoryBytes() <= 2 * GiB);
-  // 7 score matrices of 4400² floats: 542 MB of working memory, well under the limit.
+  // 6 score matrices of 4400² floats at the peak: 465 MB of working memory, well under the limit.
   const n = 4400;
   const big = { rows: n, cols: 1, data: new Float32Array(n).fill(0.5) };
   const st = attn.attentionSteps({ q: big, k: big, v: big });

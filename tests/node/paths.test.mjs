@@ -160,6 +160,32 @@ for (const build of ['simd', 'scalar']) {
       }
     });
 
+    // Issue 19, item 1: exp(−100) is a denormal in std::exp and 0 in the SIMD exp; the SIMD steps
+    // skipped the weight of 0 and never read key 3's NaN. Only the mask leaves a key out.
+    it('a NaN value behind a kept key whose weight underflowed: NaN on every path and entry point', () => {
+      const q = { rows: 1, cols: 1, data: [1] };
+      const k = { rows: 4, cols: 1, data: [0, -100, -100, -100] };
+      const v = { rows: 4, cols: 1, data: [1, 2, 3, NaN] };
+      for (const path of PATHS) {
+        const steps = attn.attentionSteps({ q, k, v, scale: 'none', path });
+        assert.ok(Number.isNaN(steps.output.data[0]), `${path}: output ${steps.output.data[0]}`);
+        assert.equal(steps.nonFinite.output, 1, path);
+        assert.equal(steps.weights.data[0], 1, path);
+        for (const w of steps.weights.data.slice(1)) assert.ok(w >= 0 && w < 2 ** -126, `${path}: weight ${w}`);
+      }
+      assert.ok(Number.isNaN(attn.attention({ q, k, v, scale: 'none' }).data[0]));
+      assert.ok(Number.isNaN(attn.attentionStreaming({ q, k, v, scale: 'none' }).data[0]));
+      // masked, key 3 is left out: output 1 everywhere
+      const mask = { rows: 1, cols: 4, data: [1, 1, 1, 0] };
+      for (const path of PATHS) {
+        const steps = attn.attentionSteps({ q, k, v, scale: 'none', mask, path });
+        assert.equal(steps.output.data[0], 1, path);
+        assert.equal(steps.nonFinite.output, 0, path);
+      }
+      assert.equal(attn.attention({ q, k, v, scale: 'none', mask }).data[0], 1);
+      assert.equal(attn.attentionStreaming({ q, k, v, scale: 'none', mask }).data[0], 1);
+    });
+
     it('project: X·W equal bit for bit on both paths, at lengths around the vector width', () => {
       for (const [n, d, dOut] of SHAPES) {
         const x = random(n, d, n + 7, -2, 2),

@@ -1,30 +1,45 @@
 // engine.js, the page's only owner of the wasm instance, in Node (bytes passed in, no network):
-// both builds give the article's numbers, and the SIMD probe works.
+// each build gives the article's numbers, and the probes pick the fastest build the engine runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { loadEngine, simdSupported } from '../../web/src/engine.js';
+import v8 from 'node:v8';
+import { loadEngine, simdSupported, relaxedSimdSupported, bestBuild } from '../../web/src/engine.js';
 import { computeModel } from '../../web/src/model.js';
 import { defaultState } from '../../web/src/state.js';
 
 const bytes = (name) => fs.readFileSync(new URL(`../../build/wasm/${name}`, import.meta.url));
 
-test('Node 20 has wasm SIMD, so the probe says yes', () => {
+test('Node 20 has wasm SIMD, and relaxed SIMD only behind its flag: the probes say so, and bestBuild() follows', () => {
   assert.equal(simdSupported(), true);
+  assert.equal(relaxedSimdSupported(), false);
+  assert.equal(bestBuild(), 'simd');
+  v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
+  assert.equal(relaxedSimdSupported(), true);
+  assert.equal(bestBuild(), 'relaxed');
+  // Only among the builds offered: the offline file offers the scalar one alone where it cannot inflate the others.
+  assert.equal(bestBuild({ simd: () => {}, scalar: () => {} }), 'simd');
+  assert.equal(bestBuild({ scalar: () => {} }), 'scalar');
 });
 
-for (const [scalar, file] of [
-  [false, 'attention_core.wasm'],
-  [true, 'attention_core_scalar.wasm'],
-]) {
-  test(`the ${scalar ? 'scalar' : 'SIMD'} build computes the worked example`, async () => {
-    // Only the build asked for is read: the other's bytes are never needed.
-    const binaries = scalar
-      ? { scalar: () => bytes(file), simd: () => assert.fail('SIMD bytes read') }
-      : { simd: () => bytes(file), scalar: () => assert.fail('scalar bytes read') };
-    const engine = await loadEngine({ binaries, scalar });
-    assert.equal(engine.simd(), !scalar);
-    assert.equal(engine.build, scalar ? 'scalar' : 'simd');
+const FILES = {
+  relaxed: 'attention_core_relaxed.wasm',
+  simd: 'attention_core.wasm',
+  scalar: 'attention_core_scalar.wasm',
+};
+for (const build of Object.keys(FILES)) {
+  test(`the ${build} build computes the worked example`, async () => {
+    v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
+    // Only the build asked for is read: the others' bytes are never needed.
+    const binaries = Object.fromEntries(
+      Object.entries(FILES).map(([b, file]) => [
+        b,
+        b === build ? () => bytes(file) : () => assert.fail(`${b} bytes read`),
+      ]),
+    );
+    const engine = await loadEngine({ binaries, build });
+    assert.equal(engine.simd(), build !== 'scalar');
+    assert.equal(engine.build, build);
     const model = computeModel(engine, defaultState());
     assert.deepEqual(
       Array.from(model.output.data, (x) => x.toPrecision(4)),

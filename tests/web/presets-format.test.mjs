@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presetMatrices, presetSizes, seededRandom, MODE_MATRICES, PRESETS } from '../../web/src/presets.js';
-import { formatNumber, matrixFormat } from '../../web/src/format.js';
+import { formatNumber, matrixFormat, COMPACT_FROM, PRECISIONS } from '../../web/src/format.js';
 import {
   cellColors,
   cellBackground,
@@ -73,6 +73,22 @@ test('numbers are written with significant digits: 4 gives 0.6698 / 6.698, 2 giv
   assert.equal(formatNumber(NaN), 'NaN');
   assert.equal(formatNumber(12345.6, 4), '12346');
   assert.equal(formatNumber(1.5e-9, 4), '1.500e\u22129');
+});
+
+test("large numbers are compact at every precision: 1e20 is 1.000e20, float32's 3e38 3.000e38, whole or not", () => {
+  const f20 = Math.fround(1e20), // 100000002004087734272 written out
+    f38 = Math.fround(3e38); // 3.0000000054977558e38 written out
+  assert.equal(formatNumber(f20, 4), '1.000e20');
+  assert.equal(formatNumber(f38, 4), '3.000e38');
+  assert.equal(formatNumber(-f20, 2), '\u22121.0e20');
+  assert.equal(formatNumber(f38, 6), '3.00000e38');
+  assert.equal(formatNumber(COMPACT_FROM, 4), '1.000e9', 'from 10⁹ on');
+  assert.equal(formatNumber(123456789, 4), '123456789', 'below it, whole numbers written out');
+  for (const digits of PRECISIONS) {
+    // in a matrix of whole numbers (the inputs) and in one of fractions alike, never wider than digits + 5 characters
+    for (const text of [matrixFormat([f20, 1], digits)(f20), matrixFormat([0.5, f38], digits)(f38)])
+      assert.ok(text.length <= digits + 5 && /e\d+$/.test(text), `${digits} digits: ${text}`);
+  }
 });
 
 test('one matrix, one format: integers stay integers only when all of them are; exact zeros are "0"', () => {

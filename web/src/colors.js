@@ -4,6 +4,8 @@
 //   - diverging, centred at 0 (signed values): blue below 0, the background at 0, brown above.
 // The text colour is black or white, whichever contrasts more with the cell: pure black and white
 // are needed, because only they guarantee ≥ 4.5:1 at the lightness where one gives way to the other.
+import { FIGURES } from './steps.js';
+
 const BLACK = [0, 0, 0];
 const WHITE = [255, 255, 255];
 
@@ -149,23 +151,7 @@ export const offColor = (themeName = 'light') => css((THEMES[themeName] ?? THEME
 
 /**
  * The map each intermediate is drawn with: signed values diverge around 0; exponentials, their
- * sums and the weights are never negative and run from 0 to their maximum.
+ * sums and the weights are never negative and run from 0 to their maximum (each figure's `kind`,
+ * steps.js FIGURES).
  */
-export const KIND_OF = Object.freeze({
-  x: 'div',
-  wq: 'div',
-  wk: 'div',
-  wv: 'div',
-  q: 'div',
-  k: 'div',
-  v: 'div',
-  scores: 'div',
-  scaled: 'div',
-  shifted: 'div',
-  exps: 'seq',
-  expsArticle: 'seq',
-  rowMax: 'div',
-  rowSum: 'seq',
-  weights: 'seq',
-  output: 'div',
-});
+export const KIND_OF = Object.freeze(Object.fromEntries(Object.entries(FIGURES).map(([id, f]) => [id, f.kind])));

@@ -2,6 +2,7 @@
 // small API returned by loadEngine(), so changing how the module is loaded (a separate .wasm file
 // for hosting, inlined bytes for the single offline file) touches this file alone.
 
+import createRelaxed from '../../wasm/attention-relaxed.mjs';
 import createSimd from '../../wasm/attention.mjs';
 import createScalar from '../../wasm/attention-scalar.mjs';
 
@@ -10,27 +11,53 @@ import createScalar from '../../wasm/attention-scalar.mjs';
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
+// The same with f32x4.relaxed_madd (0xfd 0x85 0x02) on three i8x16.splat(0): engines without
+// relaxed SIMD (Safari, Node without its flag) reject it, and then get the SIMD128 build.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65,
+  0, 253, 15, 253, 133, 2, 11,
+]);
 
 export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
+export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 
-// The .wasm file of each build, next to the bundle on the development page.
-const WASM_FILES = { simd: 'attention_core.wasm', scalar: 'attention_core_scalar.wasm' };
+// Each build: its module, and its .wasm file next to the bundle on the development page. The
+// relaxed build's fast paths fuse multiply–adds; its step path is the SIMD128 build's code, so
+// the steps on screen are the same numbers in both.
+const BUILDS = {
+  relaxed: { create: createRelaxed, file: 'attention_core_relaxed.wasm' },
+  simd: { create: createSimd, file: 'attention_core.wasm' },
+  scalar: { create: createScalar, file: 'attention_core_scalar.wasm' },
+};
+
+/**
+ * The fastest build this engine runs, among those offered (`binaries`' keys; all three without it):
+ * relaxed SIMD, else SIMD128, else scalar.
+ */
+export function bestBuild(binaries) {
+  const offered = (build) => !binaries || build in binaries;
+  if (offered('relaxed') && relaxedSimdSupported()) return 'relaxed';
+  if (offered('simd') && simdSupported()) return 'simd';
+  return 'scalar';
+}
 
 /**
  * Loads the core once. Options:
- *   binaries — { simd, scalar }: functions returning the .wasm bytes (the self-contained builds
- *              and Node: no network at all); without it the .wasm is loaded from next to this bundle;
- *   scalar   — force the build without SIMD (default: only when the browser lacks SIMD).
+ *   binaries — { relaxed, simd, scalar }: functions returning (or resolving to) each build's .wasm
+ *              bytes (the self-contained builds and Node: no network at all); without it the .wasm
+ *              is loaded from next to this bundle;
+ *   build    — 'relaxed' | 'simd' | 'scalar' (default: bestBuild(binaries)).
  */
-export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
-  const build = scalar ? 'scalar' : 'simd';
-  const create = scalar ? createScalar : createSimd;
-  const wasmBinary = binaries?.[build]();
+export async function loadEngine({ binaries, build = bestBuild(binaries) } = {}) {
+  const { create, file } = BUILDS[build];
+  const wasmBinary = await binaries?.[build]();
   // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
   // import.meta.url, which the self-contained (classic script) bundle does not have.
+  // The glue asks for the one .wasm it loads by its own build's name (the relaxed build shares the
+  // SIMD128 build's glue): each build's file is this table's.
   const moduleOptions = wasmBinary
-    ? { wasmBinary, locateFile: (file) => file }
-    : { locateFile: (file) => new URL(file, import.meta.url).href };
+    ? { wasmBinary, locateFile: () => file }
+    : { locateFile: () => new URL(file, import.meta.url).href };
   let core = await create(moduleOptions);
 
   return {
@@ -46,8 +73,7 @@ export async function loadEngine({ binaries, scalar = !simdSupported() } = {}) {
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
-    wasmBytes: async () =>
-      wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile(WASM_FILES[build]))).arrayBuffer()),
+    wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile())).arrayBuffer()),
   };
 
   // An abort inside wasm (RuntimeError) leaves the instance unusable: recreate it for the next

@@ -5,6 +5,12 @@
 export const PRECISIONS = [2, 4, 6];
 
 const MINUS = '\u2212'; // typographic minus, the same width as '+' in tabular figures
+// From here on a number is written with an exponent, `digits` significant digits (1e20 →
+// "1.000e20", float32's 3e38 → "3.000e38"), whatever its kind: written out, 1e20 as a float32 is
+// "100000002004087734272", wider than any cell. Below it, whole numbers are written out
+// (123456789) and others rounded to whole numbers once they have `digits` digits before the point.
+// (Exports keep every digit: they do not use this file.)
+export const COMPACT_FROM = 1e9;
 
 export function formatNumber(value, digits = 4) {
   if (Number.isNaN(value)) return 'NaN';
@@ -13,7 +19,9 @@ export function formatNumber(value, digits = 4) {
   if (value === 0) return '0';
   const abs = Math.abs(value);
   let text;
-  if (Number.isInteger(value) && abs < 1e9)
+  if (abs >= COMPACT_FROM)
+    text = abs.toExponential(digits - 1); // huge: 1.000e20
+  else if (Number.isInteger(value))
     text = String(abs); // exact integers as the article writes them: 1, 10
   else if (abs >= 10 ** digits)
     text = abs.toFixed(0); // 12345.6 → 12346, never 1.234e+4

@@ -3,17 +3,10 @@
 
 import { fromRows } from './matrix.js';
 import { DEFAULTS } from '../../wasm/vocabulary.mjs';
+import { apiOptions } from './options.js';
 
-/** The options of attentionSteps that the state's controls choose. */
-export function stepOptions(state) {
-  return {
-    scale: state.scale,
-    temperature: state.temperature,
-    mask: state.mask,
-    stable: state.softmax === 'stable',
-    axis: state.axis,
-  };
-}
+/** The options of attentionSteps that the state's controls choose (options.js). */
+export const stepOptions = apiOptions;
 
 /**
  * Computes everything the page shows, all at once:

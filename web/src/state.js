@@ -16,7 +16,7 @@ import {
 } from './presets.js';
 import { STEPS } from './steps.js';
 import { parseNumber } from './parse-matrix.js';
-import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS, temperatureProblem } from '../../wasm/vocabulary.mjs';
+import { OPTIONS, optionsAtDefaults } from './options.js';
 import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
 import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
@@ -45,14 +45,14 @@ const oneOf = (values) => ({
   parse: (s) => values.find((v) => String(v) === s),
   format: String,
 });
-// The temperature obeys vocabulary.mjs's rule, as the field and the API do. A number the rule
-// refuses (0, 1e-46, 1e39) is not a link that cannot be read: `problem` says why, and the link
-// opens with the default τ and a notice naming the reason (parseState).
-const temperature = {
-  parse: (s) => (NUMBER.test(s) && temperatureProblem(Number(s)) === null ? Number(s) : undefined),
-  problem: (s) => (NUMBER.test(s) ? temperatureProblem(Number(s)) : null),
+// A number the option's own rule accepts (options.js: the core's rule, wasm/vocabulary.mjs). A
+// number the rule refuses (τ = 0, 1e-46, 1e39) is not a link that cannot be read: `problem` says
+// why, and the link opens with the option's default and a notice naming the reason (parseState).
+const number = (validate) => ({
+  parse: (s) => (NUMBER.test(s) && !validate(Number(s)) ? Number(s) : undefined),
+  problem: (s) => (NUMBER.test(s) ? validate(Number(s)) : null),
   format: String,
-};
+});
 // A matrix's cells obey the rule of the cells on the page (parseNumber): a link cannot carry a
 // value a reader could not type, such as 1e39, which is +∞ in float32.
 const matrix = {
@@ -92,12 +92,8 @@ export const FIELDS = [
   { key: 'dk', type: size, initial: 2 },
   { key: 'dv', type: size, initial: 2 },
   { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
-  // The article's switches: the JS API's names (wasm/vocabulary.mjs) and defaults.
-  { key: 'scale', type: oneOf(SCALES), initial: DEFAULTS.scale },
-  { key: 'temperature', type: temperature, initial: DEFAULTS.temperature },
-  { key: 'mask', type: oneOf(MASKS), initial: DEFAULTS.mask },
-  { key: 'softmax', type: oneOf(SOFTMAXES), initial: DEFAULTS.stable ? 'stable' : 'naive' },
-  { key: 'axis', type: oneOf(AXES), initial: DEFAULTS.axis },
+  // The article's switches (options.js): the JS API's names and defaults.
+  ...OPTIONS.map((o) => ({ key: o.key, type: o.values ? oneOf(o.values) : number(o.validate), initial: o.initial })),
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
   // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
   { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
@@ -141,14 +137,7 @@ function resolvePreset(state) {
  * default. The article's remarks on them ("the other weight still gets 0.33") hold only then.
  */
 export function showsArticleNumbers(state) {
-  return (
-    state.preset === 'article' &&
-    state.scale === DEFAULTS.scale &&
-    state.temperature === DEFAULTS.temperature &&
-    state.mask === DEFAULTS.mask &&
-    state.softmax === (DEFAULTS.stable ? 'stable' : 'naive') &&
-    state.axis === DEFAULTS.axis
-  );
+  return state.preset === 'article' && optionsAtDefaults(state);
 }
 
 /** True when every matrix the mode needs is present with the shape the sizes say. */

@@ -1,5 +1,305 @@
 // The article's steps, in its order (§1 input X, §2 projections, §3 scores, §4 scaling, §5 the
-// softmax in four steps, §6 weighting V). The step list, the URL's step number (1-based, state.js)
-// and the formulas pre-rendered for each step (formulas/formulas.js) all follow this one list.
+// softmax in four steps, §6 weighting V), one description each. Everything the page does with a
+// step derives from its entry: the URL's step number (its position, state.js), the formulas
+// pre-rendered at build time (formulas/formulas.js), the map (views/nav.js), the stage's figures,
+// notices, switches and extras (views/stage.js), where a non-finite number first shows
+// (non-finite.js), the matrices of the exports and the handout (labs/export/matrices.js) and the
+// tie test (tests/web/descriptions.test.mjs). Pure: no DOM — the map's MathML is built by
+// functions the view hands in (`m`: views/math.js's builders).
+//
+// A step:
+//   id        its name in the i18n keys step.<id>.title, step.<id>.text and map.<id>;
+//   section   the article's section;
+//   formula   { part: the main formula's part it marks, detail(variant) → TeX of the step alone,
+//               variant = { scale, softmax, axis } };
+//   figures   state → rows of figures and the operators between them: a figure is FIGURE(id,
+//             look) (FIGURES says what model field it is drawn from and its shape), an operator
+//             a string;
+//   produces  the model fields (computeModel's names) this step first computes, in order: the
+//             exports' order, and where the core's non-finite counts are first shown;
+//   map       the node of the map: { matrices(state) its thumbnails, symbol(m, state), op(m, state)
+//             on the arrow into it, shape: state → [rows, cols] of what comes out };
+//   controls  the options (options.js) whose switches sit beside this step on the stage;
+//   notices   [{ when(state), kind, words }]: the step's own notices;
+//   remark    the article's own remark on its worked example (§7), while the numbers are its own;
+//   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
+//             'mix' (the mix of V's rows), 'lines' (the word-to-word lines).
 
-export const STEPS = Object.freeze(['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output']);
+import { SCALE_RULES } from './options.js';
+
+/**
+ * Every matrix a step can show, by its figure id: the model field it is drawn from (a path, e.g.
+ * 'article.exps'), its shape in the state's sizes, its colour scale (colors.js: 'div' diverging,
+ * 'seq' sequential) and the figure it grows out of in the motion between steps. A new figure
+ * also gives its symbol, { text: 'concat', nodes: (m) => [m.mi('concat')] } (views/names.js names
+ * the article's own figures).
+ */
+export const FIGURES = Object.freeze({
+  x: { field: 'x', shape: ['n', 'd'], kind: 'div' },
+  wq: { field: 'wq', shape: ['d', 'dk'], kind: 'div' },
+  wk: { field: 'wk', shape: ['d', 'dk'], kind: 'div' },
+  wv: { field: 'wv', shape: ['d', 'dv'], kind: 'div' },
+  q: { field: 'q', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x' },
+  k: { field: 'k', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x' },
+  v: { field: 'v', shape: ['n', 'dv'], kind: 'div', madeFrom: 'x' },
+  scores: { field: 'scores', shape: ['n', 'n'], kind: 'div', madeFrom: 'k' },
+  scaled: { field: 'scaled', shape: ['n', 'n'], kind: 'div', madeFrom: 'scores' },
+  rowMax: { field: 'rowMax', shape: ['n', 1], kind: 'div' },
+  shifted: { field: 'shifted', shape: ['n', 'n'], kind: 'div', madeFrom: 'scaled' },
+  exps: { field: 'exps', shape: ['n', 'n'], kind: 'seq', madeFrom: 'shifted' },
+  expsArticle: { field: 'article.exps', shape: ['n', 'n'], kind: 'seq', madeFrom: 'shifted', optional: true },
+  rowSum: { field: 'rowSum', shape: ['n', 1], kind: 'seq' },
+  weights: { field: 'weights', shape: ['n', 'n'], kind: 'seq', madeFrom: 'exps' },
+  output: { field: 'output', shape: ['n', 'dv'], kind: 'div', madeFrom: 'weights' },
+});
+
+/**
+ * A figure on a step: `id` (FIGURES) and how it is drawn there —
+ *   labels   'token' (the words beside its rows) or 'pair' (beside rows and columns);
+ *   pick     'score' | 'output': its cells expand in the popover (views/explain.js);
+ *   masked   the core's mask greys its cells;
+ *   reduce   [what ('Max' | 'Sum'), field]: the row (or column) max or sum set beside it;
+ *   totals   its row sums beside it (and column sums under it, for a column softmax);
+ *   caption  an i18n key other than mat.<id>.
+ */
+export const FIGURE = (id, look = {}) => ({ figure: id, ...look });
+
+const token = { labels: 'token' };
+const scores = { labels: 'pair', pick: 'score' };
+const maskedScores = { ...scores, masked: true };
+const qkv = () => [[FIGURE('q', token), FIGURE('k', token), FIGURE('v', token)]];
+
+// max and sum along the softmax's axis, in the article's notation (§5)
+const maxOf = (axis) => (axis === 'column' ? "\\max_{i'} x_{i'j}" : "\\max_{j'} x_{ij'}");
+const sumOf = (axis) => (axis === 'column' ? '\\Sigma_j' : '\\Sigma_i');
+/** The scaled score x_ij as the current scaling writes it. */
+const scaledScore = (scale) => (SCALE_RULES[scale].tex ? `\\frac{S_{ij}}{${SCALE_RULES[scale].tex}}` : 'S_{ij}');
+
+export const STEP_LIST = Object.freeze([
+  {
+    id: 'x',
+    section: 1,
+    formula: { part: 'x', detail: () => 'X \\in \\mathbb{R}^{n \\times d}' },
+    figures: (state) => (state.mode === 'x' ? [[FIGURE('x', token)]] : qkv()),
+    produces: [],
+    map: { matrices: (s) => (s.mode === 'x' ? ['x'] : []), symbol: (m) => [m.mi('X')] },
+    controls: [],
+    notices: [{ when: (s) => s.mode === 'qkv', kind: 'info', words: 'step.x.qkvMode' }],
+  },
+  {
+    id: 'project',
+    section: 2,
+    formula: {
+      part: 'project',
+      detail: () =>
+        'W_Q, W_K \\in \\mathbb{R}^{d \\times d_k},\\; W_V \\in \\mathbb{R}^{d \\times d_v}' +
+        '\\quad\\Rightarrow\\quad Q, K \\in \\mathbb{R}^{n \\times d_k},\\; V \\in \\mathbb{R}^{n \\times d_v}',
+    },
+    // X once, then each projection on one line, X · W = result: the line scrolls, never wraps.
+    figures: (state) =>
+      state.mode !== 'x'
+        ? qkv()
+        : [[FIGURE('x', token)], ...['q', 'k', 'v'].map((out) => ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, token)])],
+    produces: ['q', 'k', 'v'],
+    map: {
+      matrices: () => ['q', 'k', 'v'],
+      symbol: (m) => [m.mi('Q'), m.mi('K'), m.mi('V')],
+      op: (m, s) => (s.mode === 'x' ? [m.mo('·'), m.mi('W')] : [m.mo('=')]),
+      shape: (s) => [s.n, s.dk],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'scores',
+    section: 3,
+    formula: {
+      part: 'scores',
+      detail: () =>
+        'S = QK^{\\top} \\in \\mathbb{R}^{n \\times n},\\qquad S_{ij} = q_i \\cdot k_j = \\sum_{t=1}^{d_k} q_{it}\\,k_{jt}',
+    },
+    figures: () => [
+      [FIGURE('q', token), '·', FIGURE('k', { ...token, caption: 'mat.kTransposed' }), '=', FIGURE('scores', scores)],
+    ],
+    produces: ['scores'],
+    map: {
+      matrices: () => ['scores'],
+      symbol: (m) => [m.mi('S')],
+      op: (m) => [m.mi('Q'), m.msup(m.mi('K'), m.mo('⊤'))],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'scale',
+    section: 4,
+    formula: {
+      part: 'scale',
+      detail: ({ scale }) =>
+        scale === 'sqrt_dk'
+          ? 'x_{ij} = \\frac{S_{ij}}{\\sqrt{d_k}},\\qquad \\operatorname{Var}\\!\\left(\\frac{q \\cdot k}{\\sqrt{d_k}}\\right) = \\frac{d_k}{(\\sqrt{d_k})^2} = 1'
+          : `x_{ij} = ${scaledScore(scale)},\\qquad \\operatorname{Var}(q \\cdot k) = d_k`,
+    },
+    figures: () => [[FIGURE('scores', scores), '→', FIGURE('scaled', maskedScores)]],
+    produces: ['kept', 'scaled'],
+    map: {
+      matrices: () => ['scaled'],
+      symbol: (m, s) => m.symbol('scaled', s),
+      op: (m, s) => [m.mo('÷'), ...(m.divisor(s.scale).length ? m.divisor(s.scale) : [m.mi('1')])],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: ['scale', 'temperature', 'mask'],
+    notices: [],
+  },
+  {
+    id: 'max',
+    section: 5,
+    formula: {
+      part: 'softmax',
+      detail: ({ scale, axis }) => `x_{ij} - ${maxOf(axis)},\\qquad x_{ij} = ${scaledScore(scale)}`,
+    },
+    figures: () => [
+      [FIGURE('scaled', { ...maskedScores, reduce: ['Max', 'rowMax'] }), '→', FIGURE('shifted', maskedScores)],
+    ],
+    produces: ['rowMax', 'shifted'],
+    map: {
+      matrices: () => ['shifted'],
+      symbol: (m) => [m.mo('−'), m.fn('max')],
+      op: (m) => [m.mo('−'), m.fn('max')],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: ['softmax'],
+    notices: [{ when: (s) => s.softmax === 'naive', kind: 'info', words: 'step.max.naive' }],
+  },
+  {
+    id: 'exp',
+    section: 5,
+    formula: {
+      part: 'softmax',
+      detail: ({ softmax, axis }) =>
+        softmax === 'naive'
+          ? 'e_{ij} = \\exp\\left(x_{ij}\\right)'
+          : `e_{ij} = \\exp\\!\\left(x_{ij} - ${maxOf(axis)}\\right)`,
+    },
+    figures: () => [[FIGURE('exps', maskedScores), FIGURE('expsArticle', { labels: 'pair' })]],
+    produces: ['exps'],
+    map: {
+      matrices: () => ['exps'],
+      symbol: (m) => [m.fn('exp')],
+      op: (m) => [m.fn('exp')],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: ['softmax'],
+    notices: [],
+    extras: ['sameWeight'],
+  },
+  {
+    id: 'sum',
+    section: 5,
+    formula: {
+      part: 'softmax',
+      detail: ({ axis }) =>
+        axis === 'column' ? '\\Sigma_j = \\sum_{i=1}^{n} e_{ij}' : '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}',
+    },
+    figures: () => [
+      [
+        FIGURE('exps', { ...maskedScores, reduce: ['Sum', 'rowSum'] }),
+        FIGURE('expsArticle', { labels: 'pair', reduce: ['Sum', 'article.rowSum'] }),
+      ],
+    ],
+    produces: ['rowSum'],
+    map: {
+      matrices: () => ['rowSum'],
+      symbol: (m) => [m.mo('Σ')],
+      op: (m) => [m.mo('Σ')],
+      shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]),
+    },
+    controls: [],
+    notices: [],
+    extras: ['sameWeight'],
+  },
+  {
+    id: 'weights',
+    section: 5,
+    formula: {
+      part: 'softmax',
+      detail: ({ axis }) =>
+        `A_{ij} = \\frac{e_{ij}}{${sumOf(axis)}},\\qquad ${
+          axis === 'column' ? '\\sum_{i=1}^{n} A_{ij} = 1' : '\\sum_{j=1}^{n} A_{ij} = 1'
+        },\\qquad A \\in \\mathbb{R}^{n \\times n}`,
+    },
+    figures: (state) => [
+      [
+        FIGURE('weights', {
+          ...maskedScores,
+          caption: state.axis === 'column' ? 'mat.weightsColumn' : 'mat.weights',
+          totals: true,
+        }),
+      ],
+    ],
+    produces: ['weights'],
+    map: {
+      matrices: () => ['weights'],
+      symbol: (m) => [m.mi('A')],
+      op: (m) => [m.mo('÷'), m.mo('Σ')],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: ['axis'],
+    notices: [],
+    remark: 'article.weights',
+    extras: ['lines'],
+  },
+  {
+    id: 'output',
+    section: 6,
+    formula: {
+      part: 'output',
+      detail: () =>
+        '\\operatorname{output}_i = \\sum_{j=1}^{n} A_{ij}\\, v_j,\\qquad AV \\in \\mathbb{R}^{n \\times d_v}',
+    },
+    figures: () => [
+      [FIGURE('weights', maskedScores), '·', FIGURE('v', token), '=', FIGURE('output', { ...token, pick: 'output' })],
+    ],
+    produces: ['output'],
+    map: {
+      matrices: () => ['output'],
+      symbol: (m) => [m.mi('A'), m.mi('V')],
+      op: (m) => [m.mo('·'), m.mi('V')],
+      shape: (s) => [s.n, s.dv],
+    },
+    controls: [],
+    notices: [],
+    remark: 'article.output',
+    extras: ['mix', 'lines'],
+  },
+]);
+
+/** The step ids in order: the URL's step number is an id's position + 1. */
+export const STEPS = Object.freeze(STEP_LIST.map((step) => step.id));
+
+/** The description of step `id` (undefined for an unknown id). */
+export const stepById = (id) => STEP_LIST.find((step) => step.id === id);
+
+/** True when step `id` comes at or after step `than`. */
+export const atOrAfter = (id, than) => STEPS.indexOf(id) >= STEPS.indexOf(than);
+
+/** The figures of a step as a flat list, operators left out. */
+export const stepFigures = (step, state) =>
+  step
+    .figures(state)
+    .flat()
+    .filter((item) => typeof item === 'object');
+
+/** Reads a model field by its path ('weights', 'article.exps'); undefined when it is not there. */
+export const fieldOf = (model, path) => path.split('.').reduce((value, name) => value?.[name], model);
+
+/** The i18n keys a step's words use (the tie test checks each exists in both languages). */
+export function stepWordKeys(step, states) {
+  const keys = new Set([`step.${step.id}.title`, `step.${step.id}.text`, `map.${step.id}`]);
+  for (const notice of step.notices) keys.add(notice.words);
+  if (step.remark) keys.add(step.remark);
+  for (const state of states)
+    for (const figure of stepFigures(step, state)) keys.add(figure.caption ?? `mat.${figure.figure}`);
+  return [...keys];
+}

@@ -18,7 +18,7 @@ export default {
   'embed.devServer':
     'This is the development page (npm start), which a sandboxed frame cannot load: the code points at the self-contained build that this server also serves at site/ (dist/site, made by npm run build). For a blog, copy the dist/site folder to your web site and change the address in the code to it.',
   'embed.frameFailed':
-    'The playground could not start in this frame: this page\'s scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.',
+    "The playground could not start in this frame: this page's scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.",
   'embed.copy': 'Copy code',
   'embed.copied': 'Code copied.',
   'embed.close': 'Close',
@@ -156,6 +156,8 @@ export default {
   'lines.caption':
     'Each line joins two words; the thicker it is, the more weight the word on the left gives the word on the right (a row of A). Click a word on the left to bring out its lines.',
   'lines.summary': 'The weights “{word}” gives the words: {weights}.',
+  'engine.build.relaxed':
+    'Core: relaxed-SIMD build (WebAssembly SIMD with fused multiply–add in the fast paths; the steps on the page run the same SIMD128 loops as the SIMD128 build)',
   'engine.build.simd': 'Core: SIMD128 build (WebAssembly SIMD)',
   'engine.build.scalar':
     "Core: scalar build (this browser has no WebAssembly SIMD; the SIMD path's loops run as scalar instructions)",
@@ -286,7 +288,19 @@ export default {
   'core.not_a_number': "{name}'s value number {index} is not a number (got {got}).",
   'core.inputs_too_large': "The inputs hold {values} values ({bytes}); at most {limit} fit in the module's memory.",
 
+  'core.gradient_shape': 'The output gradient is {rows}×{cols} but the output A·V is {needRows}×{needCols}.',
+  'core.gradient_not_finite': 'The output gradient is {value} here; a gradient must be a finite number.',
+  'core.disposed': 'This trainer has been disposed and cannot be used again.',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
+  'core.heads_indivisible':
+    '{name} has {cols} columns, which {heads} heads cannot split into blocks of equal width; give it a multiple of {heads} columns.',
+  'core.head_width_mismatch':
+    'W_Q has {need} columns (h·d_k) but W_K has {got}; every head needs the same d_k in Q and K.',
+  'core.wo_mismatch':
+    'The heads concatenated have {need} columns (h·d_v) but W_O has {got} rows; concat·W_O needs {need}.',
+  'core.projection_overflow': '{name} is {value} here: X·W overflowed float32. Use smaller values in X or the weights.',
+  'core.reentrant_call':
+    'The computing core was called again before its call ({running}) had returned; nothing was computed.',
 
   // the page's views (the labs name themselves in i18n/labs/)
   'view.steps': 'The nine steps',

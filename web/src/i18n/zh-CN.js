@@ -154,6 +154,8 @@ export default {
   'mix.more': '只列出权重最大的 {shown} 个词;其余 {count} 个词也按各自的权重加在里面。',
   'lines.caption': '每条线连接两个词,线越粗,左边的词分给右边的词的权重越大(A 的一行)。点左边的词,突出它的线。',
   'lines.summary': '“{word}”分给各词的权重:{weights}。',
+  'engine.build.relaxed':
+    '计算核心:relaxed SIMD 构建(WebAssembly SIMD,快速路径用融合乘加;页面上的每一步仍用与 SIMD128 构建相同的 SIMD128 循环算出)',
   'engine.build.simd': '计算核心:SIMD128 构建(WebAssembly SIMD)',
   'engine.build.scalar': '计算核心:标量构建(这个浏览器不支持 WebAssembly SIMD,SIMD 路径的循环以标量指令运行)',
   'engine.path.simd': '页面上的数字由 SIMD 路径算出',
@@ -277,7 +279,15 @@ export default {
   'core.not_a_number': '{name} 的第 {index} 个值不是数字(收到的是 {got})。',
   'core.inputs_too_large': '输入共有 {values} 个数({bytes}),超过了模块内存能容纳的 {limit}。',
 
+  'core.gradient_shape': '输出的梯度是 {rows}×{cols},但输出 A·V 是 {needRows}×{needCols}。',
+  'core.gradient_not_finite': '输出的梯度在这里是 {value};梯度必须是有限数。',
+  'core.disposed': '这个训练器已经释放,不能再使用。',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
+  'core.heads_indivisible': '{name} 有 {cols} 列,{heads} 个头无法把它分成等宽的块:列数必须是 {heads} 的倍数。',
+  'core.head_width_mismatch': 'W_Q 有 {need} 列(h·dₖ),W_K 却有 {got} 列:每个头的 Q 和 K 需要相同的 dₖ。',
+  'core.wo_mismatch': '各头拼接后有 {need} 列(h·dᵥ),W_O 却有 {got} 行:concat·W_O 需要 {need} 行。',
+  'core.projection_overflow': '{name} 在这里是 {value}:X·W 超出了 float32 的范围(溢出)。请把 X 或权重的数值调小。',
+  'core.reentrant_call': '计算核心在上一次调用({running})返回之前又被调用了;这次没有计算。',
 
   // the page's views (the labs name themselves in i18n/labs/)
   'view.steps': '九个步骤',

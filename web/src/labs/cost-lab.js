@@ -12,12 +12,12 @@ import { seededRandom } from '../presets.js';
 
 /**
  * What a run measures. d = 64 (a typical head size). Sizes double from 64 to 4096, then 8192,
- * where the step-by-step path's seven n² matrices (1.9 GiB) exceed the core's 1 GiB and it is
+ * where the step-by-step path's six n² matrices at its peak (1.5 GiB) exceed the core's 1 GiB and it is
  * refused, while the other two still run. The plain reference path stops timing at 2048 (at 4096
  * it takes seconds and copies 6 n×n matrices — 400 MB — into JS per call); beyond its limit it is
  * still called once, to show the core's refusal with the bytes it would need.
  * minMs: after a warm-up call, each size is repeated until this much time is measured (and at
- * least three times; see measure). warmUpMs: how long each path runs before anything is measured.
+ * least five times; see measure). warmUpMs: how long each path runs before anything is measured.
  */
 export const COST_PLAN = Object.freeze({
   d: 64,
@@ -66,6 +66,13 @@ export function costInputs(n, d, seed) {
  * fewer than two distinct n.
  */
 export function fitSlope(points) {
+  return fitLogLog(points)?.slope ?? null;
+}
+
+// The least-squares line through (log n, log ms), and how far its slope could move if each point
+// were off by its own `spread` (the fraction its samples scattered above their minimum): the
+// worst case of the slope's weights (log nᵢ − mean) / Σ(log nⱼ − mean)² times log(1 + spreadᵢ).
+function fitLogLog(points) {
   const xs = points.map((p) => Math.log(p.n)),
     ys = points.map((p) => Math.log(p.ms));
   const mx = xs.reduce((a, x) => a + x, 0) / xs.length,
@@ -76,19 +83,38 @@ export function fitSlope(points) {
     sxy += (x - mx) * (ys[i] - my);
     sxx += (x - mx) ** 2;
   });
-  return sxx > 0 ? sxy / sxx : null;
+  if (!(sxx > 0)) return null;
+  const spread = xs.reduce((a, x, i) => a + (Math.abs(x - mx) * Math.log1p(points[i].spread ?? 0)) / sxx, 0);
+  return { slope: sxy / sxx, spread };
 }
 
 /**
- * The slope of each path over its larger timed sizes — the upper half, at least two — where the
- * n² work dominates the fixed cost of a call (copying the inputs in, the output out).
- * Returns { [path]: slope | null }.
+ * Where compute dominates the fixed cost of a call (copying the inputs in, the output out): the
+ * sizes whose time is at least COMPUTE_BOUND_FACTOR times the smallest size's. That time bounds
+ * the fixed cost from above, and a fixed share f bends the local slope from 2 to 2·(1 − f): at
+ * 16 times it, f ≤ 1/16. At least the two largest sizes are fitted.
+ */
+export const COMPUTE_BOUND_FACTOR = 16;
+/** A slope whose spread is above this is not to be trusted: the machine was too busy. */
+export const TRUSTED_SPREAD = 0.15;
+
+/**
+ * Each path's log–log slope over the sizes where compute dominates (COMPUTE_BOUND_FACTOR), with
+ * its spread (how far the samples' scatter could move it) and whether it can be trusted.
+ * Returns { [path]: { slope, spread, busy, sizes } | null } — null before two sizes are measured.
  */
 export function slopes(measures, paths = COST_PLAN.paths) {
   const out = {};
   for (const path of paths) {
     const points = measures.filter((m) => m.path === path && m.type === 'measure').sort((a, b) => a.n - b.n);
-    out[path] = fitSlope(points.slice(Math.min(Math.floor(points.length / 2), Math.max(0, points.length - 2))));
+    const floor = COMPUTE_BOUND_FACTOR * (points[0]?.ms ?? 0);
+    const first = Math.min(
+      Math.max(0, points.length - 2),
+      points.findIndex((p) => p.ms >= floor),
+    );
+    const fitted = points.slice(first < 0 ? Math.max(0, points.length - 2) : first);
+    const fit = fitLogLog(fitted);
+    out[path] = fit && { ...fit, busy: fit.spread > TRUSTED_SPREAD, sizes: fitted.map((p) => p.n) };
   }
   return out;
 }
@@ -113,20 +139,34 @@ export function memoryTable(engine, { sizes = MEMORY_SIZES, d = COST_PLAN.d, pat
 }
 
 const TICK = Object.freeze({ type: 'tick' });
-// A measurement is the median of at least three timed batches after a warm-up (one slow batch on
-// a busy machine does not move it). A batch repeats the call until it lasts BATCH_MS: Firefox's
-// clock ticks in whole milliseconds outside cross-origin isolation, and n = 64 takes 0.06 ms.
-// A call of half a second or more is measured once, warm-up included.
-const MIN_REPS = 3;
+// A measurement is the minimum of repeated timed batches after a warm-up: other jobs on the
+// machine only ever add time, so the fastest batch is the closest to the work itself, and the
+// median's distance above it (`spread`) says how disturbed the samples were. At least MIN_REPS
+// batches, and as many more as fit in minMs (cheap at small n: n = 64 gets dozens). A batch
+// repeats the call until it lasts BATCH_MS: Firefox's clock ticks in whole milliseconds outside
+// cross-origin isolation, and n = 64 takes 0.06 ms. A call of half a second or more is measured
+// MIN_REPS times if that stays under LONG_TOTAL_MS, else once (its spread unknown, taken as 0).
+const MIN_REPS = 5;
 const BATCH_MS = 10;
 const LONG_CALL_MS = 500;
+const LONG_TOTAL_MS = 3000;
 const WARM_UP_N = 128; // a size whose calls take well under a slice on every path
+/** A measurement whose samples scattered more than this above their minimum was disturbed. */
+export const DISTURBED_SPREAD = 0.25;
+
+/** The robust estimate of repeated timings of one call: the minimum, and the median's spread above it. */
+export function robustTime(perCall) {
+  const sorted = [...perCall].sort((a, b) => a - b);
+  const min = sorted[0],
+    median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return { ms: min, spread: sorted.length > 1 && min > 0 ? median / min - 1 : 0 };
+}
 
 /**
  * One size on one path, as a generator: it yields TICK after every call (so that a caller on the
  * page's thread can let the page answer in between) and returns the event that reports it:
- *   { type: 'measure', path, n, ms (per call: the median of `samples` batches of `batch` calls), samples,
- *     batch, gflops, bytes (its working memory) }
+ *   { type: 'measure', path, n, ms (per call: the fastest of `samples` batches of `batch` calls),
+ *     spread (the median batch's excess over it, a fraction), samples, batch, gflops, bytes (its working memory) }
  *   { type: 'refused', path, n, bytes, limit, error: { code, message } }  — the core's refusal
  *   { type: 'skipped', path, n, reason: 'capped' | 'slice' }
  * predictMs: the expected time of one call (from the previous size); a call predicted longer than
@@ -156,7 +196,15 @@ export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, slic
   };
   const warmUp = timed(1); // not kept: the first call also grows and touches fresh memory
   yield TICK;
-  if (warmUp >= LONG_CALL_MS) return result(warmUp, 1, 1); // measured once: repeating it would cost seconds
+  if (warmUp >= LONG_CALL_MS) {
+    // Repeating costs seconds: as often as fits in LONG_TOTAL_MS, at least once.
+    const perCall = [];
+    do {
+      perCall.push(timed(1));
+      yield TICK;
+    } while (perCall.length < MIN_REPS && (perCall.length + 1) * warmUp < LONG_TOTAL_MS);
+    return result(robustTime(perCall), perCall.length, 1);
+  }
   // Calls per timed batch: doubled until a batch lasts BATCH_MS; that batch is the first sample.
   let batch = 1;
   let ms = timed(batch);
@@ -174,11 +222,11 @@ export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, slic
     total += ms;
     yield TICK;
   }
-  perCall.sort((a, b) => a - b);
-  return result(perCall[Math.floor(perCall.length / 2)], perCall.length, batch);
+  return result(robustTime(perCall), perCall.length, batch);
 
-  function result(ms, samples, calls) {
-    return { type: 'measure', path, n, ms, samples, batch: calls, gflops: attentionFlops(n, d) / (ms * 1e6), bytes };
+  function result({ ms, spread }, samples, calls) {
+    const gflops = attentionFlops(n, d) / (ms * 1e6);
+    return { type: 'measure', path, n, ms, spread, samples, batch: calls, gflops, bytes };
   }
 }
 

@@ -4,7 +4,7 @@
 // offline file (whose CSP allows `worker-src blob:` and nothing else).
 //
 // Protocol (cost-run.js is the other side):
-//   page → worker  { type: 'run', build: 'simd' | 'scalar', wasm: Uint8Array, plan }
+//   page → worker  { type: 'run', build: 'relaxed' | 'simd' | 'scalar', wasm: Uint8Array, plan }
 //                  the .wasm bytes of the page's own build travel in the message: nothing is fetched
 //   worker → page  { type: 'ready', build }, then every event of runCost (cost-lab.js) but its
 //                  ticks, ending with 'done'; or { type: 'error', error: { message, code } }
@@ -16,7 +16,7 @@ import { runCost } from './cost-lab.js';
 self.onmessage = async ({ data }) => {
   if (data?.type !== 'run') return;
   try {
-    const engine = await loadEngine({ binaries: { [data.build]: () => data.wasm }, scalar: data.build === 'scalar' });
+    const engine = await loadEngine({ binaries: { [data.build]: () => data.wasm }, build: data.build });
     self.postMessage({ type: 'ready', build: engine.build });
     for (const event of runCost(engine, { plan: data.plan })) if (event.type !== 'tick') self.postMessage(event);
   } catch (error) {

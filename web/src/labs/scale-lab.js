@@ -15,6 +15,7 @@
 //     vanishes", measured.
 
 import { SCALES } from '../../../wasm/vocabulary.mjs';
+import { SCALE_RULES } from '../options.js';
 import { formatNumber } from '../format.js';
 
 /** The d_k control's values: 1, 2, 4, … 1024 (log steps; the sampler accepts 1 … 1024). */
@@ -28,7 +29,9 @@ export const DK_STEPS = Object.freeze(Array.from({ length: 11 }, (_, i) => 2 ** 
 export const SCALE_LAB_DEFAULTS = Object.freeze({ dk: 64, seed: 1, count: 4096, keys: 8, range: 6, bins: 48 });
 
 /** What each scaling divides q·k by (the core's score_divisor at temperature 1): √d_k, d_k or 1. */
-export const DIVISOR = Object.freeze({ sqrt_dk: (dk) => Math.sqrt(dk), dk: (dk) => dk, none: () => 1 });
+export const DIVISOR = Object.freeze(
+  Object.fromEntries(Object.entries(SCALE_RULES).map(([scale, rule]) => [scale, rule.divisor])),
+);
 
 /** Var(q·k / divisor) = d_k / divisor²: d_k unscaled, 1 for √d_k, 1/d_k for d_k. */
 export const theoryVariance = (scale, dk) => dk / DIVISOR[scale](dk) ** 2;

@@ -1,13 +1,15 @@
-// The article's switches, each defined once. The input panel lists them all; the stage shows each
-// one beside the step where it acts (STAGE_CONTROLS): scaling, temperature and the mask on ÷√dₖ,
+// The article's switches, each drawn from its description (options.js: its kind of control and its
+// words). The input panel lists them all; the stage shows each one beside the steps whose
+// description lists it (steps.js `controls`): scaling, temperature and the mask on ÷√dₖ,
 // stable/naive on the max and exp steps, the axis on the weights. Both copies read and write the
 // same state field, so either one changes the URL and the numbers. Render only: changes go to
-// `on.*` (app.js). `prefix` keeps ids and radio groups apart: '' in the panel (the stable hooks
-// #scale-<v>, #temperature, #mask, #softmax-<v>, #axis-<v>), 'stage-' on the stage.
+// `on.*` (controller/editing.js). `prefix` keeps ids and radio groups apart: '' in the panel (the
+// stable hooks #scale-<v>, #temperature, #mask, #softmax-<v>, #axis-<v>), 'stage-' on the stage.
 
 import { h } from './dom.js';
 import { formatInput } from '../format.js';
-import { SCALES, SOFTMAXES, AXES } from '../../../wasm/vocabulary.mjs';
+import { OPTIONS, valueWords } from '../options.js';
+import { STEP_LIST } from '../steps.js';
 
 /** A group of radio buttons with a visible legend. */
 export function radios(name, legend, options, current, onChange, { hint } = {}) {
@@ -39,36 +41,37 @@ const errorSlot = (id) => h('p', { class: 'field-error', id, role: 'alert' });
 
 const faq = (id, summary, text) => h('details', { class: 'faq', id }, h('summary', {}, summary), h('p', {}, text));
 
-/** Each control: ({ state, t, on }, prefix) → element(s). */
-export const CONTROLS = {
-  scale: ({ state, t, on }, prefix) => [
+/** The control of each kind of option (options.js `control`): (option, { state, t, on }, prefix) → element(s). */
+const KINDS = {
+  radios: (o, { state, t, on }, prefix) => [
     radios(
-      `${prefix}scale`,
-      t('opt.scale'),
-      SCALES.map((v) => [v, t(`opt.scale.${v}`)]),
-      state.scale,
-      (v) => on.option('scale', v),
+      `${prefix}${o.key}`,
+      t(o.words.label),
+      o.values.map((v) => [v, t(valueWords(o, v))]),
+      state[o.key],
+      (v) => on.option(o.key, v),
+      { hint: o.words.hint && t(o.words.hint) },
     ),
-    faq(`${prefix}faq-scale`, t('opt.scale.faq'), t('opt.scale.faqText')),
+    o.words.faq ? faq(`${prefix}faq-${o.key}`, t(o.words.faq), t(o.words.faqText)) : null,
   ],
-  temperature: ({ state, t, on }, prefix) =>
+  number: (o, { state, t, on }, prefix) =>
     h(
       'div',
-      { class: 'field temperature' },
-      h('label', { for: `${prefix}temperature` }, t('opt.temperature')),
+      { class: `field ${o.key}` },
+      h('label', { for: `${prefix}${o.key}` }, t(o.words.label)),
       h('input', {
-        id: `${prefix}temperature`,
+        id: `${prefix}${o.key}`,
         type: 'text',
         inputmode: 'decimal',
-        value: formatInput(state.temperature),
+        value: formatInput(state[o.key]),
         size: 5,
-        'aria-describedby': `err-${prefix}temperature ${prefix}hint-temperature`,
-        onchange: (e) => on.temperature(e.target.value),
+        'aria-describedby': `err-${prefix}${o.key} ${prefix}hint-${o.key}`,
+        onchange: (e) => on.optionText(o.key, e.target.value),
       }),
-      h('p', { class: 'hint', id: `${prefix}hint-temperature` }, t('opt.temperatureHint')),
-      errorSlot(`err-${prefix}temperature`),
+      h('p', { class: 'hint', id: `${prefix}hint-${o.key}` }, t(o.words.hint)),
+      errorSlot(`err-${prefix}${o.key}`),
     ),
-  mask: ({ state, t, on }, prefix) =>
+  checkbox: (o, { state, t, on }, prefix) =>
     h(
       'div',
       { class: 'field check' },
@@ -77,42 +80,25 @@ export const CONTROLS = {
         {},
         h('input', {
           type: 'checkbox',
-          id: `${prefix}mask`,
-          checked: state.mask === 'causal',
-          onchange: (e) => on.option('mask', e.target.checked ? 'causal' : 'none'),
+          id: `${prefix}${o.key}`,
+          checked: state[o.key] === o.checked,
+          onchange: (e) => on.option(o.key, e.target.checked ? o.checked : o.unchecked),
         }),
         ' ',
-        t('opt.mask'),
+        t(o.words.label),
       ),
     ),
-  softmax: ({ state, t, on }, prefix) =>
-    radios(
-      `${prefix}softmax`,
-      t('opt.softmax'),
-      SOFTMAXES.map((v) => [v, t(`opt.softmax.${v}`)]),
-      state.softmax,
-      (v) => on.option('softmax', v),
-      { hint: t('opt.softmax.hint') },
-    ),
-  axis: ({ state, t, on }, prefix) => [
-    radios(
-      `${prefix}axis`,
-      t('opt.axis'),
-      AXES.map((v) => [v, t(`opt.axis.${v}`)]),
-      state.axis,
-      (v) => on.option('axis', v),
-    ),
-    faq(`${prefix}faq-axis`, t('opt.axis.faq'), t('opt.axis.faqText')),
-  ],
 };
 
-/** Which controls sit on which step of the stage (steps.js ids). */
-export const STAGE_CONTROLS = {
-  scale: ['scale', 'temperature', 'mask'],
-  max: ['softmax'],
-  exp: ['softmax'],
-  weights: ['axis'],
-};
+/** Each option's control, by key: ({ state, t, on }, prefix) → element(s). */
+export const CONTROLS = Object.fromEntries(
+  OPTIONS.map((o) => [o.key, (ctx, prefix) => KINDS[o.control](o, ctx, prefix)]),
+);
+
+/** Which controls sit on which step of the stage (each step's `controls`, steps.js). */
+export const STAGE_CONTROLS = Object.freeze(
+  Object.fromEntries(STEP_LIST.filter((step) => step.controls.length).map((step) => [step.id, step.controls])),
+);
 
 /** The controls of one step, for the stage (none for most steps). */
 export function stageControls(stepId, ctx) {
@@ -125,13 +111,18 @@ export function stageControls(stepId, ctx) {
   );
 }
 
+/** The options typed as numbers (their errors are keyed by the option's key). */
+export const NUMBER_OPTIONS = OPTIONS.filter((o) => o.control === 'number');
+
 /** The stage's copy of a field's error (the panel's own slots are filled by panel.js's showErrors). */
 export function showStageErrors(root, errors) {
-  const input = root.querySelector('#stage-temperature');
-  const slot = root.querySelector('#err-stage-temperature');
-  if (!input || !slot) return;
-  const message = errors.get('temperature') ?? '';
-  slot.textContent = message;
-  if (message) input.setAttribute('aria-invalid', 'true');
-  else input.removeAttribute('aria-invalid');
+  for (const { key } of NUMBER_OPTIONS) {
+    const input = root.querySelector(`#stage-${key}`);
+    const slot = root.querySelector(`#err-stage-${key}`);
+    if (!input || !slot) continue;
+    const message = errors.get(key) ?? '';
+    slot.textContent = message;
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
 }

@@ -15,6 +15,9 @@ import {
   planUpTo,
   planStep,
   slopes,
+  COMPUTE_BOUND_FACTOR,
+  TRUSTED_SPREAD,
+  DISTURBED_SPREAD,
   bestGflops,
   formatBytes,
   formatDuration,
@@ -167,9 +170,15 @@ export function createCostLabView({ engine, setState, announce }) {
       if (onStop && stopButton.disabled) runButton.focus({ preventScroll: true });
     }
     if (destroyed) return;
-    if (run.status === 'done')
-      announce(t('cost.announce.done', { slope: slopeText(slopes(run.results, run.plan.paths).simd) }));
-    else announce(statusLine());
+    if (run.status === 'done') {
+      const fitted = slopes(run.results, run.plan.paths);
+      const busy = Object.values(fitted).some((fit) => fit?.busy);
+      announce(
+        [t('cost.announce.done', { slope: slopeText(fitted.simd) }), busy ? t('cost.announce.busy') : '']
+          .filter(Boolean)
+          .join(' '),
+      );
+    } else announce(statusLine());
   }
 
   /** What one event of cost-run.js changes in the run. */
@@ -225,7 +234,7 @@ export function createCostLabView({ engine, setState, announce }) {
     factTerms.where.textContent = t('cost.fact.where');
     factTerms.speed.textContent = t('cost.fact.speed');
     timeTitle.textContent = t('cost.time.title');
-    timeText.textContent = t('cost.time.text');
+    timeText.textContent = t('cost.time.text', { factor: COMPUTE_BOUND_FACTOR, trusted: TRUSTED_SPREAD });
     timeCaption.textContent = t('cost.time.caption', { d: COST_PLAN.d });
     timesSummary.textContent = t('cost.times.summary');
     timesScroll.setAttribute('aria-label', t('cost.times.summary'));
@@ -296,7 +305,9 @@ export function createCostLabView({ engine, setState, announce }) {
   const shownPlan = () => run?.plan ?? planUpTo(state.costmax);
   const measured = (path) =>
     (run?.results ?? []).filter((r) => r.type === 'measure' && r.path === path).sort((a, b) => a.n - b.n);
-  const slopeText = (slope) => (slope === null || slope === undefined ? '—' : slope.toFixed(2));
+  // A fitted slope with its spread, "2.01 ± 0.04" (cost-lab.js, slopes), or "—" before two sizes.
+  const slopeText = (fit) =>
+    fit ? t('cost.slope.spread', { slope: fit.slope.toFixed(2), spread: fit.spread.toFixed(2) }) : '—';
 
   function renderTimeLegend() {
     const fitted = slopes(run?.results ?? [], shownPlan().paths);
@@ -304,11 +315,20 @@ export function createCostLabView({ engine, setState, announce }) {
       ...shownPlan().paths.map((path) =>
         h(
           'li',
-          { class: `cost-series-${path}`, dataset: { path, slope: fitted[path] ?? '' } },
+          {
+            class: `cost-series-${path}`,
+            dataset: {
+              path,
+              slope: fitted[path]?.slope ?? '',
+              spread: fitted[path]?.spread ?? '',
+              busy: String(Boolean(fitted[path]?.busy)),
+            },
+          },
           swatch(path),
           h('span', { class: 'cost-legend-name' }, t(`cost.path.${path}`)),
           h('span', { class: 'cost-legend-what' }, t(`cost.path.${path}.what`)),
           h('span', { class: 'cost-slope' }, t('cost.slope', { slope: slopeText(fitted[path]) })),
+          fitted[path]?.busy ? h('span', { class: 'cost-busy', role: 'note' }, t('cost.slope.busy')) : null,
         ),
       ),
     );
@@ -377,7 +397,19 @@ export function createCostLabView({ engine, setState, announce }) {
     const cell = (r) => {
       if (!r) return h('td', { class: 'pending' }, '—');
       if (r.type === 'measure')
-        return h('td', {}, formatDuration(r.ms), h('span', { class: 'cost-gflops' }, `${r.gflops.toFixed(1)} GFLOP/s`));
+        return h(
+          'td',
+          { class: r.spread > DISTURBED_SPREAD ? 'disturbed' : null },
+          formatDuration(r.ms),
+          h('span', { class: 'cost-gflops' }, `${r.gflops.toFixed(1)} GFLOP/s`),
+          h(
+            'span',
+            { class: 'cost-spread' },
+            t(r.spread > DISTURBED_SPREAD ? 'cost.spread.disturbed' : 'cost.spread', {
+              percent: Math.round(r.spread * 100),
+            }),
+          ),
+        );
       if (r.type === 'refused')
         return h('td', { class: 'over' }, t('cost.cell.refused', { bytes: formatBytes(r.bytes) }));
       return h('td', { class: 'skipped' }, t(`cost.cell.${r.reason}`, { ms: SLICE_MS }));

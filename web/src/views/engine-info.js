@@ -2,7 +2,7 @@
 // (SIMD128, or scalar where the browser lacks wasm SIMD) and the path (the SIMD loops, the API's
 // default, or the plain reference loops of core/reference.cpp). A switch recomputes everything on
 // the reference path and shows the largest difference from the SIMD path, with why there is one.
-// Render only: onPath is app.js's.
+// Render only: onPath is controller/engine-calls.js's.
 
 import { h } from './dom.js';
 import { symbol } from './names.js';
@@ -18,7 +18,7 @@ function scientific(x) {
 const shown = new WeakMap();
 
 /**
- * ctx: { state, t, build ('simd'|'scalar'), path ('simd'|'reference'),
+ * ctx: { state, t, build ('relaxed'|'simd'|'scalar'), path ('simd'|'reference'),
  *        difference ({ value, name, i, j } from model.js's largestDifference, or null), onPath }.
  */
 export function renderEngineInfo(root, { state, t, build, path, difference, onPath }) {

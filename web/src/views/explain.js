@@ -9,8 +9,9 @@
 import { h } from './dom.js';
 import { matrixFormat, formatInput } from '../format.js';
 import { at } from '../matrix.js';
-import { math, mi, fn, mn, mo, msub, mfrac, msqrt, mrow, num, paren, dk as dkSymbol } from './math.js';
+import { math, mi, fn, mn, mo, msub, mfrac, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { markHeatmap } from './heatmap.js';
+import { divisorNodes } from './names.js';
 
 const FOLD = 6; // a sum with more terms than this is folded…
 const SHOWN = 4; // …to its first SHOWN terms and a button
@@ -89,122 +90,131 @@ function outputLines({ state, model, t, cell, expanded, onExpand }) {
 /** The scaling as the options make it: S_ij/√d_k, S_ij/d_k or S_ij, then ·τ in the denominator. */
 function scaledFraction(top, { state, dkValue, temperature }) {
   const tau = state.temperature !== 1 ? [mo('·'), temperature] : [];
-  if (state.scale === 'none') return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
-  const divisor = state.scale === 'sqrt_dk' ? msqrt(dkValue) : dkValue;
-  return mfrac(top, mrow(divisor, ...tau));
+  const divisor = divisorNodes(state.scale, dkValue);
+  if (!divisor.length) return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
+  return mfrac(top, mrow(...divisor, ...tau));
 }
 
-function scoreLines({ state, model, t, cell, expanded, onExpand }) {
+/**
+ * What every line of a score's expansion needs: the cell's numbers formatted as their matrices
+ * on the stage, and factories for its symbols (a DOM node stands in one place only, and S_ij
+ * appears on two lines).
+ */
+function scoreParts({ state, model, cell }) {
   const { i, j } = cell;
   const ij = pair(i + 1, j + 1, state.n);
   const f = (name) => matrixFormat(model[name].data, state.digits);
-  const [fq, fk, fs, fx, fshift, fe, fa, fmax, fsum] = [
-    'q',
-    'k',
-    'scores',
-    'scaled',
-    'shifted',
-    'exps',
-    'weights',
-    'rowMax',
-    'rowSum',
-  ].map(f);
+  const format = Object.fromEntries(
+    ['q', 'k', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'rowMax', 'rowSum'].map((name) => [name, f(name)]),
+  );
   const byColumn = state.axis === 'column';
   const reduceAt = byColumn ? j : i;
-  const q = row(model.q, i);
-  const k = row(model.k, j);
-  const masked = at(model.kept, i, j) === 0; // the core's mask: 0 = masked
-  // Factories: a DOM node stands in one place only, and S_ij appears on two lines.
-  const S = () => msub(mi('S'), ij);
-  const x = () => msub(mi('x'), ij);
-  const e = () => msub(mi('e'), ij);
-  const A = () => msub(mi('A'), ij);
-  const sumName = () => msub(mo('Σ'), mi(String(reduceAt + 1)));
-  // max over the softmax's axis: max_j′ x_ij′ along a row, max_i′ x_i′j along a column
-  const maxOf = () =>
-    byColumn
-      ? [msub(fn('max'), mi('i′')), msub(mi('x'), mi(`i′${j + 1}`))]
-      : [msub(fn('max'), mi('j′')), msub(mi('x'), mi(`${i + 1}j′`))];
-  const sum = fsum(model.rowSum.data[reduceAt]);
+  return {
+    i,
+    j,
+    byColumn,
+    format,
+    sum: format.rowSum(model.rowSum.data[reduceAt]),
+    max: format.rowMax(model.rowMax.data[reduceAt]),
+    S: () => msub(mi('S'), ij),
+    x: () => msub(mi('x'), ij),
+    e: () => msub(mi('e'), ij),
+    A: () => msub(mi('A'), ij),
+    sumName: () => msub(mo('Σ'), mi(String(reduceAt + 1))),
+    // max over the softmax's axis: max_j′ x_ij′ along a row, max_i′ x_i′j along a column
+    maxOf: () =>
+      byColumn
+        ? [msub(fn('max'), mi('i′')), msub(mi('x'), mi(`i′${j + 1}`))]
+        : [msub(fn('max'), mi('j′')), msub(mi('x'), mi(`${i + 1}j′`))],
+  };
+}
 
-  const lines = [
+/** S_ij = q_i · k_j = Σ_t q_it·k_jt, every term written out. */
+function dotLine({ model, t, expanded, onExpand }, p) {
+  const q = row(model.q, p.i);
+  const k = row(model.k, p.j);
+  return line(
+    t('explain.dot'),
+    chain(
+      [p.S()],
+      [msub(mi('q'), String(p.i + 1)), mo('·'), msub(mi('k'), String(p.j + 1))],
+      ...products(
+        q.map((a, index) => [p.format.q(a), p.format.k(k[index])]),
+        { expanded, onExpand, t },
+      ),
+      [mn(p.format.scores(at(model.scores, p.i, p.j)))],
+    ),
+  );
+}
+
+/** The mask acts after the scaling: the score is set to −∞, whatever it was (the core's `kept`). */
+function maskedLines({ model, t }, p) {
+  return [
+    line(t('explain.maskedScore', { i: p.i + 1, j: p.j + 1 }), chain([p.x()], [mn('−∞')])),
+    line(t('explain.maskedExp'), chain([p.e()], [fn('exp'), paren(mn('−∞'))], [mn('0')])),
     line(
-      t('explain.dot'),
+      t('explain.maskedWeight'),
       chain(
-        [S()],
-        [msub(mi('q'), String(i + 1)), mo('·'), msub(mi('k'), String(j + 1))],
-        ...products(
-          q.map((a, index) => [fq(a), fk(k[index])]),
-          { expanded, onExpand, t },
-        ),
-        [mn(fs(at(model.scores, i, j)))],
+        [p.A()],
+        [mfrac(p.e(), p.sumName())],
+        [mfrac(mn('0'), mn(p.sum))],
+        [mn(p.format.weights(at(model.weights, p.i, p.j)))],
       ),
     ),
   ];
+}
 
-  if (masked) {
-    // The mask acts after the scaling: the score is set to −∞, whatever it was (the core's `kept`).
-    lines.push(line(t('explain.maskedScore', { i: i + 1, j: j + 1 }), chain([x()], [mn('−∞')])));
-    lines.push(line(t('explain.maskedExp'), chain([e()], [fn('exp'), paren(mn('−∞'))], [mn('0')])));
-    lines.push(
-      line(
-        t('explain.maskedWeight'),
-        chain([A()], [mfrac(e(), sumName())], [mfrac(mn('0'), mn(sum))], [mn(fa(at(model.weights, i, j)))]),
-      ),
-    );
-    return lines;
-  }
-
-  const xValue = fx(at(model.scaled, i, j));
-  const numbers = { state, dkValue: mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
-  lines.push(
-    line(
-      t('explain.scale'),
-      state.scale === 'none' && state.temperature === 1
-        ? chain([x()], [S()], [mn(xValue)])
-        : chain(
-            [x()],
-            [scaledFraction(S(), { state, dkValue: dkSymbol(), temperature: mi('τ') })],
-            [scaledFraction(mn(fs(at(model.scores, i, j))), numbers)],
-            [mn(xValue)],
-          ),
-    ),
-  );
-
-  if (state.softmax === 'stable') {
-    const max = fmax(model.rowMax.data[reduceAt]);
-    lines.push(
-      line(
-        t(byColumn ? 'explain.expColumn' : 'explain.exp'),
-        chain(
-          [e()],
-          [fn('exp'), paren(x(), mo('−'), ...maxOf())],
-          [fn('exp'), paren(num(xValue), mo('−'), num(max, { bracketNegative: true }))],
-          [fn('exp'), paren(num(fshift(at(model.shifted, i, j))))],
-          [mn(fe(at(model.exps, i, j)))],
+/** x_ij = S_ij / (√d_k · τ) with the numbers. */
+function scaleLine({ state, model, t }, p) {
+  const xValue = p.format.scaled(at(model.scaled, p.i, p.j));
+  const numbers = { state, dkValue: () => mn(String(model.q.cols)), temperature: mn(formatInput(state.temperature)) };
+  return line(
+    t('explain.scale'),
+    state.scale === 'none' && state.temperature === 1
+      ? chain([p.x()], [p.S()], [mn(xValue)])
+      : chain(
+          [p.x()],
+          [scaledFraction(p.S(), { state, dkValue: dkSymbol, temperature: mi('τ') })],
+          [scaledFraction(mn(p.format.scores(at(model.scores, p.i, p.j))), numbers)],
+          [mn(xValue)],
         ),
-      ),
-    );
-  } else {
-    lines.push(
-      line(
-        t('explain.expNaive'),
-        chain([e()], [fn('exp'), paren(x())], [fn('exp'), paren(num(xValue))], [mn(fe(at(model.exps, i, j)))]),
-      ),
-    );
-  }
-  lines.push(
-    line(
-      t(byColumn ? 'explain.normColumn' : 'explain.norm'),
-      chain(
-        [A()],
-        [mfrac(e(), sumName())],
-        [mfrac(mn(fe(at(model.exps, i, j))), mn(sum))],
-        [mn(fa(at(model.weights, i, j)))],
-      ),
+  );
+}
+
+/** e_ij = exp(x_ij − max) (or exp(x_ij) for the naive softmax), then A_ij = e_ij / Σ. */
+function softmaxLines({ state, model, t }, p) {
+  const xValue = p.format.scaled(at(model.scaled, p.i, p.j));
+  const exp = mn(p.format.exps(at(model.exps, p.i, p.j)));
+  const expLine =
+    state.softmax === 'stable'
+      ? line(
+          t(p.byColumn ? 'explain.expColumn' : 'explain.exp'),
+          chain(
+            [p.e()],
+            [fn('exp'), paren(p.x(), mo('−'), ...p.maxOf())],
+            [fn('exp'), paren(num(xValue), mo('−'), num(p.max, { bracketNegative: true }))],
+            [fn('exp'), paren(num(p.format.shifted(at(model.shifted, p.i, p.j))))],
+            [exp],
+          ),
+        )
+      : line(t('explain.expNaive'), chain([p.e()], [fn('exp'), paren(p.x())], [fn('exp'), paren(num(xValue))], [exp]));
+  const normLine = line(
+    t(p.byColumn ? 'explain.normColumn' : 'explain.norm'),
+    chain(
+      [p.A()],
+      [mfrac(p.e(), p.sumName())],
+      [mfrac(mn(p.format.exps(at(model.exps, p.i, p.j))), mn(p.sum))],
+      [mn(p.format.weights(at(model.weights, p.i, p.j)))],
     ),
   );
-  return lines;
+  return [expLine, normLine];
+}
+
+/** A score or weight (i, j), from the dot product to the weight (§3–§5). */
+function scoreLines(ctx) {
+  const p = scoreParts(ctx);
+  const masked = at(ctx.model.kept, p.i, p.j) === 0; // the core's mask: 0 = masked
+  return [dotLine(ctx, p), ...(masked ? maskedLines(ctx, p) : [scaleLine(ctx, p), ...softmaxLines(ctx, p)])];
 }
 
 /**

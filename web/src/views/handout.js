@@ -1,12 +1,14 @@
 // The printed handout: all nine steps of an example on A4 (styles/print.css shows it, and only it,
 // when the page is printed). From the stepper: the current example with every number. From the
 // exercise view: the current question's example with its inputs filled in and every intermediate
-// left blank, for the learner to compute by hand. Laid out just before printing (app.js: the
-// "Print handout" button and the window's beforeprint event); render only.
+// left blank, for the learner to compute by hand. Laid out just before printing
+// (controller/exports.js: the "Print handout" button and the window's beforeprint event); render
+// only.
 
 import { h } from './dom.js';
 import { STEPS } from '../steps.js';
-import { TABLE_LIMIT, defaultState } from '../state.js';
+import { TABLE_LIMIT } from '../state.js';
+import { OPTIONS, optionDefaults } from '../options.js';
 import { matrixFormat } from '../format.js';
 import { symbol } from './names.js';
 import { formulaTemplate } from './stage.js';
@@ -61,8 +63,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
-    const { scale, temperature, mask, softmax, axis } = defaultState();
-    shown = { ...state, scale, temperature, mask, softmax, axis, mode: 'qkv' };
+    shown = { ...state, ...optionDefaults(), mode: 'qkv' };
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
@@ -84,13 +85,7 @@ export function renderHandout(root, { state, model, t, engine }) {
       ),
     );
   });
-  const options = [
-    t(`opt.scale.${shown.scale}`),
-    shown.temperature !== 1 ? `τ = ${shown.temperature}` : null,
-    shown.mask !== 'none' ? t('opt.mask') : null,
-    t(`opt.softmax.${shown.softmax}`),
-    t(`opt.axis.${shown.axis}`),
-  ].filter(Boolean);
+  const options = OPTIONS.map((o) => o.summary(shown[o.key], t)).filter(Boolean);
   root.replaceChildren(
     h(
       'header',

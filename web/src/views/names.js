@@ -3,22 +3,33 @@
 // its plain-text twin is what screen readers and canvas labels say.
 
 import { math, mi, fn, mo, msub, msup, msqrt, mrow, mn, dk, paren } from './math.js';
+import { SCALE_RULES } from '../options.js';
+import { FIGURES } from '../steps.js';
 
 // A solidus set tight, as in S/√dₖ (MathML would space it like a binary operator).
 const slash = () => mo('/', { lspace: '0', rspace: '0' });
-const divisor = {
-  sqrt_dk: () => [slash(), msqrt(dk())],
-  dk: () => [slash(), dk()],
-  none: () => [],
-};
-const DIVISOR_TEXT = { sqrt_dk: '/√dₖ', dk: '/dₖ', none: '' };
+
+/**
+ * The scale's divisor as MathML (options.js SCALE_RULES): [√d] for ÷√d_k, [d] for ÷d_k, [] for
+ * none, where `d` is d_k's symbol or its value (made fresh: a node stands in one place only).
+ */
+export function divisorNodes(scale, d = dk) {
+  const rule = SCALE_RULES[scale];
+  if (!rule.tex) return [];
+  return rule.root ? [msqrt(d())] : [d()];
+}
 
 /** S/√dₖ (or S/dₖ, or S), then /τ when a temperature is set: the scaled scores as the options make them. */
 function scaled(state) {
   const tau = state.temperature !== 1;
+  const { text } = SCALE_RULES[state.scale];
   return {
-    nodes: () => [mi('S'), ...divisor[state.scale](), ...(tau ? [slash(), mi('τ')] : [])],
-    text: `S${DIVISOR_TEXT[state.scale]}${tau ? '/τ' : ''}`,
+    nodes: () => [
+      mi('S'),
+      ...(text ? [slash(), ...divisorNodes(state.scale)] : []),
+      ...(tau ? [slash(), mi('τ')] : []),
+    ],
+    text: `S${text ? `/${text}` : ''}${tau ? '/τ' : ''}`,
   };
 }
 
@@ -72,8 +83,12 @@ export function symbol(id, state) {
       return simple('A');
     case 'output':
       return { nodes: () => [mi('A'), mi('V')], text: 'AV' };
-    default:
-      throw new Error(`no symbol for ${id}`);
+    default: {
+      // A figure described with its own symbol (steps.js FIGURES: { text, nodes(m) }).
+      const own = FIGURES[id]?.symbol;
+      if (!own) throw new Error(`no symbol for ${id}`);
+      return { nodes: () => own.nodes({ mi, mo, fn, msub, msup, paren }), text: own.text };
+    }
   }
 }
 

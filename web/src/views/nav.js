@@ -1,65 +1,21 @@
 // The map of the pipeline and the previous / next buttons. The map is the article's steps as a
-// flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button
-// with a live thumbnail of its matrix, each arrow the operation and the shape that comes out of
-// it; the current step is marked. On a phone it is a strip that scrolls sideways. Render only:
-// `go(step)` is app.js's. The buttons stay the same elements from step to step, so that focus
-// stays on "下一步 / Next" after Enter.
+// flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button with a
+// live thumbnail of its matrix, each arrow the operation and the shape that comes out of it (each
+// step's `map`, steps.js); the current step is marked. On a phone it is a strip that scrolls
+// sideways. Render only: `go(step)` is controller/step-nav.js's. The buttons stay the same elements
+// from step to step, so that focus stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
-import { STEPS } from '../steps.js';
+import { STEPS, STEP_LIST } from '../steps.js';
 import { scaleFor, paintImage, KIND_OF } from '../colors.js';
-import { math, mi, fn, mo, msub, msup, msqrt, mrow, dk } from './math.js';
-import { symbol } from './names.js';
+import { math, mi, fn, mo, msup } from './math.js';
+import { symbol, divisorNodes } from './names.js';
+import { optionLooks } from '../options.js';
 
 const THUMB = 34; // px, the longest side of a node's thumbnail
 
-/** What each node shows: the matrices of its thumbnail, its symbol and the operation on the arrow into it. */
-const NODES = {
-  x: { matrices: (s) => (s.mode === 'x' ? ['x'] : []), symbol: () => [mi('X')] },
-  project: {
-    matrices: () => ['q', 'k', 'v'],
-    symbol: () => [mi('Q'), mi('K'), mi('V')],
-    op: (s) => (s.mode === 'x' ? [mo('·'), mi('W')] : [mo('=')]),
-    shape: (s) => [s.n, s.dk],
-  },
-  scores: {
-    matrices: () => ['scores'],
-    symbol: () => [mi('S')],
-    op: () => [mi('Q'), msup(mi('K'), mo('⊤'))],
-    shape: (s) => [s.n, s.n],
-  },
-  scale: {
-    matrices: () => ['scaled'],
-    symbol: (s) => symbol('scaled', s).nodes(),
-    op: (s) => ({ sqrt_dk: [mo('÷'), msqrt(dk())], dk: [mo('÷'), dk()], none: [mo('÷'), mi('1')] })[s.scale],
-    shape: (s) => [s.n, s.n],
-  },
-  max: {
-    matrices: () => ['shifted'],
-    symbol: () => [mo('−'), fn('max')],
-    op: () => [mo('−'), fn('max')],
-    shape: (s) => [s.n, s.n],
-  },
-  exp: { matrices: () => ['exps'], symbol: () => [fn('exp')], op: () => [fn('exp')], shape: (s) => [s.n, s.n] },
-  sum: {
-    matrices: () => ['rowSum'],
-    symbol: () => [mo('Σ')],
-    op: () => [mo('Σ')],
-    shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]),
-  },
-  weights: {
-    matrices: () => ['weights'],
-    symbol: () => [mi('A')],
-    op: () => [mo('÷'), mo('Σ')],
-    shape: (s) => [s.n, s.n],
-  },
-  output: {
-    matrices: () => ['output'],
-    symbol: () => [mi('A'), mi('V')],
-    op: () => [mo('·'), mi('V')],
-    shape: (s) => [s.n, s.dv],
-  },
-};
+// The builders a step's map description draws its symbol and arrow with (steps.js `map`).
+const BUILDERS = { mi, mo, fn, msup, symbol: (id, state) => symbol(id, state).nodes(), divisor: divisorNodes };
 
 // What is on screen in each nav root, so that a new step only moves the mark.
 const mounted = new WeakMap();
@@ -68,15 +24,14 @@ function thumb(name) {
   return h('canvas', { class: 'thumb', dataset: { name }, width: 1, height: 1, 'aria-hidden': 'true' });
 }
 
-function node(id, index, { state, t, go }) {
-  const spec = NODES[id];
+function node({ id, map: spec }, index, { state, t, go }) {
   const step = index + 1;
   const names = spec.matrices(state);
   const arrow = spec.op
     ? h(
         'span',
         { class: 'map-arrow', 'aria-hidden': 'true' },
-        h('span', { class: 'map-op' }, math(spec.op(state))),
+        h('span', { class: 'map-op' }, math(spec.op(BUILDERS, state))),
         h('span', { class: 'map-line' }),
         h('span', { class: 'map-shape' }, spec.shape(state).join('×')),
       )
@@ -100,7 +55,7 @@ function node(id, index, { state, t, go }) {
         { class: `thumbs${names.length ? '' : ' empty'}`, 'aria-hidden': 'true' },
         names.length ? names.map(thumb) : '—',
       ),
-      h('span', { class: 'map-symbol', 'aria-hidden': 'true' }, math(spec.symbol(state))),
+      h('span', { class: 'map-symbol', 'aria-hidden': 'true' }, math(spec.symbol(BUILDERS, state))),
       h('span', { class: 'map-label', 'aria-hidden': 'true' }, t(`map.${id}`)),
     ),
   );
@@ -109,16 +64,8 @@ function node(id, index, { state, t, go }) {
 /** Builds the map and buttons (once per language and option set) and marks the current step. */
 export function renderNav(root, ctx) {
   const { state, t, go } = ctx;
-  const key = JSON.stringify([
-    state.lang,
-    state.mode,
-    state.scale,
-    state.temperature !== 1,
-    state.axis,
-    state.n,
-    state.dk,
-    state.dv,
-  ]);
+  // Rebuilt when a symbol or a shape on it may change: the language, the mode, the options' looks, the sizes.
+  const key = JSON.stringify([state.lang, state.mode, ...optionLooks(state), state.n, state.dk, state.dv]);
   let view = mounted.get(root);
   if (view?.key !== key) {
     const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
@@ -127,7 +74,7 @@ export function renderNav(root, ctx) {
     const list = h(
       'ol',
       { class: 'map', 'aria-label': t('nav.label') },
-      STEPS.map((id, index) => node(id, index, ctx)),
+      STEP_LIST.map((step, index) => node(step, index, ctx)),
     );
     // A focused button is kept across a rebuild (say, a language switch): the same id gets focus back.
     const focused = root.contains(document.activeElement) ? document.activeElement.id : null;

@@ -1,12 +1,13 @@
 // The side panel: inputs (example, mode, sizes, editable matrices, paste) and the article's
 // teaching points as controls (defined once in controls.js; the stage shows each beside its step).
-// Render only: every change is handed to `on.*` callbacks in app.js.
+// Render only: every change is handed to `on.*` callbacks of controller/editing.js.
 
 import { h } from './dom.js';
 import { formatInput, PRECISIONS } from '../format.js';
 import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
 import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
-import { CONTROLS, radios } from './controls.js';
+import { CONTROLS, NUMBER_OPTIONS, radios } from './controls.js';
+import { OPTIONS } from '../options.js';
 import { shapeMath, symbol } from './names.js';
 
 const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role: 'alert' });
@@ -134,11 +135,7 @@ function filledNote({ state, t, filled }) {
 function optionControls(ctx) {
   const { state, t, on } = ctx;
   return [
-    CONTROLS.scale(ctx, ''),
-    CONTROLS.temperature(ctx, ''),
-    CONTROLS.mask(ctx, ''),
-    CONTROLS.softmax(ctx, ''),
-    CONTROLS.axis(ctx, ''),
+    OPTIONS.map((o) => CONTROLS[o.key](ctx, '')),
     h(
       'div',
       { class: 'field' },
@@ -203,7 +200,7 @@ export function showErrors(root, errors) {
       cell: [`in-${name}-${i}-${j}`, `err-${name}`],
       paste: [`paste-${name}`, `err-paste-${name}`],
       size: [`size-${name}`, `err-size-${name}`],
-      temperature: ['temperature', 'err-temperature'],
+      ...Object.fromEntries(NUMBER_OPTIONS.map(({ key }) => [key, [key, `err-${key}`]])),
       // a refusal of the core: at its matrix (and its cell, when the reader typed that value)
       engine: [
         name ? (i !== undefined ? `in-${name}-${i}-${j}` : `editor-${name}`) : null,

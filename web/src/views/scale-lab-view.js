@@ -259,7 +259,7 @@ const num = (x, digits = 4) => formatNumber(x, digits);
 
 // ---- The view --------------------------------------------------------------------------------
 
-/** create({ engine, setState, announce }) → { element, update(ctx), destroy() } (app.js's LAB_VIEWS). */
+/** create({ engine, setState, announce }) → { element, update(ctx), destroy() } (controller/labs.js's LAB_VIEWS). */
 export function createScaleLabView({ engine, setState, announce }) {
   const results = new Map(); // d_k → scaleLab(…): each d_k is computed once per visit
   const labOf = (dk) => {

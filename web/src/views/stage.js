@@ -6,164 +6,110 @@
 
 import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
-import { STEPS } from '../steps.js';
+import { STEPS, FIGURES, stepById, atOrAfter, fieldOf } from '../steps.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
 import { TABLE_LIMIT, showsArticleNumbers } from '../state.js';
 import { matrixFormat } from '../format.js';
-import { gradientCss, offColor, KIND_OF } from '../colors.js';
+import { gradientCss, offColor } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
-import { PART_OF_STEP } from '../../formulas/formulas.js';
 import { stageControls } from './controls.js';
+import { optionNotices, optionLooks } from '../options.js';
+import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
 import { paneSlot } from './panes.js';
 import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
 /** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
-const MADE_FROM = {
-  scores: 'k',
-  scaled: 'scores',
-  shifted: 'scaled',
-  exps: 'shifted',
-  expsArticle: 'shifted',
-  weights: 'exps',
-  output: 'weights',
-  q: 'x',
-  k: 'x',
-  v: 'x',
-};
+const MADE_FROM = Object.fromEntries(
+  Object.entries(FIGURES)
+    .filter(([, figure]) => figure.madeFrom)
+    .map(([id, figure]) => [id, figure.madeFrom]),
+);
 
-/** The list of things the step shows: matrix specs and operators between them, in rows. */
-function stepContent(stepId, { state, model, t, tokens }) {
+/** The row max or row sum beside the rows (under the columns for a column softmax), set apart. */
+function reduced([what, field], { state, model, t }) {
   const byColumn = state.axis === 'column';
-  const masked = (i, j) => model.kept.data[i * model.kept.cols + j] === 0; // the core's mask, cell by cell
-  const words = tokens ?? undefined;
-  const spec = (id, extra = {}) => {
-    const matrix = extra.matrix ?? model[id];
-    return {
-      id,
-      name: shapeMath(id, state, matrix.rows, matrix.cols),
-      label: symbol(id, state).text,
-      matrix,
-      caption: t(`mat.${id}`),
-      kind: KIND_OF[id],
-      ...extra,
-    };
+  const part = {
+    head: what === 'Max' ? 'max' : 'Σ',
+    title: t(`mat.${byColumn ? 'col' : 'row'}${what}`),
+    values: fieldOf(model, field).data,
   };
-  const token = { rowLabels: words, tokenRows: true };
-  const pair = { rowLabels: words, colLabels: words, tokenRows: true };
-  const scores = { ...pair, pick: 'score' };
-  // The row max or row sum beside the rows (under the columns for a column softmax), set apart.
-  const reduced = (values, what) => {
-    const part = { head: what === 'Max' ? 'max' : 'Σ', title: t(`mat.${byColumn ? 'col' : 'row'}${what}`), values };
-    return byColumn ? { foot: part } : { side: part };
-  };
-  const qkv = () => [[spec('q', token), spec('k', token), spec('v', token)]];
-  const article = (withSums) =>
-    model.article
-      ? [
-          spec('expsArticle', {
-            ...pair,
-            matrix: model.article.exps,
-            caption: t('mat.expsArticle'),
-            ...(withSums ? reduced(model.article.rowSum.data, 'Sum') : {}),
-          }),
-        ]
-      : [];
+  return byColumn ? { foot: part } : { side: part };
+}
 
-  switch (stepId) {
-    case 'x':
-      return state.mode === 'x' ? [[spec('x', token)]] : qkv();
-    case 'project':
-      if (state.mode !== 'x') return qkv();
-      // X once, then each projection on one line, X · W = result: the line scrolls, never wraps.
-      return [[spec('x', token)], ...['q', 'k', 'v'].map((out) => ['X ·', spec(`w${out}`), '=', spec(out, token)])];
-    case 'scores':
-      return [
-        [spec('q', token), '·', spec('k', { ...token, caption: t('mat.kTransposed') }), '=', spec('scores', scores)],
-      ];
-    case 'scale':
-      return [[spec('scores', scores), '→', spec('scaled', { ...scores, masked })]];
-    case 'max':
-      return [
-        [
-          spec('scaled', { ...scores, masked, ...reduced(model.rowMax.data, 'Max') }),
-          '→',
-          spec('shifted', { ...scores, masked }),
-        ],
-      ];
-    case 'exp':
-      return [[spec('exps', { ...scores, masked }), ...article(false)]];
-    case 'sum':
-      return [[spec('exps', { ...scores, masked, ...reduced(model.rowSum.data, 'Sum') }), ...article(true)]];
-    case 'weights':
-      return [
-        [
-          spec('weights', {
-            ...scores,
-            masked,
-            caption: t(byColumn ? 'mat.weightsColumn' : 'mat.weights'),
-            side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
-            foot: byColumn ? { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols } : undefined,
-          }),
-        ],
-      ];
-    case 'output':
-      return [
-        [
-          spec('weights', { ...scores, masked }),
-          '·',
-          spec('v', token),
-          '=',
-          spec('output', { ...token, pick: 'output' }),
-        ],
-      ];
-    default:
-      return [];
-  }
+/** The sums of A along its rows beside it, and along its columns under it for a column softmax. */
+function totalsOf({ state, model, t }) {
+  const foot = { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols };
+  return {
+    side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
+    foot: state.axis === 'column' ? foot : undefined,
+  };
+}
+
+/** What views/matrix.js draws for one figure of a step description (steps.js FIGURE). */
+function figureSpec({ figure: id, labels, pick, masked, reduce, totals, caption }, ctx) {
+  const { state, model, t, tokens } = ctx;
+  const matrix = fieldOf(model, FIGURES[id].field);
+  const words = tokens ?? undefined;
+  return {
+    id,
+    name: shapeMath(id, state, matrix.rows, matrix.cols),
+    label: symbol(id, state).text,
+    matrix,
+    caption: t(caption ?? `mat.${id}`),
+    kind: FIGURES[id].kind,
+    ...(labels ? { rowLabels: words, tokenRows: true } : {}),
+    ...(labels === 'pair' ? { colLabels: words } : {}),
+    ...(pick ? { pick } : {}),
+    // the core's mask, cell by cell
+    ...(masked ? { masked: (i, j) => model.kept.data[i * model.kept.cols + j] === 0 } : {}),
+    ...(reduce ? reduced(reduce, ctx) : {}),
+    ...(totals ? totalsOf(ctx) : {}),
+  };
+}
+
+/**
+ * The list of things the step shows: matrix specs and operators between them, in rows (the
+ * step's `figures`, steps.js). A figure whose field the model does not have (the article's exp,
+ * computed only with the stable softmax) is left out.
+ */
+function stepContent(stepId, ctx) {
+  return stepById(stepId)
+    .figures(ctx.state)
+    .map((items) =>
+      items
+        .filter((item) => typeof item === 'string' || fieldOf(ctx.model, FIGURES[item.figure].field))
+        .map((item) => (typeof item === 'string' ? item : figureSpec(item, ctx))),
+    );
 }
 
 /** Notices that the current options call for, most important first. */
 function notices(stepId, { state, model, t }) {
+  const step = stepById(stepId);
   const out = [];
-  const from = (step) => STEPS.indexOf(stepId) >= STEPS.indexOf(step);
+  const from = (than) => atOrAfter(stepId, than);
   // The article's own remarks on its worked example (§7), while the numbers are still its own.
-  if (showsArticleNumbers(state) && (stepId === 'weights' || stepId === 'output'))
-    out.push(['info', t(`article.${stepId}`)]);
+  if (step.remark && showsArticleNumbers(state)) out.push(['info', t(step.remark)]);
   // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
   // own overflow, which its notice below explains, is where they start.
   const start = nonFiniteFrom(model);
-  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && STEPS.indexOf(start) >= STEPS.indexOf('exp')))
+  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && atOrAfter(start, 'exp')))
     out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(start) + 1 })]);
-  if (stepId === 'x' && state.mode === 'qkv') out.push(['info', t('step.x.qkvMode')]);
-  if (stepId === 'max' && state.softmax === 'naive') out.push(['info', t('step.max.naive')]);
-  if (state.softmax === 'naive' && from('max')) {
-    // What went wrong, named: an eˣ too large (∞, then ∞/∞), or every eˣ of a row (or column)
-    // too small (all 0, then 0/0: scores all near −2000, say). A masked row's zeros are no NaN.
-    const has = (m, test) => m.data.some(test);
-    const underflowed = has(model.rowSum, (x) => x === 0) && has(model.weights, Number.isNaN);
-    const overflowed = has(model.exps, (x) => x === Infinity) || has(model.rowSum, (x) => x === Infinity);
-    const nonFinite = [model.exps, model.weights].some((m) => has(m, (x) => !Number.isFinite(x)));
-    if (underflowed) out.push(['warn', t('notice.naiveUnderflow')]);
-    if (overflowed || (nonFinite && !underflowed)) out.push(['warn', t('notice.naiveOverflow')]);
-    if (!nonFinite) out.push(['info', t('notice.naive')]);
-  }
-  if (state.axis === 'column' && from('max')) out.push(['warn', t('notice.column')]);
-  if (state.scale !== 'sqrt_dk' && from('scale')) out.push(['warn', t(`notice.scale.${state.scale}`)]);
-  if (state.mask === 'causal' && from('scale')) out.push(['info', t('notice.masked')]);
-  if (state.temperature !== 1 && from('scale'))
-    out.push(['info', t('notice.temperature', { value: state.temperature })]);
+  for (const notice of step.notices) if (notice.when(state)) out.push([notice.kind, t(notice.words)]);
+  for (const [kind, key, params] of optionNotices(state, model, from)) out.push([kind, t(key, params)]);
   return out;
 }
 
-let formulaTemplates = null;
+// The templates of each document, found once: a search of the whole document costs tenths of a
+// millisecond once the stage keeps every step's matrices, and the templates never change.
+const templatesOf = new WeakMap();
 
 /** The formula pre-rendered for these options (and this step: detail only), a <template> in index.html. */
-export function formulaTemplate(kind, stepId, { scale, softmax, axis }) {
-  // Found once: a search of the whole document costs tenths of a millisecond once the stage keeps
-  // every step's matrices, and the templates never change.
-  formulaTemplates ??= [...document.querySelectorAll('template[data-formula]')];
-  const variant = `${scale}/${softmax}/${axis}`;
+export function formulaTemplate(kind, stepId, state) {
+  if (!templatesOf.has(document)) templatesOf.set(document, [...document.querySelectorAll('template[data-formula]')]);
+  const formulaTemplates = templatesOf.get(document);
+  const variant = variantKey(state);
   return (
     formulaTemplates.find(
       ({ dataset }) =>
@@ -212,14 +158,17 @@ function sameWeight({ state, model, t }) {
   );
 }
 
+/** What a step's `extras` (steps.js) name: (ctx, mix) → an element or null. */
+const EXTRAS = {
+  sameWeight: (ctx) => sameWeight(ctx),
+  mix: (ctx, mix) => mix(ctx),
+  // The word lines read one row of A: they need words, and rows that sum to 1.
+  lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
+};
+
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
 function extras(stepId, ctx, mix) {
-  const parts = [];
-  if (stepId === 'exp' || stepId === 'sum') parts.push(sameWeight(ctx));
-  const lines = ctx.tokens && (stepId === 'weights' || stepId === 'output') && ctx.state.axis === 'row';
-  if (stepId === 'output') parts.push(mix(ctx));
-  if (lines) parts.push(renderWordLines(ctx));
-  return parts.filter(Boolean);
+  return (stepById(stepId).extras ?? []).map((name) => EXTRAS[name](ctx, mix)).filter(Boolean);
 }
 
 /** Puts `parts` in `box`, touching the DOM only when they are not already there, in that order. */
@@ -242,7 +191,7 @@ function legend(stepId, specs, { t, theme }) {
     { class: 'legend' },
     kinds.has('seq') ? h('li', {}, swatch(gradientCss('seq', theme)), t('legend.seqScale')) : null,
     kinds.has('div') ? h('li', {}, swatch(gradientCss('div', theme)), t('legend.divScale')) : null,
-    STEPS.indexOf(stepId) >= STEPS.indexOf('scale')
+    specs.some((x) => x.masked)
       ? h(
           'li',
           {},
@@ -321,11 +270,7 @@ function familyOf(ctx) {
     state.lang,
     state.digits,
     ctx.theme,
-    state.scale,
-    state.temperature !== 1,
-    state.mask,
-    state.softmax,
-    state.axis,
+    ...optionLooks(state),
     ctx.tokens,
     [model.x, model.q, model.k, model.v].filter(Boolean).map((m) => [m.rows, m.cols]),
   ]);
@@ -435,7 +380,7 @@ export function renderStage(root, ctx) {
   // Where the matrices are, for the motion to the next step: read before anything is changed, so
   // that reading it does not make the browser lay the page out an extra time.
   const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
-  const options = [state.scale, state.temperature !== 1, state.mask, state.softmax, state.axis];
+  const options = optionLooks(state);
 
   refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
     h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })),
@@ -455,7 +400,7 @@ export function renderStage(root, ctx) {
     parts.main.replaceChildren(main ? main.content.cloneNode(true) : '');
   }
   parts.detailPanes.show(detail, () => formulaPane(detail));
-  parts.formulas.dataset.part = PART_OF_STEP[stepId];
+  parts.formulas.dataset.part = stepById(stepId).formula.part;
 
   const said = noticeNodes(stepId, ctx);
   if (said.map((p) => p.outerHTML).join() !== [...parts.notices.children].map((p) => p.outerHTML).join())

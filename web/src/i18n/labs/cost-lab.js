@@ -21,6 +21,7 @@ export default {
     'cost.status.error': '测量失败:{message}',
     'cost.announce.start': '开始测量。',
     'cost.announce.done': '测量完成。SIMD 路径的斜率是 {slope}。',
+    'cost.announce.busy': '机器太忙,有的斜率不可信。',
 
     'cost.path.reference': '参考实现',
     'cost.path.simd': 'SIMD 路径',
@@ -29,8 +30,13 @@ export default {
     'cost.path.simd.what': '用 xsimd 写的向量循环',
     'cost.path.streaming.what': '分块计算,从不保存 n×n 的分数矩阵',
     'cost.slope': '斜率 {slope}',
+    'cost.slope.spread': '{slope} ± {spread}',
+    'cost.slope.busy': '机器太忙,这个斜率不可信:各批调用的时间相差太大。请在机器空闲时再测一次。',
+    'cost.spread': '散布 {percent}%',
+    'cost.spread.disturbed': '散布 {percent}%:测量时机器很忙',
 
     'cost.fact.build': '构建',
+    'cost.build.relaxed': 'relaxed SIMD(WebAssembly SIMD + 融合乘加 f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128(WebAssembly SIMD)',
     'cost.build.scalar': '标量构建(这个浏览器不支持 WebAssembly SIMD)',
     'cost.fact.where': '运行在',
@@ -47,8 +53,9 @@ export default {
 
     'cost.time.title': '时间:n 翻倍,时间约 ×4',
     'cost.time.text':
-      '横轴和纵轴都取对数,于是 t ∝ n² 画出来是一条斜率为 2 的直线:n 每翻一倍,时间涨到 4 倍。图例里的斜率按较大的一半尺寸拟合——n 很小时,每次调用的固定开销(把输入拷进去、把结果拷出来)会让线条变平。',
-    'cost.time.caption': 'dₖ = {d}。每个点是至少三批调用的中位数;虚线是斜率恰为 2 的参照线。',
+      '横轴和纵轴都取对数,于是 t ∝ n² 画出来是一条斜率为 2 的直线:n 每翻一倍,时间涨到 4 倍。图例里的斜率只按计算占主导的尺寸拟合(时间至少是最小尺寸的 {factor} 倍,至少两个尺寸)——n 很小时,每次调用的固定开销(把输入拷进去、把结果拷出来)会让线条变平。± 是各批时间的散布最多能让斜率偏多少;超过 ±{trusted} 时,机器太忙,这个斜率不可信。',
+    'cost.time.caption':
+      'dₖ = {d}。每个点是至少五批调用里最快的一批(机器上别的工作只会让时间变长);虚线是斜率恰为 2 的参照线。',
     'cost.chart.time': '每次调用的时间与 n 的对数–对数图。{summary}',
     'cost.chart.empty': '还没有测量数据。',
     'cost.chart.hint': '按“开始测量”:每测完一个点,它就出现在这里',
@@ -97,6 +104,7 @@ export default {
     'cost.status.error': 'The run failed: {message}',
     'cost.announce.start': 'Measuring.',
     'cost.announce.done': "Done. The SIMD path's slope is {slope}.",
+    'cost.announce.busy': 'The machine was too busy: some slopes cannot be trusted.',
 
     'cost.path.reference': 'reference path',
     'cost.path.simd': 'SIMD path',
@@ -105,8 +113,14 @@ export default {
     'cost.path.simd.what': 'vector loops written with xsimd',
     'cost.path.streaming.what': 'in blocks, never holding the n×n scores',
     'cost.slope': 'slope {slope}',
+    'cost.slope.spread': '{slope} ± {spread}',
+    'cost.slope.busy':
+      'The machine was too busy to trust this slope: the batches of calls took too different times. Run again when it is idle.',
+    'cost.spread': 'spread {percent}%',
+    'cost.spread.disturbed': 'spread {percent}%: the machine was busy',
 
     'cost.fact.build': 'Build',
+    'cost.build.relaxed': 'relaxed SIMD (WebAssembly SIMD + fused multiply–add, f32x4.relaxed_madd)',
     'cost.build.simd': 'SIMD128 (WebAssembly SIMD)',
     'cost.build.scalar': 'scalar (this browser has no WebAssembly SIMD)',
     'cost.fact.where': 'Runs in',
@@ -123,9 +137,9 @@ export default {
 
     'cost.time.title': 'Time: double n, about four times the time',
     'cost.time.text':
-      'Both axes are logarithmic, so t ∝ n² is a straight line of slope 2: each doubling of n multiplies the time by 4. The slopes in the legend are fitted over the larger half of the sizes — at small n the fixed cost of a call (copying the inputs in and the output out) flattens the line.',
+      "Both axes are logarithmic, so t ∝ n² is a straight line of slope 2: each doubling of n multiplies the time by 4. The slopes in the legend are fitted only over the sizes where compute dominates (a time at least {factor} times the smallest size's, and at least two sizes) — at small n the fixed cost of a call (copying the inputs in and the output out) flattens the line. The ± is how far the scatter of the batches' times could move a slope; beyond ±{trusted} the machine was too busy to trust it.",
     'cost.time.caption':
-      'dₖ = {d}. Each point is the median of at least three batches of calls; the dashed line has a slope of exactly 2, for reference.',
+      'dₖ = {d}. Each point is the fastest of at least five batches of calls (other work on the machine only ever adds time); the dashed line has a slope of exactly 2, for reference.',
     'cost.chart.time': 'Time per call against n, log–log. {summary}',
     'cost.chart.empty': 'Nothing measured yet.',
     'cost.chart.hint': 'Press Run: each point appears here as soon as it is measured',

@@ -4,16 +4,15 @@
 //   the worked example at step 8, as a script          attention-article-step8.py
 //   "它 是 猫" with a causal mask, naive softmax, PNG   attention-cat-causal-naive-step9.png
 
-import { DEFAULTS } from '../../../../wasm/vocabulary.mjs';
+import { OPTIONS } from '../../options.js';
 
 /** 'attention-<example>[-<options>]-step<n>.<extension>' for the page's state. */
 export function exportFileName(state, extension) {
   const parts = ['attention', state.preset === 'random' ? `random${state.seed}` : state.preset];
-  if (state.scale !== DEFAULTS.scale) parts.push(state.scale === 'none' ? 'unscaled' : 'div-dk');
-  if (state.temperature !== DEFAULTS.temperature) parts.push(`t${state.temperature}`);
-  if (state.mask !== DEFAULTS.mask) parts.push(state.mask);
-  if (state.softmax === 'naive') parts.push('naive');
-  if (state.axis !== DEFAULTS.axis) parts.push('columns');
+  for (const o of OPTIONS) {
+    const tag = o.fileTag(state[o.key]);
+    if (tag) parts.push(tag);
+  }
   parts.push(`step${state.step}`);
   return `${parts.join('-')}.${extension}`;
 }

@@ -3,52 +3,24 @@
 // every intermediate of attentionSteps (Q, K, V are the projections in "from X").
 
 import { MODE_MATRICES } from '../../presets.js';
+import { STEP_LIST, FIGURES, stepById, stepFigures } from '../../steps.js';
 
-/** The intermediates, as computeModel names them (README.md, "The JS API"). */
-export const STEP_MATRICES = Object.freeze([
-  'q',
-  'k',
-  'v',
-  'scores',
-  'kept',
-  'scaled',
-  'rowMax',
-  'shifted',
-  'exps',
-  'rowSum',
-  'weights',
-  'output',
-]);
+/** The intermediates, as computeModel names them (README.md, "The JS API"): what each step produces. */
+export const STEP_MATRICES = Object.freeze(STEP_LIST.flatMap((step) => step.produces));
 
 /** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v']. */
 export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
 
 /**
- * The matrices a step shows, in the order the stage draws them (views/stage.js lays them out with
- * their operators; the PNG export and the printed handout only need which and in what order).
+ * The matrices a step shows, in the order the stage draws them (steps.js; views/stage.js lays them
+ * out with their operators; the PNG export and the printed handout only need which and in what
+ * order): each figure, then the max or sum set beside it. A figure the page shows only beside its
+ * own (the article's exp without the max) is left out.
  */
 export function stepMatrices(stepId, mode) {
-  const inputs = mode === 'x' ? ['x'] : ['q', 'k', 'v'];
-  switch (stepId) {
-    case 'x':
-      return inputs;
-    case 'project':
-      return mode === 'x' ? ['x', 'wq', 'q', 'wk', 'k', 'wv', 'v'] : ['q', 'k', 'v'];
-    case 'scores':
-      return ['q', 'k', 'scores'];
-    case 'scale':
-      return ['scores', 'scaled'];
-    case 'max':
-      return ['scaled', 'rowMax', 'shifted'];
-    case 'exp':
-      return ['exps'];
-    case 'sum':
-      return ['exps', 'rowSum'];
-    case 'weights':
-      return ['weights'];
-    case 'output':
-      return ['weights', 'v', 'output'];
-    default:
-      throw new Error(`no step ${stepId}`);
-  }
+  const step = stepById(stepId);
+  if (!step) throw new Error(`no step ${stepId}`);
+  return stepFigures(step, { mode, axis: 'row' })
+    .filter(({ figure }) => !FIGURES[figure].optional)
+    .flatMap(({ figure, reduce }) => [FIGURES[figure].field, ...(reduce ? [reduce[1]] : [])]);
 }

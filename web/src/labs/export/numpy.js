@@ -16,6 +16,7 @@
 
 import { translate } from '../../i18n/index.js';
 import { stepOptions } from '../../model.js';
+import { SCALE_RULES } from '../../options.js';
 import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
 
@@ -36,6 +37,61 @@ function hasFullyMaskedLine(kept, axis) {
   return lines.some((line) => line.every((x) => x === 0));
 }
 
+/** softmax: the article's three lines, or the naive form, or with the fully-masked-row policy. */
+function softmaxLines(t, { guard, stable }) {
+  const lines = [];
+  lines.push('def softmax(x, axis=-1):');
+  if (guard) {
+    lines.push(
+      '    m = x.max(axis=axis, keepdims=True)',
+      `    full = np.isneginf(m)   # ${t('export.py.fullyMasked')}`,
+      stable
+        ? `    e = np.exp(x - np.where(full, 0, m))   # ${t('export.py.stable')}`
+        : `    e = np.exp(x)   # ${t('export.py.naive')}`,
+      '    s = e.sum(axis=axis, keepdims=True)',
+      '    return np.where(full, 0, e / np.where(full, 1, s))',
+    );
+  } else if (stable) {
+    lines.push(
+      `    x = x - x.max(axis=axis, keepdims=True)   # ${t('export.py.stable')}`,
+      '    e = np.exp(x)',
+      '    return e / e.sum(axis=axis, keepdims=True)',
+    );
+  } else {
+    lines.push(`    e = np.exp(x)   # ${t('export.py.naive')}`, '    return e / e.sum(axis=axis, keepdims=True)');
+  }
+  return lines;
+}
+
+/**
+ * The prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
+ * all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000.
+ */
+function showLines(t, digits) {
+  return [
+    `def show(name, M, digits=${digits}):   # ${t('export.py.show', { digits })}`,
+    '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
+    '    def text(x):',
+    '        if not np.isfinite(x) or x == 0 or whole:',
+    '            return str(int(x)) if np.isfinite(x) else str(x)',
+    '        a = abs(float(x))',
+    '        if a >= 10 ** digits:',
+    '            t = str(round(a))',
+    '        elif a < 1e-6:',
+    '            t = f"{a:.{digits - 1}e}"',
+    "        else:   # digits significant digits, trailing zeros kept, as JavaScript's toPrecision",
+    '            t = f"{a:.{max(digits - 1 - int(np.floor(np.log10(a))), 0)}f}"',
+    '        return ("-" if x < 0 else "") + t',
+    '    print(name)',
+    '    for row in M:',
+    '        print("  " + "  ".join(text(x) for x in row))',
+    '',
+    'show("A", A)',
+    'show("AV", out)',
+    '',
+  ];
+}
+
 /**
  * The .py file for the page's current example. `model` is computeModel's result (model.js);
  * `state` the page's state: mode, scale, temperature, mask, softmax, axis, digits, lang.
@@ -52,31 +108,11 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   add(`# ${t('export.py.title')}`, `# ${t('export.py.run', { file })}`, 'import numpy as np', '');
   if (!stable) add(`np.seterr(over="ignore", invalid="ignore")   # ${t('export.py.errors')}`, '');
 
-  // softmax: the article's three lines, or the naive form, or with the fully-masked-row policy
-  add('def softmax(x, axis=-1):');
-  if (guard) {
-    add(
-      '    m = x.max(axis=axis, keepdims=True)',
-      `    full = np.isneginf(m)   # ${t('export.py.fullyMasked')}`,
-      stable
-        ? `    e = np.exp(x - np.where(full, 0, m))   # ${t('export.py.stable')}`
-        : `    e = np.exp(x)   # ${t('export.py.naive')}`,
-      '    s = e.sum(axis=axis, keepdims=True)',
-      '    return np.where(full, 0, e / np.where(full, 1, s))',
-    );
-  } else if (stable) {
-    add(
-      `    x = x - x.max(axis=axis, keepdims=True)   # ${t('export.py.stable')}`,
-      '    e = np.exp(x)',
-      '    return e / e.sum(axis=axis, keepdims=True)',
-    );
-  } else {
-    add(`    e = np.exp(x)   # ${t('export.py.naive')}`, '    return e / e.sum(axis=axis, keepdims=True)');
-  }
+  add(...softmaxLines(t, { guard, stable }));
   add('');
 
   // attention: scores, the divisor, the mask, softmax along the page's axis, A·V
-  const divisor = { sqrt_dk: 'np.sqrt(np.float32(d_k))', dk: 'np.float32(d_k)', none: '' }[scale];
+  const divisor = SCALE_RULES[scale].py;
   const withTemperature = temperature !== 1;
   const divide = withTemperature
     ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))`
@@ -114,29 +150,6 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
   add(`out, A = attention(${params.join(', ')})`, '');
 
-  // the prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
-  // all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000
-  add(
-    `def show(name, M, digits=${state.digits}):   # ${t('export.py.show', { digits: state.digits })}`,
-    '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
-    '    def text(x):',
-    '        if not np.isfinite(x) or x == 0 or whole:',
-    '            return str(int(x)) if np.isfinite(x) else str(x)',
-    '        a = abs(float(x))',
-    '        if a >= 10 ** digits:',
-    '            t = str(round(a))',
-    '        elif a < 1e-6:',
-    '            t = f"{a:.{digits - 1}e}"',
-    "        else:   # digits significant digits, trailing zeros kept, as JavaScript's toPrecision",
-    '            t = f"{a:.{max(digits - 1 - int(np.floor(np.log10(a))), 0)}f}"',
-    '        return ("-" if x < 0 else "") + t',
-    '    print(name)',
-    '    for row in M:',
-    '        print("  " + "  ".join(text(x) for x in row))',
-    '',
-    'show("A", A)',
-    'show("AV", out)',
-    '',
-  );
+  add(...showLines(t, state.digits));
   return lines.join('\n');
 }

@@ -1,0 +1,108 @@
+// backward_attention.cpp — the checks of a backward call and its reference path. See
+// backward_attention.hpp.
+#include "backward_attention.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "backward.hpp"
+#include "reference.hpp"
+#include "working_memory.hpp"
+
+namespace attn {
+namespace {
+
+std::string position(const char* name, std::size_t i, std::size_t j) {
+    return std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+
+constexpr const char* kGradOutput = "gradOutput";  // the argument's name, as JS spells it
+
+// The forward steps' memory, and the backward's: three more n_q×n_k matrices (dA, dZ, dS), four
+// more along columns (the transposed copies of the softmax), and dQ, dK, dV.
+std::uint64_t backward_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+    const std::uint64_t forward = working_bytes(Operation::AttentionSteps, {q.rows, k.rows, q.cols, v.cols}, axis);
+    const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 7 : 3);
+    const std::uint64_t grads =
+        size_sum(size_product(q.rows, q.cols), size_product(k.rows, k.cols), size_product(v.rows, v.cols));
+    return size_sum(forward, float_bytes(size_sum(scores, grads)));
+}
+
+Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+    return check_memory("attention_backward", "scores", q.rows, k.rows, backward_bytes(q, k, v, axis));
+}
+
+}  // namespace
+
+Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,
+                            const Shape& d_output) {
+    if (Error e = check_attention_shapes(q, k, v, temperature, mask)) return e;
+    if (Error e = check_shape(kGradOutput, d_output)) return e;
+    if (d_output.rows != q.rows || d_output.cols != v.cols)
+        return Error{ErrorCode::GradientShape,
+                     kGradOutput,
+                     std::nullopt,
+                     {{"rows", static_cast<double>(d_output.rows)},
+                      {"cols", static_cast<double>(d_output.cols)},
+                      {"needRows", static_cast<double>(q.rows)},
+                      {"needCols", static_cast<double>(v.cols)}},
+                     std::string(kGradOutput) + " is " + shape_string(d_output.rows, d_output.cols) +
+                         " but the output A·V is " + shape_string(q.rows, v.cols) + " (n_q×d_v)"};
+    return {};
+}
+
+Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
+                     const AttentionOptions& options) {
+    const bool custom = options.mask.kind == MaskKind::Custom;
+    const Shape mask = shape_of(options.mask.keep);
+    if (Error e = check_backward_shapes(shape_of(q), shape_of(k), shape_of(v), options.temperature,
+                                        custom ? &mask : nullptr, shape_of(d_output)))
+        return e;
+    if (Error e = check_attention(q, k, v, options)) return e;
+    for (std::size_t t = 0; t < d_output.size(); ++t)
+        if (!std::isfinite(d_output.data[t])) {
+            const std::size_t i = t / d_output.cols, j = t % d_output.cols;
+            const float x = d_output.data[t];
+            const std::string what = std::isnan(x) ? "NaN" : x > 0 ? "+Infinity" : "-Infinity";
+            return Error{ErrorCode::GradientNotFinite,
+                         kGradOutput,
+                         Cell{i, j},
+                         {{"value", static_cast<double>(x)}},
+                         position(kGradOutput, i, j) + " is " + what + "; a gradient must be a finite number"};
+        }
+    return check_memory_of(shape_of(q), shape_of(k), shape_of(v), options.axis);
+}
+
+AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, const Matrix& k, const Matrix& v,
+                              const Matrix& d_output, const AttentionOptions& options) {
+    using namespace reference;
+    AttentionGrads g;
+    // Section 6 backward: the output was A·V.
+    g.d_v = d_values(forward.weights, d_output);
+    g.d_weights = d_weights(d_output, v);
+    // Section 5 backward: the softmax, along rows, or down columns on the transposes.
+    const Matrix dz = options.axis == Axis::Row
+                          ? d_softmax(forward.weights, g.d_weights)
+                          : transpose(d_softmax(transpose(forward.weights), transpose(g.d_weights)));
+    // Masking and section 4 backward: no gradient where masked, then the scaling's divisor.
+    g.d_scaled = d_apply_mask(dz, forward.kept);
+    g.d_scores = d_scale_scores(g.d_scaled, score_divisor(options.scale, q.cols, options.temperature));
+    // Section 3 backward: S = Q·Kᵀ.
+    g.d_q = d_queries(g.d_scores, k);
+    g.d_k = d_keys(g.d_scores, q);
+    return g;
+}
+
+Result<AttentionBackward> attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
+                                             const AttentionOptions& options) {
+    if (Error e = check_backward(q, k, v, d_output, options)) return Result<AttentionBackward>::failure(e);
+    auto forward = attention_steps(q, k, v, options);
+    if (!forward.ok()) return Result<AttentionBackward>::failure(forward.error);
+    AttentionBackward out;
+    out.grads = backward_steps(forward.value, q, k, v, d_output, options);
+    out.forward = std::move(forward.value);
+    return Result<AttentionBackward>::success(std::move(out));
+}
+
+}  // namespace attn

@@ -1,0 +1,83 @@
+// backward_kernels.hpp — the one loop of the backward pass that simd_kernels.hpp has no kernel for:
+// the softmax's backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row. Everything else the
+// backward SIMD path (backward_simd.cpp) needs is a dot, an axpy or a divide, and reuses
+// simd_kernels.hpp.
+//
+// Written as simd_kernels.hpp's kernels are: a functor on the xsimd architecture, a batch loop,
+// then a scalar tail; plain loops in the scalar wasm build (ATTN_HAVE_SIMD 0). Against the
+// reference (backward.cpp's d_softmax): softmax_grad rounds exactly as its loop (one subtraction and
+// one multiplication per element), weighted_sum adds in W interleaved partial sums, so it differs in
+// the last bits. tests/core/test_backward.cpp checks both at lengths around the batch size.
+#pragma once
+
+#include <cstddef>
+
+#include "simd_kernels.hpp"
+
+namespace attn::simd {
+
+// Σ_i a_i g_i over the i with a_i ≠ 0, and a_i·(g_i − c) or exactly 0 where a_i = 0: the scalar
+// loops, from element `from` (the batch loops' tails, and the whole loop without SIMD).
+inline float weighted_sum_tail(const float* a, const float* g, std::size_t from, std::size_t n) {
+    float sum = 0.0f;
+    for (std::size_t i = from; i < n; ++i)
+        if (a[i] != 0.0f) sum += a[i] * g[i];
+    return sum;
+}
+inline void softmax_grad_tail(float* out, const float* a, const float* g, float c, std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) out[i] = a[i] == 0.0f ? 0.0f : a[i] * (g[i] - c);
+}
+
+#if ATTN_HAVE_SIMD
+
+// Σ_t A_it dA_it over the keys of weight ≠ 0: a masked key's dA (NaN when its value row is) is
+// selected away, not multiplied by 0.
+struct weighted_sum_kernel {
+    template <class Arch>
+    float operator()(Arch, const float* a, const float* g, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        const batch zero(0.0f);
+        batch acc(0.0f);
+        for (std::size_t i = 0; i < vec_end; i += W) {
+            const batch av = batch::load_unaligned(a + i);
+            acc += xsimd::select(av != zero, av * batch::load_unaligned(g + i), zero);
+        }
+        return xsimd::reduce_add(acc) + weighted_sum_tail(a, g, vec_end, n);  // then the tail, scalar
+    }
+};
+
+// out_i = a_i·(g_i − c), exactly 0 where a_i = 0: one row of the softmax's backward, c = Σ_t A_it dA_it.
+struct softmax_grad_kernel {
+    template <class Arch>
+    void operator()(Arch, float* out, const float* a, const float* g, float c, std::size_t n) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t vec_end = n - n % W;
+        const batch zero(0.0f), cv(c);
+        for (std::size_t i = 0; i < vec_end; i += W) {
+            const batch av = batch::load_unaligned(a + i);
+            xsimd::select(av != zero, av * (batch::load_unaligned(g + i) - cv), zero).store_unaligned(out + i);
+        }
+        softmax_grad_tail(out, a, g, c, vec_end, n);  // then the tail, scalar
+    }
+};
+
+inline float weighted_sum(const float* a, const float* g, std::size_t n) {
+    return weighted_sum_kernel{}(arch{}, a, g, n);
+}
+inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
+    softmax_grad_kernel{}(arch{}, out, a, g, c, n);
+}
+
+#else  // no SIMD: the scalar loops over the whole length
+
+inline float weighted_sum(const float* a, const float* g, std::size_t n) { return weighted_sum_tail(a, g, 0, n); }
+inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
+    softmax_grad_tail(out, a, g, c, 0, n);
+}
+
+#endif
+
+}  // namespace attn::simd

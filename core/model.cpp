@@ -1,0 +1,199 @@
+// model.cpp — see model.hpp: the embedding, the heads, the readout and the cross-entropy, forward
+// and backward, for one sequence at a time.
+#include "model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "backward_attention.hpp"
+#include "backward_simd.hpp"
+#include "random.hpp"
+#include "simd_kernels.hpp"
+
+namespace attn {
+namespace {
+
+void add_into(Matrix& sum, const Matrix& term) {
+    for (std::size_t t = 0; t < sum.size(); ++t) sum.data[t] += term.data[t];
+}
+
+// N(0, σ²) values from `normal`, in row-major order.
+Matrix normal(std::size_t rows, std::size_t cols, double sigma, NormalStream& normal) {
+    Matrix m(rows, cols);
+    for (float& x : m.data) x = static_cast<float>(sigma * static_cast<double>(normal.next()));
+    return m;
+}
+
+// Matrix product on the SIMD path (project_simd's loops, without its checks: every shape here is
+// the model's own).
+Matrix multiply(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t t = 0; t < a.cols; ++t) simd::axpy(out.row(i), a(i, t), b.row(t), b.cols);
+    return out;
+}
+
+AttentionOptions head_options(const ModelConfig& c) {
+    AttentionOptions o;
+    o.scale = c.scale;
+    o.mask.kind = c.causal ? MaskKind::Causal : MaskKind::None;
+    return o;
+}
+
+// One head, forward: the single-head steps. Its only refusal here would be ±∞ in Q, K or V (weights
+// that have diverged): then every number of the head is NaN, and so is the loss, which says so.
+AttentionSteps forward_head(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
+    auto r = attention_steps_simd(q, k, v, o);
+    if (r.ok()) return std::move(r.value);
+    AttentionSteps st;
+    st.kept = Matrix(q.rows, k.rows, 1.0f);
+    st.weights = Matrix(q.rows, k.rows, std::numeric_limits<float>::quiet_NaN());
+    st.output = Matrix(q.rows, v.cols, std::numeric_limits<float>::quiet_NaN());
+    return st;
+}
+
+}  // namespace
+
+std::size_t model_width(const ModelConfig& c) {
+    return c.d_token + (c.position == PositionKind::OneHot ? c.length : 0);
+}
+
+std::vector<Matrix*> tensors(Params& p) {
+    std::vector<Matrix*> out{&p.token_embedding, &p.position_embedding};
+    for (std::size_t h = 0; h < p.w_q.size(); ++h) {
+        out.push_back(&p.w_q[h]);
+        out.push_back(&p.w_k[h]);
+        out.push_back(&p.w_v[h]);
+    }
+    out.push_back(&p.w_out);
+    out.push_back(&p.b_out);
+    return out;
+}
+std::vector<const Matrix*> tensors(const Params& p) {
+    std::vector<const Matrix*> out;
+    for (Matrix* m : tensors(const_cast<Params&>(p))) out.push_back(m);
+    return out;
+}
+
+Params zero_params(const ModelConfig& c) {
+    const std::size_t d = model_width(c);
+    Params p;
+    p.token_embedding = Matrix(c.vocab, c.d_token);
+    if (c.position == PositionKind::Learned) p.position_embedding = Matrix(c.length, d);
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        p.w_q.emplace_back(d, c.d_head);
+        p.w_k.emplace_back(d, c.d_head);
+        p.w_v.emplace_back(d, c.d_head);
+    }
+    p.w_out = Matrix(c.heads * c.d_head, c.classes);
+    p.b_out = Matrix(1, c.classes);
+    return p;
+}
+
+Params init_params(const ModelConfig& c, std::uint64_t seed) {
+    NormalStream n(seed);
+    Params p = zero_params(c);
+    // E‖x‖²: one-hot positions add one 1 to d_token values of variance 1; learned ones add P_i to
+    // E[token], both of variance ½, so that each component has variance 1.
+    const bool one_hot = c.position == PositionKind::OneHot;
+    const double embedding_sigma = one_hot ? 1.0 : std::sqrt(0.5);
+    const double x_norm2 = one_hot ? double(c.d_token) + 1.0 : double(c.d_token);
+    p.token_embedding = normal(c.vocab, c.d_token, embedding_sigma, n);
+    if (!one_hot) p.position_embedding = normal(c.length, c.d_token, embedding_sigma, n);
+    const double w_sigma = 1.0 / std::sqrt(x_norm2);
+    const std::size_t d = model_width(c);
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        p.w_q[h] = normal(d, c.d_head, w_sigma, n);
+        p.w_k[h] = normal(d, c.d_head, w_sigma, n);
+        p.w_v[h] = normal(d, c.d_head, w_sigma, n);
+    }
+    p.w_out = normal(c.heads * c.d_head, c.classes, 1.0 / std::sqrt(double(c.heads * c.d_head)), n);
+    return p;
+}
+
+Matrix embed(const ModelConfig& c, const Params& p, const int* tokens) {
+    Matrix x(c.length, model_width(c));
+    for (std::size_t i = 0; i < c.length; ++i) {
+        const float* e = p.token_embedding.row(static_cast<std::size_t>(tokens[i]));
+        std::copy(e, e + c.d_token, x.row(i));
+        if (c.position == PositionKind::OneHot)
+            x(i, c.d_token + i) = 1.0f;
+        else
+            for (std::size_t t = 0; t < c.d_token; ++t) x(i, t) += p.position_embedding(i, t);
+    }
+    return x;
+}
+
+SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens) {
+    SequencePass s;
+    s.x = embed(c, p, tokens);
+    s.heads_out = Matrix(c.length, c.heads * c.d_head);
+    const AttentionOptions o = head_options(c);
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        s.q.push_back(multiply(s.x, p.w_q[h]));
+        s.k.push_back(multiply(s.x, p.w_k[h]));
+        s.v.push_back(multiply(s.x, p.w_v[h]));
+        s.steps.push_back(forward_head(s.q[h], s.k[h], s.v[h], o));
+        for (std::size_t i = 0; i < c.length; ++i)  // O_h into its columns of O
+            std::copy(s.steps[h].output.row(i), s.steps[h].output.row(i) + c.d_head, s.heads_out.row(i) + h * c.d_head);
+    }
+    s.logits = multiply(s.heads_out, p.w_out);
+    for (std::size_t i = 0; i < c.length; ++i)
+        for (std::size_t j = 0; j < c.classes; ++j) s.logits(i, j) += p.b_out(0, j);
+    return s;
+}
+
+void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads) {
+    const SequencePass s = forward_sequence(c, p, tokens);
+    // Cross-entropy: −log softmax(logits_i)[y_i]; its gradient is softmax(logits_i) − onehot(y_i).
+    Matrix d_logits(c.length, c.classes);
+    for (std::size_t i = 0; i < c.length; ++i) {
+        if (targets[i] < 0) continue;  // kUnscored
+        const auto y = static_cast<std::size_t>(targets[i]);
+        const float* z = s.logits.row(i);
+        const float m = *std::max_element(z, z + c.classes);
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < c.classes; ++j) sum += std::exp(z[j] - m);
+        *loss += static_cast<double>(std::log(sum) - (z[y] - m));
+        *scored += 1;
+        *correct += static_cast<std::size_t>(std::max_element(z, z + c.classes) - z) == y;
+        for (std::size_t j = 0; j < c.classes; ++j)
+            d_logits(i, j) = scale * (std::exp(z[j] - m) / sum - (j == y ? 1.0f : 0.0f));
+    }
+    if (!grads) return;
+
+    // The readout: logits = O·W_out + b.
+    add_into(grads->w_out, simd_backward::d_project_weights(s.heads_out, d_logits));
+    for (std::size_t i = 0; i < c.length; ++i)
+        for (std::size_t j = 0; j < c.classes; ++j) grads->b_out(0, j) += d_logits(i, j);
+    const Matrix d_heads = simd_backward::d_project_input(d_logits, p.w_out);
+
+    // Each head: its columns of dO, back through attention, then through its projections into dX.
+    const AttentionOptions o = head_options(c);
+    Matrix dx(c.length, model_width(c));
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        Matrix d_out(c.length, c.d_head);
+        for (std::size_t i = 0; i < c.length; ++i)
+            std::copy(d_heads.row(i) + h * c.d_head, d_heads.row(i) + (h + 1) * c.d_head, d_out.row(i));
+        const AttentionGrads g = backward_steps_simd(s.steps[h], s.q[h], s.k[h], s.v[h], d_out, o);
+        add_into(grads->w_q[h], simd_backward::d_project_weights(s.x, g.d_q));
+        add_into(grads->w_k[h], simd_backward::d_project_weights(s.x, g.d_k));
+        add_into(grads->w_v[h], simd_backward::d_project_weights(s.x, g.d_v));
+        add_into(dx, simd_backward::d_project_input(g.d_q, p.w_q[h]));
+        add_into(dx, simd_backward::d_project_input(g.d_k, p.w_k[h]));
+        add_into(dx, simd_backward::d_project_input(g.d_v, p.w_v[h]));
+    }
+
+    // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i.
+    for (std::size_t i = 0; i < c.length; ++i) {
+        float* de = grads->token_embedding.row(static_cast<std::size_t>(tokens[i]));
+        for (std::size_t t = 0; t < c.d_token; ++t) de[t] += dx(i, t);
+        if (c.position == PositionKind::Learned)
+            for (std::size_t t = 0; t < c.d_token; ++t) grads->position_embedding(i, t) += dx(i, t);
+    }
+}
+
+}  // namespace attn

@@ -1,0 +1,88 @@
+// model.hpp — the smallest model that learns with attention (issue 17), small enough to read:
+//
+//   tokens → x_i = E[token_i] ⊕ position_i → per head h: Q_h = X·W_Q^h, K_h = X·W_K^h, V_h = X·W_V^h,
+//     O_h = softmax(Q_h K_hᵀ / √d_k)·V_h → O = [O_1 … O_H] → logits = O·W_out + b → cross-entropy
+//
+// Position, a switch: one-hot (x_i = E[token_i] followed by the one-hot vector of i, so that
+// d_model = d_token + n and nothing about positions is learned), or learned (x_i = E[token_i] + P_i,
+// d_model = d_token). Each head runs the single-head steps of attention.hpp (attention_steps_simd)
+// and backward_attention.hpp (backward_steps_simd): forward_head and backward_head are the one place
+// to switch to a multi-head kernel.
+//
+// The initialisation is seeded (random.hpp) and chosen so that, at step 0, the components of q and
+// k have mean 0 and variance 1 — the article's §4 assumption — whatever the sizes: the embeddings'
+// values have a known E‖x‖², and W_Q, W_K, W_V are N(0, 1/E‖x‖²), so Var(q_c) = Σ_t E[x_t²]·Var(W_tc) = 1.
+// W_out is N(0, 1/(H·d_k)), b = 0.
+//
+// Training (train.hpp) computes in float32 on one thread: the same seed and the same build give the
+// same run bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "attention.hpp"
+#include "matrix.hpp"
+#include "options.hpp"
+#include "result.hpp"
+
+namespace attn {
+
+enum class PositionKind { OneHot, Learned };
+inline constexpr OptionName<PositionKind> kPositionNames[] = {{"one_hot", PositionKind::OneHot},
+                                                              {"learned", PositionKind::Learned}};
+
+struct ModelConfig {
+    std::size_t vocab = 6;     // input tokens
+    std::size_t classes = 6;   // output classes
+    std::size_t length = 6;    // n, positions
+    std::size_t d_token = 16;  // the width of a token's embedding
+    std::size_t heads = 1;     // 1 … 4
+    std::size_t d_head = 16;   // d_k = d_v of each head
+    PositionKind position = PositionKind::OneHot;
+    Scale scale = Scale::SqrtDk;
+    bool causal = false;
+};
+
+// d_model: the width of x_i.
+std::size_t model_width(const ModelConfig& c);
+
+// Every learned number; the optimizer's moments have the same shape.
+struct Params {
+    Matrix token_embedding;             // (vocab, d_token) E
+    Matrix position_embedding;          // (n, d_model) P, learned positions only; 0×0 for one-hot
+    std::vector<Matrix> w_q, w_k, w_v;  // per head: (d_model, d_head)
+    Matrix w_out;                       // (heads·d_head, classes)
+    Matrix b_out;                       // (1, classes)
+};
+
+// Every matrix of p in one fixed order (the optimizer walks them; tests compare them).
+std::vector<Matrix*> tensors(Params& p);
+std::vector<const Matrix*> tensors(const Params& p);
+
+// Params of c's shapes, all zero (for gradients and moments).
+Params zero_params(const ModelConfig& c);
+// The seeded initialisation described at the top.
+Params init_params(const ModelConfig& c, std::uint64_t seed);
+
+// X for one sequence: (n, d_model).
+Matrix embed(const ModelConfig& c, const Params& p, const int* tokens);
+
+// What one sequence's forward pass keeps for its backward pass and for the page.
+struct SequencePass {
+    Matrix x;                           // (n, d_model)
+    std::vector<Matrix> q, k, v;        // per head: (n, d_head)
+    std::vector<AttentionSteps> steps;  // per head: every intermediate, the weights A (n, n) among them
+    Matrix heads_out;                   // (n, heads·d_head)  O = [O_1 … O_H]
+    Matrix logits;                      // (n, classes)
+};
+SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens);
+
+// Cross-entropy of one sequence: adds Σ −log softmax(logits_i)[y_i] over its scored positions to
+// *loss, and 1 per scored position to *scored and per argmax = y_i to *correct.
+// With grads non-null, also adds ∂(scale · that sum)/∂θ to *grads (the backward pass).
+void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads);
+
+}  // namespace attn

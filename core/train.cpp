@@ -1,0 +1,110 @@
+// train.cpp — see train.hpp.
+#include "train.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "random.hpp"
+
+namespace attn {
+namespace {
+
+// The batches' stream: the seed's own, apart from the initialisation's (a fixed odd offset).
+constexpr std::uint64_t kBatchStream = 0xB5AD4ECEDA1CE2A9u;
+
+Error check_learning_rate(float lr) {
+    if (std::isfinite(lr) && lr > 0.0f && lr <= 1.0f) return {};
+    Error e;
+    e.code = ErrorCode::OutOfRange;
+    e.argument = "learningRate";
+    e.params = {{"got", static_cast<double>(lr)}, {"min", 0.0}, {"max", 1.0}};
+    e.message = "learningRate must be a number greater than 0 and at most 1 (got " + std::to_string(lr) + ")";
+    return e;
+}
+
+Error check_config(const TrainConfig& c) {
+    if (Error e = check_task(c.task)) return e;
+    if (Error e = check_range("dToken", static_cast<std::int64_t>(c.d_token), 1, 256)) return e;
+    if (Error e = check_range("heads", static_cast<std::int64_t>(c.heads), 1, 4)) return e;
+    if (Error e = check_range("dHead", static_cast<std::int64_t>(c.d_head), 1, 256)) return e;
+    if (Error e = check_range("batch", static_cast<std::int64_t>(c.batch), 1, 256)) return e;
+    if (Error e = check_range("seed", c.seed, 0, 4294967295)) return e;
+    return check_learning_rate(c.learning_rate);
+}
+
+ModelConfig model_for(const TrainConfig& c) {
+    const TaskShape shape = task_shape(c.task);
+    ModelConfig m;
+    m.vocab = shape.vocab;
+    m.classes = shape.classes;
+    m.length = c.task.length;
+    m.d_token = c.d_token;
+    m.heads = c.heads;
+    m.d_head = c.d_head;
+    m.position = c.position;
+    m.scale = c.scale;
+    m.causal = shape.causal;
+    return m;
+}
+
+// Loss and accuracy of a batch; with grads, the gradient of its mean loss added to *grads.
+TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Params* grads) {
+    std::size_t scored_per_batch = 0;
+    for (int y : b.targets) scored_per_batch += y != kUnscored;
+    const float scale = 1.0f / static_cast<float>(scored_per_batch);
+    double loss = 0.0;
+    std::size_t scored = 0, correct = 0;
+    for (std::size_t s = 0; s < b.count; ++s)
+        loss_and_backward(m, p, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss, &scored,
+                          &correct, grads);
+    return {loss / double(scored), double(correct) / double(scored)};
+}
+
+}  // namespace
+
+Result<Trainer> Trainer::create(const TrainConfig& config) {
+    if (Error e = check_config(config)) return Result<Trainer>::failure(e);
+    Trainer t;
+    t.config_ = config;
+    t.model_ = model_for(config);
+    const auto seed = static_cast<std::uint64_t>(config.seed);
+    t.params_ = init_params(t.model_, seed);
+    t.m_ = zero_params(t.model_);
+    t.v_ = zero_params(t.model_);
+    t.batches_ = SplitMix64(seed ^ kBatchStream);
+    return Result<Trainer>::success(std::move(t));
+}
+
+TrainReport Trainer::step() {
+    const Batch b = make_batch(config_.task, config_.batch, batches_);
+    Params grads = zero_params(model_);
+    const TrainReport report = run_batch(model_, params_, b, &grads);
+    ++steps_;
+    const float lr = config_.learning_rate;
+    const std::vector<Matrix*> theta = tensors(params_), g = tensors(grads), m = tensors(m_), v = tensors(v_);
+    if (config_.optimizer == OptimizerKind::Sgd) {
+        for (std::size_t t = 0; t < theta.size(); ++t)
+            for (std::size_t i = 0; i < theta[t]->size(); ++i) theta[t]->data[i] -= lr * g[t]->data[i];
+        return report;
+    }
+    constexpr float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
+    const float correction1 = 1.0f - static_cast<float>(std::pow(double(beta1), double(steps_)));
+    const float correction2 = 1.0f - static_cast<float>(std::pow(double(beta2), double(steps_)));
+    for (std::size_t t = 0; t < theta.size(); ++t)
+        for (std::size_t i = 0; i < theta[t]->size(); ++i) {
+            const float gi = g[t]->data[i];
+            float& mi = m[t]->data[i];
+            float& vi = v[t]->data[i];
+            mi = beta1 * mi + (1.0f - beta1) * gi;
+            vi = beta2 * vi + (1.0f - beta2) * gi * gi;
+            theta[t]->data[i] -= lr * (mi / correction1) / (std::sqrt(vi / correction2) + eps);
+        }
+    return report;
+}
+
+TrainReport Trainer::evaluate(std::size_t count, std::uint64_t seed) const {
+    SplitMix64 stream(seed);
+    return run_batch(model_, params_, make_batch(config_.task, count, stream), nullptr);
+}
+
+}  // namespace attn

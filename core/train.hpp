@@ -1,0 +1,70 @@
+// train.hpp — the training loop in the core: batches from a task (tasks.hpp), the model's
+// forward and backward pass (model.hpp), and Adam or plain SGD, one step at a time.
+//
+// One step: `batch` sequences drawn from the task's seeded stream; the loss is the mean
+// cross-entropy over every scored position of the batch; the gradient of that mean, summed over
+// the sequences in order; then the optimizer:
+//   SGD   θ ← θ − lr·g
+//   Adam  m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², θ ← θ − lr·m̂ / (√v̂ + ε), m̂ = m/(1−β₁ᵗ),
+//         v̂ = v/(1−β₂ᵗ), with β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸ (Kingma & Ba's defaults)
+// Everything is float32 on one thread, in a fixed order: the same config (seed included) and the
+// same build give the same run bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model.hpp"
+#include "result.hpp"
+#include "tasks.hpp"
+
+namespace attn {
+
+enum class OptimizerKind { Adam, Sgd };
+inline constexpr OptionName<OptimizerKind> kOptimizerNames[] = {{"adam", OptimizerKind::Adam},
+                                                                {"sgd", OptimizerKind::Sgd}};
+
+struct TrainConfig {
+    TaskConfig task;
+    std::size_t d_token = 16;  // 1 … 256
+    std::size_t heads = 1;     // 1 … 4
+    std::size_t d_head = 16;   // d_k, 1 … 256
+    PositionKind position = PositionKind::OneHot;
+    Scale scale = Scale::SqrtDk;
+    OptimizerKind optimizer = OptimizerKind::Adam;
+    float learning_rate = 0.01f;  // > 0 and ≤ 1
+    std::size_t batch = 16;       // 1 … 256
+    std::int64_t seed = 0;        // 0 … 2³² − 1: the initialisation, and the batches' stream
+};
+
+// What a step or an evaluation measured.
+struct TrainReport {
+    double loss = 0.0;      // mean cross-entropy per scored position (nats)
+    double accuracy = 0.0;  // the fraction of scored positions whose argmax is the target
+};
+
+class Trainer {
+  public:
+    // The config checked (out_of_range naming the field), then the seeded initialisation.
+    static Result<Trainer> create(const TrainConfig& config);
+
+    // One optimizer step on a fresh batch; reports that batch's loss and accuracy before the update.
+    TrainReport step();
+    // Loss and accuracy on `count` sequences from another stream (`seed`), without learning.
+    TrainReport evaluate(std::size_t count, std::uint64_t seed) const;
+
+    const ModelConfig& model() const { return model_; }
+    const Params& params() const { return params_; }
+    std::size_t steps() const { return steps_; }
+
+    Trainer() = default;  // for Result; create() makes a usable one
+
+  private:
+    TrainConfig config_;
+    ModelConfig model_;
+    Params params_, m_, v_;
+    SplitMix64 batches_{0};
+    std::size_t steps_ = 0;
+};
+
+}  // namespace attn

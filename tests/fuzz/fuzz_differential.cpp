@@ -1,0 +1,509 @@
+// fuzz_differential.cpp — libFuzzer target: every entry point of the core, from one table, against
+// the reference and against a float64 computation of this file's own; and each call's peak heap
+// against the bytes the 1 GiB rule counted for it (core/working_memory.hpp).
+//
+// Built twice (CMakeLists.txt, ATTN_SANITIZE): fuzz_differential with the host's widest SIMD, and
+// fuzz_differential_sse on a core compiled for plain SSE2, whose 4 float lanes are the wasm
+// SIMD128 layout (the same batch width, MR = 8 query rows per group, no fused multiply–add). The
+// inputs are fuzz_attention.cpp's (its header comment; tests/fuzz/corpus/ replays in both):
+// byte 0 < 230 an attention call, 230–239 the labs' sampler, 240 and up claimed shapes (that
+// target's business: skipped here).
+//
+// For every input and every entry point of its family (kEntryPoints below):
+//   1. it refuses with the reference's Error (code, argument, message), or computes;
+//   2. its non-finite cells are the reference's, exactly: NaN where the reference has NaN, the
+//      same infinities — always for the paths that hand every input that could overflow or holds
+//      NaN to the reference (attention, attention_streaming), and for the SIMD steps wherever no
+//      score comes near float32's limit;
+//   3. where the float64 computation has NaN (a NaN the input holds reaches that cell) and no
+//      float32 score can overflow, the entry point has NaN too (issue 19, item 1: a NaN value behind
+//      a weight that underflowed); where float32 cannot overflow or lose a weight (Float64), every
+//      finite cell is within `tolerance` of the float64 value, and so within twice that of the
+//      reference's;
+//   4. its peak heap during the call — every byte malloc'd and not yet freed, counted through the
+//      sanitizer's allocator hooks, the result included — is at most the bytes its memory check
+//      counted; for the step-by-step paths exactly those bytes (working_memory.cpp counts their
+//      peak, not a bound); a refusal allocates nothing but its message.
+//
+// A new entry point (the multi-head path, the backward pass) is one more row of kEntryPoints: a
+// name, its family (what it is compared with: an attention output and weights, or the sampler's
+// dot products; a new family brings its reference and its float64 computation) and a function that
+// makes the call inside measure() and says what its memory check counted.
+#include <sanitizer/allocator_interface.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+#include "fast_kernels.hpp"
+#include "fast_path.hpp"
+#include "fuzz_input.hpp"
+#include "reference.hpp"
+#include "samples.hpp"
+#include "simd_kernels.hpp"
+#include "validate.hpp"
+#include "working_memory.hpp"
+
+namespace {
+
+using namespace fuzz;
+using attn::Axis;
+using attn::Operation;
+
+constexpr double kEps = 0x1p-24;  // float32's unit roundoff
+
+// ---- Peak heap -----------------------------------------------------------------------------------
+// The sanitizer calls these on every malloc and free of the process (operator new included).
+// Only the fuzzing thread's calls inside measure() count: thread_local plain integers, so the hooks
+// themselves never allocate.
+thread_local bool heap_on = false;
+thread_local long long heap_live = 0, heap_peak = 0;
+
+void on_malloc(const volatile void*, std::size_t size) {
+    if (!heap_on) return;
+    heap_live += static_cast<long long>(size);
+    heap_peak = std::max(heap_peak, heap_live);
+}
+void on_free(const volatile void* p) {
+    // Called before the block is released, so its size is still known. A block allocated before
+    // measure() and freed inside it (a workspace growing) lowers the live count below 0: the
+    // peak is what the call added on top of what it started with.
+    if (heap_on && p) heap_live -= static_cast<long long>(__sanitizer_get_allocated_size(p));
+}
+
+// Calls `call` and returns its result; `peak` gets the most bytes it held at once beyond what was
+// held before, the result itself included (still alive when counting stops).
+template <class Call>
+auto measure(long long& peak, Call&& call) {
+    heap_live = heap_peak = 0;
+    heap_on = true;
+    auto result = call();
+    heap_on = false;
+    peak = heap_peak;
+    return result;
+}
+
+// ---- What one call of an entry point gives ---------------------------------------------------------
+struct Outcome {
+    attn::Error error;          // code None when it computed
+    Matrix output;              // the attention output, or the sampler's dot products (count×1)
+    Matrix weights;             // the step-by-step paths' A (empty for the others)
+    long long peak = 0;         // measured: the call's peak heap
+    long long held = 0;         // workspace bytes held before the call, for it to reuse (the fast kernels)
+    std::uint64_t counted = 0;  // what its memory check counted (working_memory.hpp)
+    bool exact_counts = false;  // the count is the peak itself, not a bound (the step paths)
+};
+
+// How an entry point's finite and non-finite cells must agree with the reference's.
+enum class Agreement {
+    Reference,       // it is the reference
+    Rounding,        // float32 rounding apart; non-finite cells always the reference's own
+    RoundingOwnSums  // the same, but it sums on its own even near float32's limit (the SIMD steps):
+                     // non-finite cells compared only where no score comes near it
+};
+
+enum class Family { Attention, Sampler };
+
+// One input, decoded: an attention call or the sampler's arguments.
+struct Case {
+    Call call;
+    std::int64_t dk = 0, count = 0, seed = 0;
+};
+
+struct EntryPoint {
+    const char* name;
+    Family family;
+    Agreement agreement;
+    Outcome (*run)(const Case&);
+};
+
+attn::AttentionShape shape_of(const Call& c) { return {c.q.rows, c.k.rows, c.q.cols, c.v.cols}; }
+
+Outcome steps_outcome(attn::Result<attn::AttentionSteps>&& r, long long peak, const Call& c) {
+    Outcome out;
+    out.peak = peak;
+    out.counted = attn::working_bytes(Operation::AttentionSteps, shape_of(c), c.o.axis);
+    out.exact_counts = true;
+    if (!r.ok()) {
+        out.error = r.error;
+        return out;
+    }
+    out.output = std::move(r.value.output);
+    out.weights = std::move(r.value.weights);
+    return out;
+}
+
+Outcome run_reference_steps(const Case& in) {
+    const Call& c = in.call;
+    long long peak = 0;
+    auto r = measure(peak, [&] { return attn::attention_steps(c.q, c.k, c.v, c.o); });
+    return steps_outcome(std::move(r), peak, c);
+}
+
+Outcome run_simd_steps(const Case& in) {
+    const Call& c = in.call;
+    long long peak = 0;
+    auto r = measure(peak, [&] { return attn::attention_steps_simd(c.q, c.k, c.v, c.o); });
+    return steps_outcome(std::move(r), peak, c);
+}
+
+// What attention and attention_streaming count: their own kernel's buffers, or, for the inputs
+// they hand to the reference (teaching switches, NaN, magnitudes that could overflow), what
+// attention_steps counts.
+std::uint64_t fast_counted(Operation op, const Call& c) {
+    const float divisor = attn::reference::score_divisor(c.o.scale, c.q.cols, c.o.temperature);
+    if (!c.o.stable || c.o.axis != Axis::Row || attn::fast::needs_reference(c.q, c.k, c.v, divisor))
+        return attn::working_bytes(Operation::AttentionSteps, shape_of(c), c.o.axis);
+    return attn::working_bytes(op, shape_of(c));
+}
+
+// The fast paths keep their workspace from call to call. So that a call which grows it is measured
+// from a known state, the workspace is emptied and then warmed by the same entry point on the
+// first three fifths of the keys: each buffer it holds then is at most what the measured call needs
+// of it, and the call grows the key-sized ones. What the call holds at its peak is those buffers
+// plus what it allocates, and that must fit in its count: one buffer's old and new floats at once
+// (std::vector's growth, resize from 0.6 n to max(1.2 n, n) while the 0.6 n are still held: 1.8 n
+// against the n counted) do not (issue 19, item 6).
+template <class Entry>
+Outcome fast_outcome(Entry entry, Operation op, const Call& c) {
+    attn::fast::thread_workspace() = attn::fast::Workspace{};
+    if (c.k.rows > 1 && c.k.rows == c.v.rows && c.k.data.size() == c.k.rows * c.k.cols &&
+        c.v.data.size() == c.v.rows * c.v.cols) {
+        const std::size_t keys = (3 * c.k.rows + 4) / 5;
+        Matrix k(keys, c.k.cols), v(keys, c.v.cols);
+        std::copy(c.k.data.begin(), c.k.data.begin() + static_cast<std::ptrdiff_t>(k.size()), k.data.begin());
+        std::copy(c.v.data.begin(), c.v.data.begin() + static_cast<std::ptrdiff_t>(v.size()), v.data.begin());
+        attn::AttentionOptions o = c.o;
+        o.mask = {};
+        (void)entry(c.q, k, v, o);
+    }
+    Outcome out;
+    const float divisor = attn::reference::score_divisor(c.o.scale, c.q.cols, c.o.temperature);
+    const bool own_kernel = c.o.stable && c.o.axis == Axis::Row && !attn::fast::needs_reference(c.q, c.k, c.v, divisor);
+    if (own_kernel) out.held = static_cast<long long>(attn::fast::thread_workspace().bytes());
+    auto r = measure(out.peak, [&] { return entry(c.q, c.k, c.v, c.o); });
+    out.counted = fast_counted(op, c);
+    if (!r.ok())
+        out.error = r.error;
+    else
+        out.output = std::move(r.value);
+    return out;
+}
+
+Outcome run_attention(const Case& in) {
+    return fast_outcome([](const Matrix& q, const Matrix& k, const Matrix& v,
+                           const attn::AttentionOptions& o) { return attn::attention(q, k, v, o); },
+                        Operation::Attention, in.call);
+}
+
+Outcome run_streaming(const Case& in) {
+    return fast_outcome([](const Matrix& q, const Matrix& k, const Matrix& v,
+                           const attn::AttentionOptions& o) { return attn::attention_streaming(q, k, v, o); },
+                        Operation::AttentionStreaming, in.call);
+}
+
+Outcome run_sampler(const Case& in) {
+    Outcome out;
+    auto r = measure(out.peak, [&] { return attn::dot_product_samples(in.dk, in.count, in.seed); });
+    // samples.cpp's check: the samples and one pair (q, k)
+    out.counted = r.ok() ? attn::float_bytes(attn::size_sum(r.value.size(), attn::size_product(2, in.dk))) : 0;
+    if (!r.ok()) {
+        out.error = r.error;
+        return out;
+    }
+    out.output = Matrix(r.value.size(), 1);
+    std::copy(r.value.begin(), r.value.end(), out.output.data.begin());
+    return out;
+}
+
+// Every entry point, by family; the first of each family is its reference.
+const EntryPoint kEntryPoints[] = {
+    {"attention_steps", Family::Attention, Agreement::Reference, run_reference_steps},
+    {"attention_steps_simd", Family::Attention, Agreement::RoundingOwnSums, run_simd_steps},
+    {"attention", Family::Attention, Agreement::Rounding, run_attention},
+    {"attention_streaming", Family::Attention, Agreement::Rounding, run_streaming},
+    {"dot_product_samples", Family::Sampler, Agreement::Rounding, run_sampler},
+};
+
+// ---- The float64 computation ---------------------------------------------------------------------
+// softmax(QKᵀ/divisor)·V in double from the float32 inputs and the float32 divisor, by the
+// README's rules (a masked key is left out, a kept key's value is always read, a fully masked line
+// has weights and output 0), always in the stable form (the naive softmax is the same function;
+// float32 is what overflows). NaN comes only from a NaN input, as in float32 — unless a float32
+// score overflows to −∞ by itself: the reference gives it weight 0 even in a NaN line (the policy
+// for a −∞ score, reference.hpp), so NaN cells are compared only where no score can overflow.
+struct Float64 {
+    std::vector<double> output, weights;   // (n_q, d_v), (n_q, n_k)
+    std::vector<double> tolerance;         // per output cell (see below)
+    std::vector<double> weight_tolerance;  // per weight
+    bool exact = false;                    // float32 can neither overflow nor lose a weight here
+    bool nan_exact = false;                // no float32 score can reach ±∞: NaN cells are float32's
+};
+
+bool kept(const attn::AttentionOptions& o, std::size_t i, std::size_t j) {
+    if (o.mask.kind == attn::MaskKind::Causal) return j <= i;
+    if (o.mask.kind == attn::MaskKind::Custom) return o.mask.keep(i, j) != 0.0f;
+    return true;
+}
+
+// The tolerance, from float32's error bounds (ε = 2⁻²⁴), for an input whose scores are at most
+// P = max_ij Σ_c |q_ic k_jc|:
+//  - a float32 score, summed in any order, with or without fused multiply–adds, is within d·ε·P of
+//    the exact one, plus d·2⁻¹⁴⁹ for products that underflow; divided by the divisor f, and with
+//    the fast paths' (s − m)·(1/f) or log2(e)/f folded into the queries, a scaled score is within
+//    δ = ((2d + 8)·ε·P + d·2⁻¹⁴⁸) / f;
+//  - exp(s − m) then has a relative error of 2δ (s and m each off by δ), plus ε·|s − m| ≤ 88ε
+//    from rounding its argument, plus the exp's own (std::exp and xsimd's: 1–2 ulp; fast_exp.hpp's
+//    2^y: 2.1·10⁻⁷ ≈ 4ε); the line's sum adds n·ε relative, and A = e/sum doubles the exponent
+//    errors: A_ij is within (4δ + (2n + 256)·ε)·A_ij for δ ≤ 10⁻², where e^(4δ) − 1 ≤ 5δ
+//    (hence 5δ below);
+//  - a weight whose exact value is below 2⁻¹²⁶ may come out 0 (an exp that flushes) or a
+//    denormal: 2⁻¹²⁶ absolute;
+//  - an output cell Σ_j A_ij v_jc, summed in float32, is within n_k·ε·Σ_j A_ij |v_jc| of the sum
+//    of the float32 weights' products: so within (5δ + (2n + 256)·ε)·Σ_j A_ij |v_jc| of the exact
+//    one, plus n_k·(2⁻¹²⁶·max|v| + 2⁻¹⁴⁹) for the weights and products below float32's normals.
+// n is the length of the softmax's line (n_k along rows, n_q along columns) plus n_k.
+// `exact` holds where those bounds hold: δ ≤ 10⁻², and nothing near float32's limits — scores and
+// scaled scores below 10³⁰, the values' sums below 10³⁰, and for the naive softmax every kept
+// scaled score within ±80 (beyond, its exp overflows or its weights are denormals of few digits).
+Float64 float64_attention(const Call& c) {
+    const Matrix &q = c.q, &k = c.k, &v = c.v;
+    const attn::AttentionOptions& o = c.o;
+    const std::size_t n_q = q.rows, n_k = k.rows, d = q.cols, d_v = v.cols;
+    const double f = attn::reference::score_divisor(o.scale, d, o.temperature);
+    const double nan = std::numeric_limits<double>::quiet_NaN(), minus_inf = -std::numeric_limits<double>::infinity();
+    std::vector<double> scaled(n_q * n_k);
+    double p_max = 0, scaled_min = std::numeric_limits<double>::infinity(), scaled_max = minus_inf;
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) {
+            double s = 0, p = 0;
+            for (std::size_t t = 0; t < d; ++t) {
+                s += static_cast<double>(q(i, t)) * k(j, t);
+                p += std::fabs(static_cast<double>(q(i, t)) * k(j, t));
+            }
+            if (!kept(o, i, j)) {
+                scaled[i * n_k + j] = minus_inf;
+                continue;
+            }
+            scaled[i * n_k + j] = s / f;
+            if (!std::isnan(p)) p_max = std::max(p_max, p);
+            if (!std::isnan(s)) {
+                scaled_min = std::min(scaled_min, s / f);
+                scaled_max = std::max(scaled_max, s / f);
+            }
+        }
+    // softmax along each line (a row, or a column with axis Column)
+    Float64 r;
+    r.weights.assign(n_q * n_k, 0.0);
+    const bool by_column = o.axis == Axis::Column;
+    const std::size_t lines = by_column ? n_k : n_q, cells = by_column ? n_q : n_k;
+    for (std::size_t line = 0; line < lines; ++line) {
+        const auto at = [&](std::size_t cell) { return by_column ? cell * n_k + line : line * n_k + cell; };
+        double m = minus_inf;
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+            const double s = scaled[at(cell)];
+            if (std::isnan(s)) m = nan;
+            if (!std::isnan(m) && s > m) m = s;
+        }
+        if (m == minus_inf) continue;  // fully masked: weights 0
+        double sum = 0;
+        for (std::size_t cell = 0; cell < cells; ++cell)
+            if (scaled[at(cell)] != minus_inf) sum += std::exp(scaled[at(cell)] - m);
+        for (std::size_t cell = 0; cell < cells; ++cell)
+            if (scaled[at(cell)] != minus_inf) r.weights[at(cell)] = std::exp(scaled[at(cell)] - m) / sum;
+    }
+    double v_max = 0, v_sum = 0;
+    for (float x : v.data)
+        if (!std::isnan(x)) v_max = std::max(v_max, std::fabs(static_cast<double>(x))), v_sum += std::fabs(x);
+    const double delta = ((2.0 * d + 8.0) * kEps * p_max + d * 0x1p-148) / f;
+    const double n = static_cast<double>(cells + n_k);
+    const double relative = 5 * delta + (2 * n + 256) * kEps;
+    r.nan_exact = p_max <= 1e30 && p_max / f <= 1e30;
+    r.exact = r.nan_exact && delta <= 1e-2 && v_sum <= 1e30 && (o.stable || (scaled_max <= 80 && scaled_min >= -80));
+    r.output.assign(n_q * d_v, 0.0);
+    r.tolerance.assign(n_q * d_v, 0.0);
+    r.weight_tolerance.resize(n_q * n_k);
+    for (std::size_t t = 0; t < n_q * n_k; ++t) r.weight_tolerance[t] = relative * std::fabs(r.weights[t]) + 0x1p-126;
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t ch = 0; ch < d_v; ++ch) {
+            double sum = 0, size = 0;
+            for (std::size_t j = 0; j < n_k; ++j)
+                if (kept(o, i, j)) {
+                    sum += r.weights[i * n_k + j] * v(j, ch);
+                    size += std::fabs(r.weights[i * n_k + j] * v(j, ch));
+                }
+            r.output[i * d_v + ch] = sum;
+            r.tolerance[i * d_v + ch] = relative * size + static_cast<double>(n_k) * (0x1p-126 * v_max + 0x1p-149);
+        }
+    return r;
+}
+
+// The sampler's float64: normal_matrix(2·count, dk, seed) holds the same pairs, and each dot
+// product in double is exact to 2⁻⁵³; simd::dot's float32 sum, in W interleaved partial sums, is
+// within d·ε·Σ|q_c k_c| of it (2⁻¹⁴⁹ per product that underflows: never, for N(0, 1) values).
+void float64_sampler(const Case& in, std::vector<double>& dots, std::vector<double>& tolerance) {
+    const auto m = attn::normal_matrix(2 * in.count, in.dk, in.seed);
+    FUZZ_CHECK(m.ok(), "normal_matrix refused what dot_product_samples accepted: " + describe(m.error));
+    dots.assign(static_cast<std::size_t>(in.count), 0.0);
+    tolerance.assign(dots.size(), 0.0);
+    for (std::size_t p = 0; p < dots.size(); ++p) {
+        double s = 0, size = 0;
+        for (std::size_t c = 0; c < static_cast<std::size_t>(in.dk); ++c) {
+            s += static_cast<double>(m.value(2 * p, c)) * m.value(2 * p + 1, c);
+            size += std::fabs(static_cast<double>(m.value(2 * p, c)) * m.value(2 * p + 1, c));
+        }
+        dots[p] = s;
+        tolerance[p] = (static_cast<double>(in.dk) + 2) * kEps * size + 0x1p-149;
+    }
+}
+
+// ---- The checks ------------------------------------------------------------------------------------
+bool same_class(float got, float want) {
+    if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+    if (std::isinf(want) || std::isinf(got)) return got == want;
+    return true;
+}
+
+std::string cell(const char* entry, const char* what, std::size_t t, double got, double want) {
+    return std::string(entry) + ": " + what + "[" + std::to_string(t) + "] = " + std::to_string(got) + ", expected " +
+           std::to_string(want);
+}
+
+// Invariant 4.
+void check_heap(const EntryPoint& e, const Outcome& out) {
+    const std::string name = e.name;
+    if (out.error) {
+        FUZZ_CHECK(out.peak <= 4096, name + ": a refusal allocated " + std::to_string(out.peak) + " bytes");
+        return;
+    }
+    FUZZ_CHECK(out.peak >= 0 && static_cast<std::uint64_t>(out.peak + out.held) <= out.counted,
+               name + ": peak heap " + std::to_string(out.peak) + " bytes beyond the " + std::to_string(out.held) +
+                   " of workspace it started with, its memory check counted " + std::to_string(out.counted));
+    if (out.exact_counts)
+        FUZZ_CHECK(static_cast<std::uint64_t>(out.peak) == out.counted,
+                   name + ": peak heap " + std::to_string(out.peak) + " bytes, counted " + std::to_string(out.counted) +
+                       " (the step paths' count is their peak)");
+}
+
+// Invariants 1–3 for the attention family.
+void check_attention(const Call& c) {
+    Case in;
+    in.call = c;
+    std::vector<Outcome> outcomes;
+    for (const EntryPoint& e : kEntryPoints)
+        if (e.family == Family::Attention) outcomes.push_back(e.run(in));
+    const Outcome& ref = outcomes[0];
+    std::size_t index = 0;
+    const Float64 f64 = ref.error ? Float64{} : float64_attention(c);
+    // The SIMD steps' own sums: non-finite cells compared where no score nears float32's limit
+    // (fuzz_attention.cpp's δ ≤ 10⁻²) and the naive softmax's exp stays below its own (80).
+    const double divisor = attn::reference::score_divisor(c.o.scale, c.q.cols, c.o.temperature);
+    const double delta = (2.0 * c.q.cols + 8.0) * kEps * max_abs(c.q) * max_abs(c.k) * c.q.cols / divisor + 1e-7;
+    for (const EntryPoint& e : kEntryPoints) {
+        if (e.family != Family::Attention) continue;
+        const Outcome& out = outcomes[index++];
+        check_heap(e, out);
+        if (ref.error) {
+            FUZZ_CHECK(same_error(out.error, ref.error), std::string(e.name) + " refused otherwise: " +
+                                                             describe(out.error) + " vs " + describe(ref.error));
+            continue;
+        }
+        FUZZ_CHECK(!out.error, std::string(e.name) + " refused: " + describe(out.error));
+        FUZZ_CHECK(out.output.rows == ref.output.rows && out.output.cols == ref.output.cols,
+                   std::string(e.name) + ": output shape");
+        bool compare_classes = e.agreement != Agreement::RoundingOwnSums;
+        if (e.agreement == Agreement::RoundingOwnSums) {
+            double scaled_max = 0;
+            for (std::size_t i = 0; i < c.q.rows; ++i)
+                for (std::size_t j = 0; j < c.k.rows; ++j)
+                    if (kept(c.o, i, j)) {
+                        double s = 0;
+                        for (std::size_t t = 0; t < c.q.cols; ++t) s += static_cast<double>(c.q(i, t)) * c.k(j, t);
+                        if (!std::isnan(s)) scaled_max = std::max(scaled_max, std::fabs(s / divisor));
+                    }
+            compare_classes = delta <= 1e-2 && (c.o.stable || scaled_max < 80.0);
+        }
+        for (std::size_t t = 0; t < ref.output.size(); ++t) {
+            const float got = out.output.data[t], want = ref.output.data[t];
+            if (compare_classes)
+                FUZZ_CHECK(same_class(got, want), cell(e.name, "output", t, got, want) + " (the reference's)");
+            // 3: NaN where the float64 computation has NaN; within tolerance where float32 is exact
+            const double exact = f64.output[t];
+            if (std::isnan(exact)) {
+                if (f64.nan_exact)
+                    FUZZ_CHECK(std::isnan(got),
+                               cell(e.name, "output", t, got, exact) + " (float64: a NaN input reaches it)");
+                continue;
+            }
+            if (!f64.exact) continue;
+            FUZZ_CHECK(std::isfinite(got) && std::fabs(got - exact) <= f64.tolerance[t],
+                       cell(e.name, "output", t, got, exact) + " (float64, tolerance " +
+                           std::to_string(f64.tolerance[t]) + ")");
+            FUZZ_CHECK(std::fabs(static_cast<double>(got) - want) <= 2 * f64.tolerance[t],
+                       cell(e.name, "output", t, got, want) + " (the reference's)");
+        }
+        if (out.weights.size() == f64.weights.size() && f64.exact)
+            for (std::size_t t = 0; t < f64.weights.size(); ++t) {
+                const double exact = f64.weights[t], got = out.weights.data[t];
+                if (std::isnan(exact)) continue;
+                FUZZ_CHECK(std::fabs(got - exact) <= f64.weight_tolerance[t],
+                           cell(e.name, "weights", t, got, exact) + " (float64)");
+            }
+    }
+}
+
+// Invariants 1–4 for the sampler: the same refusals as its ranges, and samples within float32
+// rounding of the float64 dot products of normal_matrix's pairs. Calls of more than 2¹⁶ normal
+// values are skipped (fuzz_attention.cpp's rule: they cost time, not coverage).
+void check_sampler_family(Reader& r) {
+    Case in;
+    const auto arg = [&r] { return static_cast<std::int64_t>(r.byte() % 2 ? r.u64() : r.byte() * 37u % 1100u); };
+    in.dk = arg(), in.count = arg(), in.seed = arg();
+    const auto& lim = attn::kSampleLimits;
+    const bool in_range = in.dk >= lim.min_dk && in.dk <= lim.max_dk && in.count >= lim.min_count &&
+                          in.count <= lim.max_count && in.seed >= lim.min_seed && in.seed <= lim.max_seed;
+    if (in_range && 2 * in.dk * in.count > (std::int64_t{1} << 16)) return;
+    std::vector<double> dots, tolerance;
+    if (in_range) float64_sampler(in, dots, tolerance);
+    for (const EntryPoint& e : kEntryPoints) {
+        if (e.family != Family::Sampler) continue;
+        const Outcome out = e.run(in);
+        check_heap(e, out);
+        FUZZ_CHECK(!out.error == in_range, std::string(e.name) + ": " + (out.error ? describe(out.error) : "accepted"));
+        if (out.error) continue;
+        FUZZ_CHECK(out.output.size() == dots.size(), std::string(e.name) + ": not count samples");
+        for (std::size_t p = 0; p < dots.size(); ++p)
+            FUZZ_CHECK(std::fabs(out.output.data[p] - dots[p]) <= tolerance[p],
+                       cell(e.name, "samples", p, out.output.data[p], dots[p]) + " (float64)");
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+#ifdef ATTN_FUZZ_LANES
+    // The SSE build must really run the wasm layout: 4 lanes, groups of 8 query rows.
+    if (attn::simd::batch_size() != ATTN_FUZZ_LANES || attn::fast::kMR != 2 * ATTN_FUZZ_LANES)
+        finding("built for " + std::to_string(ATTN_FUZZ_LANES) + " lanes, runs " +
+                std::to_string(attn::simd::batch_size()));
+#endif
+    if (!__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free)) finding("no room for the allocator hooks");
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    Reader in{data, size};
+    const std::uint8_t mode = in.byte();
+    if (mode >= 240) return 0;  // claimed shapes: fuzz_attention.cpp
+    if (mode >= 230) {
+        check_sampler_family(in);
+        return 0;
+    }
+    const Header h = read_header(in);
+    check_attention(read_call(in, h));
+    return 0;
+}

@@ -1,0 +1,132 @@
+// The controller's parts (web/src/controller/): each registers its own listeners and its destroy()
+// removes every one of them — on the stage, on the buttons, on document and window — so that after
+// destroy a key, a hash change or a click reaches none of them. Run on fake browser objects.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createPage } from '../../web/src/controller/page.js';
+import { createStage } from '../../web/src/controller/stage.js';
+import { createExports } from '../../web/src/controller/exports.js';
+import { createFrame } from '../../web/src/controller/frame.js';
+import { createStepNav } from '../../web/src/controller/step-nav.js';
+import { createEngineCalls } from '../../web/src/controller/engine-calls.js';
+import { createExplain } from '../../web/src/controller/explain.js';
+import { createEditing } from '../../web/src/controller/editing.js';
+import { createUrlSync } from '../../web/src/controller/url-sync.js';
+import { createEmbedding } from '../../web/src/controller/embedding.js';
+import { listeners } from '../../web/src/controller/listeners.js';
+import { defaultState } from '../../web/src/state.js';
+
+/** An event target that knows which listeners it holds. */
+class Tracked extends EventTarget {
+  constructor(name) {
+    super();
+    this.name = name;
+    this.dataset = {};
+  }
+  addEventListener(type, handler, options) {
+    this.handlers = [...(this.handlers ?? []), [type, handler]];
+    super.addEventListener(type, handler, options);
+  }
+  removeEventListener(type, handler, options) {
+    const at = (this.handlers ?? []).findIndex(([t, h]) => t === type && h === handler);
+    if (at >= 0) this.handlers.splice(at, 1);
+    super.removeEventListener(type, handler, options);
+  }
+  get count() {
+    return (this.handlers ?? []).length;
+  }
+}
+
+function fakeBrowser() {
+  const elements = new Map();
+  const element = (id) => {
+    if (!elements.has(id)) elements.set(id, new Tracked(id));
+    return elements.get(id);
+  };
+  const document = new Tracked('document');
+  Object.assign(document, { getElementById: element, body: { dataset: {} }, activeElement: null });
+  const window = new Tracked('window');
+  Object.assign(window, { setTimeout, clearTimeout, requestAnimationFrame: (fn) => setTimeout(fn, 0) });
+  const dark = new Tracked('matchMedia');
+  dark.matches = false;
+  const dom = {
+    document,
+    window,
+    location: { hash: '', href: 'http://localhost/' },
+    history: { replaceState() {} },
+    matchMedia: () => dark,
+  };
+  const targets = () => [document, window, dark, ...elements.values()];
+  return { dom, targets };
+}
+
+const PARTS = [
+  ['stage', createStage],
+  ['exports', createExports],
+  ['frame', createFrame],
+  ['nav', createStepNav],
+  ['engine', createEngineCalls],
+  ['explain', createExplain],
+  ['editing', createEditing],
+  ['url', createUrlSync],
+  ['embedding', createEmbedding],
+];
+
+const host = { state() {}, hostListens: () => false, open() {}, ready() {} };
+
+test('every part removes the listeners it added, and only those, when destroyed', () => {
+  for (const [name, create] of PARTS) {
+    const { dom, targets } = fakeBrowser();
+    const page = createPage({ dom, host, state: defaultState(), notice: null });
+    const before = targets().reduce((sum, target) => sum + target.count, 0);
+    const part = page.use(name, create(page));
+    const added = targets().reduce((sum, target) => sum + target.count, 0) - before;
+    if (part.listeners) assert.equal(added, part.listeners.size, `${name} counts what it added`);
+    part.destroy();
+    for (const target of targets()) assert.equal(target.count, 0, `${name} left a listener on ${target.name}`);
+  }
+});
+
+test('the parts listen where their concern is: the popover on the stage, document and window; the URL on window', () => {
+  const { dom } = fakeBrowser();
+  const page = createPage({ dom, host, state: defaultState(), notice: null });
+  for (const [name, create] of PARTS) page.use(name, create(page));
+  assert.equal(page.part('explain').listeners.size, 10); // 7 on the stage, Escape and a click outside, resize
+  assert.equal(page.part('url').listeners.size, 2); // hashchange, pagehide
+  assert.equal(page.part('nav').listeners.size, 1); // ←/→
+  const stage = dom.document.getElementById('stage-body');
+  assert.ok(stage.count >= 8);
+  page.destroy();
+  assert.equal(stage.count, 0);
+  assert.equal(dom.document.count, 0);
+  assert.equal(dom.window.count, 0);
+});
+
+test('after destroy a hash change commits nothing', () => {
+  const { dom } = fakeBrowser();
+  const page = createPage({ dom, host, state: defaultState(), notice: null });
+  let commits = 0;
+  page.commit = () => commits++;
+  page.use('url', createUrlSync(page));
+  dom.location.hash = '#step=3';
+  dom.window.dispatchEvent(new Event('hashchange'));
+  assert.equal(commits, 1);
+  page.destroy();
+  dom.window.dispatchEvent(new Event('hashchange'));
+  assert.equal(commits, 1);
+});
+
+test('listeners(): removeAll takes away every listener it added', () => {
+  const target = new Tracked('t');
+  const events = listeners();
+  let heard = 0;
+  events.on(target, 'ping', () => heard++);
+  events.on(target, 'ping', () => heard++);
+  target.dispatchEvent(new Event('ping'));
+  assert.equal(heard, 2);
+  assert.equal(events.size, 2);
+  events.removeAll();
+  target.dispatchEvent(new Event('ping'));
+  assert.equal(heard, 2);
+  assert.equal(target.count, 0);
+});

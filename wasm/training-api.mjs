@@ -1,0 +1,74 @@
+// training-api.mjs — the JS side of training (issue 17), added to the public API by api.mjs:
+// createTrainer. As in api.mjs, this layer reads each argument once and checks only what C++
+// cannot see (JS types, unknown keys, names); the ranges are checked once, in the core
+// (core/train.hpp, core/tasks.hpp), which refuses with out_of_range.
+
+import { TASKS, POSITIONS, OPTIMIZERS, SCALES, TRAINER_DEFAULTS } from './vocabulary.mjs';
+
+const TRAINER_KEYS = Object.keys(TRAINER_DEFAULTS);
+const NAMED = { task: TASKS, position: POSITIONS, optimizer: OPTIMIZERS, scale: SCALES };
+
+/**
+ * The training methods over the Embind module `core`, with api.mjs's helpers
+ * { readArgs, badOption, oneOf, unwrap }.
+ */
+export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
+  return {
+    /**
+     * A trainer of one attention layer on a task, seeded: { step(n), evaluate({ count, seed }),
+     * probe(tokens), dispose() }. The same config (seed included) in the same build gives the same
+     * run bit for bit. README.md ("Training") lists the fields and their defaults.
+     */
+    createTrainer(args = {}) {
+      const fn = 'createTrainer';
+      const config = { ...TRAINER_DEFAULTS, ...readArgs(fn, args, TRAINER_KEYS) };
+      for (const [key, names] of Object.entries(NAMED))
+        if (!names.includes(config[key])) badOption(fn, key, oneOf(names), config[key]);
+      for (const key of TRAINER_KEYS)
+        if (
+          !(key in NAMED) &&
+          key !== 'learningRate' &&
+          !(Number.isInteger(config[key]) && config[key] >= 0 && config[key] <= 2 ** 32 - 1)
+        )
+          badOption(fn, key, 'a whole number', config[key]);
+      if (typeof config.learningRate !== 'number') badOption(fn, 'learningRate', 'a number', config.learningRate);
+      let { id } = unwrap(core.createTrainer(config));
+      const live = (name) => {
+        if (id === undefined)
+          throw Object.assign(new Error(`trainer.${name}: this trainer has been disposed`), {
+            code: 'disposed',
+            params: {},
+          });
+        return id;
+      };
+      const count = (name, n, max) => {
+        if (!Number.isInteger(n) || n < 1 || n > max)
+          badOption(`trainer.${name}`, 'count', `a whole number from 1 to ${max}`, n);
+        return n;
+      };
+      return Object.freeze({
+        /** n optimizer steps (default 1) → the last step's { loss, accuracy, steps } on its batch. */
+        step: (n = 1) => core.trainerStep(live('step'), count('step', n, 100000)),
+        /** { loss, accuracy, steps } on `count` held-out sequences of the stream `seed`. */
+        evaluate: ({ count: n = 256, seed = 1 } = {}) => {
+          if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
+            badOption('trainer.evaluate', 'seed', 'a whole number from 0 to 4294967295', seed);
+          return core.trainerEvaluate(live('evaluate'), count('evaluate', n, 4096), seed);
+        },
+        /** The model on one sequence of `length` tokens: { weights: [A of each head], logits }. */
+        probe: (tokens) => {
+          const out =
+            Array.isArray(tokens) && tokens.every(Number.isInteger) ? core.trainerProbe(live('probe'), tokens) : null;
+          if (out === null)
+            badOption('trainer.probe', 'tokens', "an array of the task's length of tokens of its vocabulary", tokens);
+          return out;
+        },
+        /** Frees the trainer's memory in the module; the trainer cannot be used again. */
+        dispose: () => {
+          if (id !== undefined) core.trainerDelete(id);
+          id = undefined;
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// Editing: everything the input panel (and the stage's copies of the switches) can ask for — a
+// preset, the mode, an option, a size, the seed, a cell, a pasted matrix — validated, then
+// committed or shown why not next to its field. Also the panel itself and the errors in it.
+
+import { SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from '../state.js';
+import { option } from '../options.js';
+import { parseNumber, parseMatrix, normalizeText } from '../parse-matrix.js';
+import { toRows } from '../matrix.js';
+import { renderPanel, showErrors } from '../views/panel.js';
+import { showStageErrors } from '../views/controls.js';
+import { keepingFocus } from './keep-focus.js';
+
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+export function createEditing(page) {
+  const { errors } = page;
+  let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
+  let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
+
+  /** How an error object from the parser reads in the current language. */
+  function describe(error) {
+    const message = page.t(`err.${error.key}`, error);
+    return error.col ? page.t('err.cellIn', { row: error.row, col: error.col, message }) : message;
+  }
+
+  function refuse(key, message, { frame = true } = {}) {
+    errors.set(key, message);
+    page.render({ panel: false, frame });
+  }
+
+  /**
+   * Size fields, the seed and options typed as numbers: validate the text, then commit or show
+   * why not. Empty text gets the field's own rule, not "this cell is empty": a type=number field
+   * hands over '' for letters it cannot read.
+   */
+  function numberField(key, text, check, apply) {
+    const parsed = parseNumber(text);
+    // A number beyond float32 (1e39, 400 digits) meets the field's own rule, which says why.
+    const problem = parsed.ok
+      ? check(parsed.value, text)
+      : parsed.error.key === 'empty'
+        ? check(NaN, text)
+        : parsed.error.key === 'tooLarge'
+          ? check(Number(normalizeText(text).trim()), text)
+          : describe(parsed.error);
+    if (problem) return refuse(key, problem);
+    errors.delete(key);
+    const next = apply(parsed.value);
+    if (next.error) return refuse(key, describe(next.error));
+    page.commit(next);
+  }
+
+  /**
+   * A paste or a size change may grow matrices other than the one changed, and state.js fills
+   * their new cells with seeded random numbers: remember their old shapes, so the panel can say
+   * so and mark those cells (until the shapes change again). Returns `next` unchanged.
+   */
+  function growing(next, pasted = null) {
+    if (next.error || next.preset === 'random') return next;
+    const { state } = page;
+    const grown = {};
+    for (const [name, rows] of Object.entries(next.mats)) {
+      const old = state.mode === next.mode ? state.mats[name] : null;
+      if (!old || name === pasted) continue;
+      if (rows.length > old.length || rows[0].length > old[0].length) grown[name] = [old.length, old[0].length];
+    }
+    pendingFilled = Object.keys(grown).length ? grown : null;
+    return next;
+  }
+
+  const on = handlers(page, { numberField, growing, describe, refuse });
+
+  return {
+    on,
+    committed(next, previous) {
+      const reshaped =
+        SIZE_NAMES.some((key) => next[key] !== previous[key]) ||
+        next.mode !== previous.mode ||
+        next.preset !== previous.preset;
+      if (pendingFilled || reshaped) filled = pendingFilled;
+      pendingFilled = null;
+    },
+    render({ panel }) {
+      const { state, t } = page;
+      const shown = !state.embed || state.panel;
+      if (panel && shown) keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), { state, t, on, filled }));
+      showErrors(page.$('panel'), errors);
+      showStageErrors(page.$('stage-body'), errors);
+    },
+    destroy() {},
+  };
+}
+
+/** The panel's requests (views/panel.js and views/controls.js call on.*). */
+function handlers(page, { numberField, growing, describe, refuse }) {
+  const { errors } = page;
+  return {
+    preset: (preset) => {
+      errors.clear();
+      page.commit(choosePreset(page.state, preset));
+    },
+    mode: (mode) => {
+      errors.clear();
+      const { q, k, v } = page.model;
+      page.commit(switchMode(page.state, mode, { q: toRows(q), k: toRows(k), v: toRows(v) }));
+    },
+    option: (key, value) => page.commit(setOption(page.state, key, value)),
+    // An option typed as a number (options.js), checked by the option's own rule.
+    optionText: (key, text) =>
+      numberField(
+        key,
+        text,
+        (v, typed) => {
+          const problem = option(key).validate(v);
+          return problem ? option(key).message(problem, page.t, typed) : null;
+        },
+        (v) => setOption(page.state, key, v),
+      ),
+    size: (key, text) =>
+      numberField(
+        `size:${key}`,
+        text,
+        (v) => (isInt(v, 1, SIZE_LIMIT) ? null : page.t('err.size', { max: SIZE_LIMIT })),
+        (v) => growing(resize(page.state, { [key]: v })),
+      ),
+    seed: (text) =>
+      numberField(
+        'size:seed',
+        text,
+        (v) => (isInt(v, 0, 2 ** 31 - 1) ? null : page.t('err.seed')),
+        (v) => choosePreset(setOption(page.state, 'seed', v), 'random'),
+      ),
+    cell(name, i, j, text) {
+      const key = `cell:${name}:${i}:${j}`;
+      const parsed = parseNumber(text);
+      if (!parsed.ok) return refuse(key, describe(parsed.error), { frame: false });
+      errors.delete(key);
+      const { state } = page;
+      page.commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom', edit: true });
+    },
+    paste(name, text) {
+      const key = `paste:${name}`;
+      const parsed = parseMatrix(text);
+      const next = parsed.ok ? growing(setMatrix(page.state, name, parsed.rows), name) : { error: parsed.error };
+      if (next.error) return refuse(key, describe(next.error));
+      for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
+      page.commit(next);
+    },
+  };
+}

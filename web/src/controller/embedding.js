@@ -1,0 +1,65 @@
+// Links and embedding: "copy link", the Embed dialog with its snippet (embed/snippet.js), and in
+// a frame whose host runs embed.js, "Open in the playground" asked of the host.
+
+import { serializeState } from '../state.js';
+import { embedSnippet, embeddablePage } from '../embed/snippet.js';
+import { renderEmbedDialog } from '../views/embed-dialog.js';
+import { stepTitle } from './step-nav.js';
+import { listeners } from './listeners.js';
+
+export function createEmbedding(page) {
+  const { location, window } = page.dom;
+  const events = listeners();
+
+  async function copy(text, status) {
+    try {
+      await window.navigator.clipboard.writeText(text);
+      status.textContent = page.t('link.copied');
+    } catch {
+      status.textContent = page.t('link.copyFailed');
+    }
+  }
+
+  function openDialog() {
+    const { state, t } = page;
+    // The development page cannot be framed (a sandboxed frame cannot load its module scripts):
+    // its snippet points at the self-contained build that the server also serves (embed/snippet.js).
+    const embedPage = embeddablePage();
+    const snippet = embedSnippet({
+      pageUrl: embedPage ? new URL(embedPage, location.href).href : location.href,
+      hash: serializeState({ ...state, embed: true }),
+      // The frame's title names what it shows: the step, or the lab.
+      title: `${t('app.title')} · ${state.view === 'steps' ? stepTitle(t, state.step) : t(`view.${state.view}`)}`,
+    });
+    renderEmbedDialog(page.$('embed-dialog'), {
+      t,
+      snippet,
+      devServer: Boolean(embedPage),
+      onCopy: (textarea) => {
+        textarea.select();
+        copy(textarea.value, page.$('embed-copy-status')).then(
+          () => {
+            page.$('embed-copy-status').textContent = page.t('embed.copied');
+          },
+          () => {},
+        );
+      },
+    });
+    page.$('embed-dialog').showModal();
+  }
+
+  events.on(page.$('copy-link'), 'click', () => {
+    page.part('url').write();
+    copy(location.href, page.$('copy-status'));
+  });
+  events.on(page.$('embed-button'), 'click', openDialog);
+  // In a frame whose host runs embed.js, the host opens the full playground: a frame sandboxed
+  // without allow-popups cannot open a tab itself. Without a host the link works as a link.
+  events.on(page.$('embed-open-link'), 'click', (event) => {
+    if (!page.host.hostListens()) return;
+    event.preventDefault();
+    page.host.open(page.fullPageUrl());
+  });
+
+  return { destroy: () => events.removeAll(), listeners: events };
+}

@@ -1,0 +1,50 @@
+// The frame around the stage: the header and footer (views/chrome.js), the notice line, the
+// language switch, and a redraw when the system's light or dark theme changes.
+
+import { renderChrome } from '../views/chrome.js';
+import { buildId, offersOfflineFile } from '../offline.js';
+import { writePreference } from '../storage.js';
+import { listeners } from './listeners.js';
+import { temperatureMessage } from '../input-rules.js';
+
+/** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature (state.js). */
+const noticeText = (said, t) =>
+  said.key === 'linkTemperature'
+    ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
+    : t(`notice.${said}`);
+
+export function createFrame(page) {
+  const events = listeners();
+
+  /** The header and footer; before the engine has loaded, without its version. */
+  function chrome() {
+    const { engine } = page;
+    renderChrome(page.dom.document, {
+      state: page.state,
+      t: page.t,
+      engineInfo: engine && `${engine.version()}${engine.simd() ? ', SIMD' : ''}`,
+      build: buildId(),
+      offlineFile: offersOfflineFile(),
+      fullPageUrl: page.fullPageUrl(),
+    });
+  }
+
+  events.on(page.$('lang-switch'), 'click', () => {
+    const lang = page.state.lang === 'zh-CN' ? 'en' : 'zh-CN';
+    writePreference('lang', lang);
+    page.errors.clear();
+    page.commit({ ...page.state, lang });
+  });
+  events.on(page.dark, 'change', () => page.render({ panel: false }));
+
+  return {
+    chrome,
+    render({ frame }) {
+      if (!frame) return;
+      chrome();
+      page.$('notice').textContent = page.notice ? noticeText(page.notice, page.t) : '';
+    },
+    destroy: () => events.removeAll(),
+    listeners: events,
+  };
+}

@@ -1,0 +1,89 @@
+// The page's one store: the state in the URL, the last good model, the errors shown, the notice,
+// and what the reader looks at beyond the URL (`view`: the word chosen everywhere). The parts of
+// the controller (app.js's PARTS) read it and change it only through commit() and render().
+// Created by start(): nothing here lives at module level.
+//
+// A part is { render?(opts), committed?(next, previous, opts), destroy() } plus what it offers the
+// others, registered with page.use(name, part). render(opts) calls every part's render in the
+// order they were registered; commit(next) computes through the engine part and, on success, tells
+// every part (committed) before rendering.
+
+import { serializeState, withoutEmbed } from '../state.js';
+import { engineErrorField, describeEngineError } from '../engine-errors.js';
+import { translator } from '../i18n/index.js';
+import { presetTokens } from '../presets.js';
+import { option } from '../options.js';
+
+/**
+ * dom: { document, window, location, history, matchMedia } (the real ones on the page, fakes in
+ * tests); host: embed/frame.js's connection to a host page; state, notice: parseState's.
+ */
+export function createPage({ dom, host, state, notice }) {
+  const parts = new Map();
+  const dark = dom.matchMedia('(prefers-color-scheme: dark)');
+  const page = {
+    dom,
+    host,
+    dark,
+    state,
+    notice,
+    model: null, // the last good result: stays on screen while an input is invalid
+    engine: null,
+    t: translator(state.lang),
+    errors: new Map(), // field key → message (views/panel.js showErrors)
+    view: { row: null }, // the word (row) chosen everywhere, or null
+    $: (id) => dom.document.getElementById(id),
+    theme: () => (dark.matches ? 'dark' : 'light'),
+    tokens: () => presetTokens(page.state.words, page.state.lang),
+    /** The full page (no embed switches) for this state, e.g. for "Open in the playground". */
+    fullPageUrl: () => `${dom.location.href.replace(/#.*$/, '')}${serializeState(withoutEmbed(page.state))}`,
+    use(name, part) {
+      parts.set(name, part);
+      return part;
+    },
+    part: (name) => parts.get(name),
+    /** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
+    render({ panel = true, frame = true } = {}) {
+      for (const part of parts.values()) part.render?.({ panel, frame });
+    },
+    commit: (next, options) => commit(page, parts, next, options),
+    destroy() {
+      for (const part of [...parts.values()].reverse()) part.destroy();
+      parts.clear();
+    },
+  };
+  return page;
+}
+
+/**
+ * Computes `next`; on success it becomes the state and everything is shown. A notice about the
+ * link (it did not parse) stays until the reader changes something (`fromUrl` is false). `edit`
+ * is a value typed into a cell: the URL follows a moment later and the frame is not redrawn.
+ */
+function commit(page, parts, next, { panel = true, edit = false, fromUrl = false } = {}) {
+  for (const key of page.errors.keys()) if (key.startsWith('engine')) page.errors.delete(key);
+  try {
+    page.model = page.part('engine').compute(next);
+  } catch (error) {
+    // Worded from the Error's code and numbers, in the reader's language, at the field it is about
+    // (and at its cell, for a matrix).
+    const field = engineErrorField(error);
+    const cell = error.cell && !option(field) ? `:${error.cell.row}:${error.cell.col}` : '';
+    page.errors.set(
+      field ? `engine:${field}${cell}` : 'engine',
+      describeEngineError(error, translator(next.lang), next),
+    );
+    if (page.model) page.render({ panel: false }); // nothing to show yet on the very first computation
+    return false;
+  }
+  const previous = page.state;
+  const langChanged = next.lang !== previous.lang;
+  const noticeGone = page.notice && !fromUrl;
+  if (noticeGone) page.notice = null;
+  page.state = next;
+  page.t = translator(next.lang);
+  if (page.view.row !== null && page.view.row >= next.n) page.view.row = null;
+  for (const part of parts.values()) part.committed?.(next, previous, { edit });
+  page.render({ panel: panel || langChanged, frame: !edit || langChanged || noticeGone });
+  return true;
+}
