@@ -20,7 +20,6 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import {
   at,
@@ -72,32 +71,6 @@ const inlineFonts = {
   },
 };
 
-// The three .wasm builds, as base64 text inside the script (web/src/main-inline.js decodes the one
-// the browser runs). The two SIMD builds are gzipped first, about 2.8× smaller, and inflated by the
-// browser's DecompressionStream, which every browser with wasm SIMD that the page supports has
-// (Chromium 80+, Firefox 113+, Safari 16.4+); the scalar build, for browsers without SIMD, stays
-// as it is, so that it needs nothing newer than WebAssembly itself.
-const inlineWasm = {
-  name: 'inline-wasm',
-  setup(b) {
-    b.onResolve({ filter: /^inline-wasm$/ }, () => ({ path: 'inline-wasm', namespace: 'inline-wasm' }));
-    b.onLoad({ filter: /.*/, namespace: 'inline-wasm' }, () => {
-      const wasm = (file, gzip) => {
-        const bytes = fs.readFileSync(at('build', 'wasm', file));
-        return { gzip, base64: (gzip ? zlib.gzipSync(bytes, { level: 9 }) : bytes).toString('base64') };
-      };
-      return {
-        loader: 'js',
-        contents: `export default ${JSON.stringify({
-          relaxed: wasm('attention_core_relaxed.wasm', true),
-          simd: wasm('attention_core.wasm', true),
-          scalar: wasm('attention_core_scalar.wasm', false),
-        })};`,
-      };
-    });
-  },
-};
-
 // 1. The script: one classic script (an inline <script type="module"> would work too, but a
 //    classic one needs no top-level await and runs the same in every browser we support).
 const bundle = await esbuild.build({
@@ -109,9 +82,10 @@ const bundle = await esbuild.build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+  loader: { '.wasm': 'base64' },
   // The cost lab's Web Worker travels inside as text and starts from a Blob URL, which the CSP's
   // `worker-src blob:` allows (web/src/labs/cost-worker-source.js); the page posts it the .wasm bytes.
-  plugins: [inlineFonts, inlineWasm, costWorkerPlugin({ minify: true })],
+  plugins: [inlineFonts, costWorkerPlugin({ minify: true })],
   // The Emscripten glue reads import.meta.url only to find its .wasm, which this bundle carries.
   define: { 'import.meta.url': '""' },
 });

@@ -50,10 +50,8 @@ async function launchChromium() {
      * page's own file:// document is not a network request and still loads). `requests` lists
      * every request the page attempted (the top document included).
      */
-    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, permissions, initScript } = {}) {
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, permissions } = {}) {
       const context = await browser.newContext({ viewport, permissions, reducedMotion: 'reduce' });
-      // initScript: a function run in every document before its own scripts (to take a feature away)
-      if (initScript) await context.addInitScript(initScript);
       if (blockNetwork) {
         await context.route('**/*', (route) => {
           const req = route.request();
@@ -94,12 +92,11 @@ async function launchFirefox() {
   return {
     name: 'firefox',
     browser,
-    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, initScript } = {}) {
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 } } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(viewport);
       await page.evaluateOnNewDocument(REPORT_CSP);
-      if (initScript) await page.evaluateOnNewDocument(initScript);
       page.problems = [];
       page.requests = [];
       if (blockNetwork) await page.setRequestInterception(true);

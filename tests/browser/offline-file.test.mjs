@@ -35,19 +35,6 @@ inEachEngine((name, driver) => {
     if (timings.length) console.log(`# ${name}: time to first numbers from file:// ${timings.join(', ')} ms`);
   });
 
-  test(`${name}: the offline file runs the relaxed-SIMD build (inflated from its gzip), and without DecompressionStream the scalar one, with the same A₁₁ = 0.6698`, async () => {
-    for (const [initScript, build] of [
-      [undefined, /relaxed SIMD/],
-      [() => delete globalThis.DecompressionStream, /标量构建/],
-    ]) {
-      const { page } = await openFile(driver, '#step=8', { initScript });
-      assert.match(await page.evaluate(() => document.getElementById('engine-build').textContent), build);
-      assert.equal((await matrixIn(page, 'weights'))[0][0], sig4(A11));
-      assertClean(page);
-      await page.closeAll();
-    }
-  });
-
   test(`${name}: the offline file from file:// steps through the worked example to 6.698 with no request`, async () => {
     assert.ok(fs.statSync('dist/attention-playground.html').size <= 1.5e6, 'within its 1.5 MB budget');
     const { page, ms } = await openFile(driver);
