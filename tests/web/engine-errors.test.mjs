@@ -85,14 +85,15 @@ test('an argument named after a prototype property is no matrix: own properties 
   }
 });
 
-// Issue 19 item 8: a temperature beyond float32 is named as given, with float32's limit, never as
-// the ∞ or 0 the core would have seen.
+// Issue 19 item 8: a temperature beyond float32 is named by its value, with float32's limit, never
+// as the ∞ or 0 the core would have seen.
 test('a temperature the API refuses is worded from its reason, in both languages', () => {
   for (const [tau, en1, zh1] of [
     [
       1e39,
-      /τ = 1e39 is beyond float32's largest number, 3\.4028235×10³⁸/,
-      /τ = 1e39 超出了 float32 能表示的最大数 3\.4028235×10³⁸/,
+      // written as the page writes every number from 10⁹ up (format.js): 1.000e39
+      /τ = 1\.000e39 is beyond float32's largest number, 3\.4028235×10³⁸/,
+      /τ = 1\.000e39 超出了 float32 能表示的最大数 3\.4028235×10³⁸/,
     ],
     [
       1e-46,

@@ -17,6 +17,9 @@ test('Node 20 has wasm SIMD, and relaxed SIMD only behind its flag: the probes s
   v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
   assert.equal(relaxedSimdSupported(), true);
   assert.equal(bestBuild(), 'relaxed');
+  // Only among the builds offered: the self-contained page carries SIMD128 and scalar alone.
+  assert.equal(bestBuild({ simd: () => {}, scalar: () => {} }), 'simd');
+  assert.equal(bestBuild({ scalar: () => {} }), 'scalar');
 });
 
 const FILES = {

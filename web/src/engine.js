@@ -31,16 +31,25 @@ const BUILDS = {
 };
 
 /** The fastest build this engine runs: relaxed SIMD, else SIMD128, else scalar. */
-export const bestBuild = () => (relaxedSimdSupported() ? 'relaxed' : simdSupported() ? 'simd' : 'scalar');
+/**
+ * The fastest build this engine runs, among those offered (`binaries`' keys; all three without it):
+ * relaxed SIMD, else SIMD128, else scalar.
+ */
+export function bestBuild(binaries) {
+  const offered = (build) => !binaries || build in binaries;
+  if (offered('relaxed') && relaxedSimdSupported()) return 'relaxed';
+  if (offered('simd') && simdSupported()) return 'simd';
+  return 'scalar';
+}
 
 /**
  * Loads the core once. Options:
  *   binaries — { relaxed, simd, scalar }: functions returning each build's .wasm bytes (the
  *              self-contained builds and Node: no network at all); without it the .wasm is loaded
  *              from next to this bundle;
- *   build    — 'relaxed' | 'simd' | 'scalar' (default: bestBuild()).
+ *   build    — 'relaxed' | 'simd' | 'scalar' (default: bestBuild(binaries)).
  */
-export async function loadEngine({ binaries, build = bestBuild() } = {}) {
+export async function loadEngine({ binaries, build = bestBuild(binaries) } = {}) {
   const { create, file } = BUILDS[build];
   const wasmBinary = binaries?.[build]();
   // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
