@@ -32,7 +32,6 @@ const untilStatus = (page, value, timeout = 45000) =>
  */
 async function answered(page, selector, [target, property, value]) {
   await page.locator(selector).scrollIntoViewIfNeeded();
-  const box = await page.locator(selector).boundingBox();
   await page.evaluate(
     ([target, property, value]) => {
       window.costAnswer = new Promise((resolve) => {
@@ -46,8 +45,17 @@ async function answered(page, selector, [target, property, value]) {
     },
     [target, property, value],
   );
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  return page.evaluate(() => window.costAnswer);
+  // A click that lands while the layout moves may miss its target: then click again (at most three
+  // times), rather than wait for ever for an answer to a click that never reached it.
+  let box = await page.locator(selector).boundingBox();
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const answer = await page.evaluate(() =>
+      Promise.race([window.costAnswer, new Promise((resolve) => setTimeout(() => resolve(null), 10000))]),
+    );
+    if (answer !== null || attempt === 3) return answer;
+    box = await page.locator(selector).boundingBox();
+  }
 }
 
 /** The slope on the page for `path`: "slope 2.01 ± 0.04", and whether it is marked as too busy to trust. */
