@@ -72,6 +72,8 @@ export function createCostLabView({ engine, setState, announce }) {
     timesTable,
   );
   const timesDetails = h('details', { id: 'cost-times', class: 'cost-details' }, timesSummary, timesScroll);
+  // Why a slope carries ⚠, once for all of them, below everything a reader clicks during a run.
+  const busyNote = h('p', { class: 'cost-busy', id: 'cost-busy-note', role: 'note', hidden: true });
 
   const memTitle = h('h3', {});
   const memText = h('p', {});
@@ -109,6 +111,7 @@ export function createCostLabView({ engine, setState, announce }) {
       h('figure', { class: 'cost-figure' }, timeLegend, timeBox, timeCaption),
       refusedNotes,
       timesDetails,
+      busyNote,
     ),
     h(
       'section',
@@ -328,10 +331,22 @@ export function createCostLabView({ engine, setState, announce }) {
           h('span', { class: 'cost-legend-name' }, t(`cost.path.${path}`)),
           h('span', { class: 'cost-legend-what' }, t(`cost.path.${path}.what`)),
           h('span', { class: 'cost-slope' }, t('cost.slope', { slope: slopeText(fitted[path]) })),
-          fitted[path]?.busy ? h('span', { class: 'cost-busy', role: 'note' }, t('cost.slope.busy')) : null,
+          // A mark, not the explanation, and its room kept while hidden (cost-lab.css): the
+          // legend must not grow under the reader's pointer during a run.
+          h(
+            'span',
+            { class: 'cost-busy-mark', title: t('cost.slope.busy.mark') },
+            h('span', { 'aria-hidden': 'true' }, '⚠'),
+            h('span', { class: 'sr-only' }, t('cost.slope.busy.mark')),
+          ),
         ),
       ),
     );
+    const busy = shownPlan().paths.filter((path) => fitted[path]?.busy);
+    busyNote.hidden = busy.length === 0;
+    busyNote.textContent = t('cost.slope.busy', {
+      paths: busy.map((path) => t(`cost.path.${path}`)).join(t('list.and')),
+    });
   }
 
   function renderTimeChart() {

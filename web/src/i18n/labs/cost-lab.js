@@ -31,7 +31,8 @@ export default {
     'cost.path.streaming.what': '分块计算,从不保存 n×n 的分数矩阵',
     'cost.slope': '斜率 {slope}',
     'cost.slope.spread': '{slope} ± {spread}',
-    'cost.slope.busy': '机器太忙,这个斜率不可信:各批调用的时间相差太大。请在机器空闲时再测一次。',
+    'cost.slope.busy': '⚠ 机器太忙,{paths}的斜率不可信:各批调用的时间相差太大。请在机器空闲时再测一次。',
+    'cost.slope.busy.mark': '机器太忙,这个斜率不可信',
     'cost.spread': '散布 {percent}%',
     'cost.spread.disturbed': '散布 {percent}%:测量时机器很忙',
 
@@ -115,7 +116,8 @@ export default {
     'cost.slope': 'slope {slope}',
     'cost.slope.spread': '{slope} ± {spread}',
     'cost.slope.busy':
-      'The machine was too busy to trust this slope: the batches of calls took too different times. Run again when it is idle.',
+      '⚠ The machine was too busy to trust the slope of {paths}: the batches of calls took too different times. Run again when it is idle.',
+    'cost.slope.busy.mark': 'the machine was too busy to trust this slope',
     'cost.spread': 'spread {percent}%',
     'cost.spread.disturbed': 'spread {percent}%: the machine was busy',
 
