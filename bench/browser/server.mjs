@@ -1,6 +1,6 @@
 // browser/server.mjs — the loopback server of the browser benchmark. Serves, from the repository
 // root, only what the page needs: the page and the harness modules (bench/), the project's module
-// as built (wasm/*.mjs + build/wasm/), the wasm peak (build/bench/) and the peers' browser
+// as built (wasm/*.mjs + build/wasm/) and the page's feature probes (web/src/engine.js), the wasm peak (build/bench/) and the peers' browser
 // distributions (bench/node_modules/…/dist/). It records every path it served, so that the run can
 // show which wasm binaries each runtime actually fetched (e.g. TensorFlow.js's single-threaded SIMD
 // binary, never the threaded one), and every path it refused.
@@ -13,6 +13,7 @@ const ALLOWED = [
   /^\/bench\/[\w.-]+\.mjs$/,
   /^\/bench\/(peers|browser)\/[\w.-]+$/,
   /^\/wasm\/[\w.-]+\.mjs$/,
+  /^\/web\/src\/engine\.js$/, // the page's feature probes (relaxed SIMD), the same bytes as the page's
   /^\/build\/wasm\/[\w.-]+$/,
   /^\/build\/bench\/[\w.-]+$/,
   /^\/bench\/node_modules\/@tensorflow\/tfjs-(core|backend-wasm)\/dist\/[\w.-]+$/,
