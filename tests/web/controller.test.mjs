@@ -92,7 +92,7 @@ test('the parts listen where their concern is: the popover on the stage, documen
   const page = createPage({ dom, host, state: defaultState(), notice: null });
   for (const [name, create] of PARTS) page.use(name, create(page));
   assert.equal(page.part('explain').listeners.size, 10); // 7 on the stage, Escape and a click outside, resize
-  assert.equal(page.part('url').listeners.size, 2); // hashchange, pagehide
+  assert.equal(page.part('url').listeners.size, 3); // hashchange, popstate (Back, Forward), pagehide
   assert.equal(page.part('nav').listeners.size, 1); // ←/→
   const stage = dom.document.getElementById('stage-body');
   assert.ok(stage.count >= 8);
@@ -114,6 +114,58 @@ test('after destroy a hash change commits nothing', () => {
   page.destroy();
   dom.window.dispatchEvent(new Event('hashchange'));
   assert.equal(commits, 1);
+});
+
+test('Back and Forward move between steps: a new step is a history entry, an edit replaces it, an embed adds none', () => {
+  const { dom } = fakeBrowser();
+  const entries = [];
+  dom.history = {
+    pushState: (state, _, hash) => entries.push(['push', (dom.location.hash = hash), state]),
+    replaceState: (state, _, hash) => entries.push(['replace', (dom.location.hash = hash), state]),
+  };
+  const page = createPage({ dom, host, state: defaultState(), notice: null });
+  const url = page.use('url', createUrlSync(page));
+  entries.length = 0; // the entry the page opened in, marked as the page's
+  const step = (state, n) => ({ ...state, step: n });
+  const at = (next, options = {}) => {
+    const previous = page.state;
+    page.state = next;
+    url.committed(next, previous, options);
+  };
+  at(step(page.state, 3)); // the article's step 3, S = QKᵀ
+  at({ ...page.state, digits: 2 }); // 0.67 instead of 0.6698: an edit of the same step
+  at(step(page.state, 4));
+  at({ ...page.state, digits: 6 }); // an edit at step 4
+  assert.deepEqual(
+    entries.map(([how, hash]) => [how, hash.match(/step=\d/)?.[0] ?? 'step=1']),
+    [
+      ['push', 'step=3'],
+      ['replace', 'step=3'],
+      ['push', 'step=4'],
+      ['replace', 'step=4'],
+    ],
+  );
+  // Back: the browser shows step 3's URL and fires popstate; the page goes to step 3 and keeps
+  // the edit made since (Back is not undo).
+  let followed = null;
+  page.commit = (next) => (followed = next);
+  dom.location.hash = entries[1][1];
+  dom.window.dispatchEvent(Object.assign(new Event('popstate'), { state: entries[1][2] }));
+  assert.equal(followed.step, 3);
+  assert.equal(followed.digits, 6);
+  // A hash typed by hand fires popstate for an entry the page did not write: hashchange reads that.
+  followed = null;
+  dom.location.hash = '#step=7';
+  dom.window.dispatchEvent(new Event('popstate'));
+  assert.equal(followed, null);
+  // An embed's steps replace its one entry: its host's Back belongs to the host's page.
+  entries.length = 0;
+  at({ ...step(page.state, 5), embed: true });
+  assert.deepEqual(
+    entries.map(([how]) => how),
+    ['replace'],
+  );
+  page.destroy();
 });
 
 test('listeners(): removeAll takes away every listener it added', () => {

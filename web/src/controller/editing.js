@@ -6,6 +6,10 @@ import { SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, re
 import { option } from '../options.js';
 import { parseNumber, parseMatrix, normalizeText } from '../parse-matrix.js';
 import { toRows } from '../matrix.js';
+import { formatNumber } from '../format.js';
+import { describeEngineError } from '../engine-errors.js';
+import { LIMITS } from '../input-rules.js';
+import { underflowsFloat32 } from '../../../wasm/vocabulary.mjs';
 import { renderPanel, showErrors } from '../views/panel.js';
 import { showStageErrors } from '../views/controls.js';
 import { keepingFocus } from './keep-focus.js';
@@ -16,6 +20,7 @@ export function createEditing(page) {
   const { errors } = page;
   let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
   let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
+  const refused = keptRefusals(page);
 
   /** How an error object from the parser reads in the current language. */
   function describe(error) {
@@ -68,22 +73,25 @@ export function createEditing(page) {
     return next;
   }
 
-  const on = handlers(page, { numberField, growing, describe, refuse });
+  const on = handlers(page, { numberField, growing, describe, refuse, refused });
 
   return {
     on,
-    committed(next, previous) {
+    committed(next, previous, { fromUrl }) {
       const reshaped =
         SIZE_NAMES.some((key) => next[key] !== previous[key]) ||
         next.mode !== previous.mode ||
         next.preset !== previous.preset;
       if (pendingFilled || reshaped) filled = pendingFilled;
       pendingFilled = null;
+      refused.committed(next, { fromUrl });
     },
     render({ panel }) {
       const { state, t } = page;
       const shown = !state.embed || state.panel;
-      if (panel && shown) keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), { state, t, on, filled }));
+      const typed = refused.typed;
+      if (panel && shown)
+        keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), { state, t, on, filled, typed }));
       showErrors(page.$('panel'), errors);
       showStageErrors(page.$('stage-body'), errors);
     },
@@ -92,15 +100,17 @@ export function createEditing(page) {
 }
 
 /** The panel's requests (views/panel.js and views/controls.js call on.*). */
-function handlers(page, { numberField, growing, describe, refuse }) {
+function handlers(page, { numberField, growing, describe, refuse, refused }) {
   const { errors } = page;
   return {
     preset: (preset) => {
       errors.clear();
+      refused.clear();
       page.commit(choosePreset(page.state, preset));
     },
     mode: (mode) => {
       errors.clear();
+      refused.clear();
       const { q, k, v } = page.model;
       page.commit(switchMode(page.state, mode, { q: toRows(q), k: toRows(k), v: toRows(v) }));
     },
@@ -134,9 +144,11 @@ function handlers(page, { numberField, growing, describe, refuse }) {
       const key = `cell:${name}:${i}:${j}`;
       const parsed = parseNumber(text);
       if (!parsed.ok) return refuse(key, describe(parsed.error), { frame: false });
-      errors.delete(key);
-      const { state } = page;
-      page.commit(setCell(state, name, i, j, parsed.value), { panel: state.preset !== 'custom', edit: true });
+      // 1e-50 is taken, as float32 holds it: 0: said at the field, as a number too large is.
+      if (underflowsFloat32(parsed.value))
+        errors.set(key, page.t('err.underflow', { value: normalizeText(text).trim(), min: LIMITS.minPositive }));
+      else errors.delete(key);
+      refused.edit(name, i, j, text, parsed.value);
     },
     paste(name, text) {
       const key = `paste:${name}`;
@@ -144,7 +156,59 @@ function handlers(page, { numberField, growing, describe, refuse }) {
       const next = parsed.ok ? growing(setMatrix(page.state, name, parsed.rows), name) : { error: parsed.error };
       if (next.error) return refuse(key, describe(next.error));
       for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
+      refused.forget(name);
       page.commit(next);
     },
+  };
+}
+
+/**
+ * Cells whose value the core refused (3e38 in X, where X·W_Q overflows): the field keeps what the
+ * reader typed and says, while other edits go on, that it is not computed and which value is. A
+ * later edit is first tried with every kept value (it may make them computable: a smaller W_Q),
+ * then alone. Keyed 'name:i:j' → { name, i, j, text, value, message }.
+ */
+function keptRefusals(page) {
+  const kept = new Map();
+  const id = (name, i, j) => `${name}:${i}:${j}`;
+  const withKept = (state) =>
+    [...kept.values()].reduce((next, { name, i, j, value }) => setCell(next, name, i, j, value), state);
+  return {
+    /** The reader's value for a cell: committed with the kept ones if the core takes them all. */
+    edit(name, i, j, text, value) {
+      kept.delete(id(name, i, j));
+      const { state } = page;
+      const options = { panel: state.preset !== 'custom', edit: true };
+      const edited = setCell(state, name, i, j, value);
+      const engine = page.part('engine');
+      if (kept.size && !engine.refusal(withKept(edited))) {
+        const all = withKept(edited);
+        for (const key of kept.keys()) page.errors.delete(`cell:${key}`);
+        kept.clear();
+        page.commit(all, { ...options, panel: true });
+      } else if (!page.commit(edited, options)) {
+        kept.set(id(name, i, j), { name, i, j, text, value, error: engine.refusal(edited) });
+      }
+    },
+    /** After a commit: each kept cell that still exists says so at its field; the others go. */
+    committed(next, { fromUrl }) {
+      for (const [key, cell] of kept) {
+        const rows = next.mats[cell.name];
+        if (!fromUrl && rows && cell.i < rows.length && cell.j < rows[0].length) continue;
+        kept.delete(key);
+        page.errors.delete(`cell:${key}`);
+      }
+      for (const { name, i, j, text, error } of kept.values()) {
+        const message = describeEngineError(error, page.t, next);
+        const used = formatNumber(next.mats[name][i][j], next.digits);
+        page.errors.set(`cell:${name}:${i}:${j}`, page.t('err.kept', { typed: text, used, message }));
+      }
+    },
+    /** What the reader typed into a kept cell, for the panel to show instead of the computed value. */
+    typed: (name, i, j) => kept.get(id(name, i, j))?.text,
+    forget(name) {
+      for (const [key, cell] of kept) if (cell.name === name) kept.delete(key);
+    },
+    clear: () => kept.clear(),
   };
 }

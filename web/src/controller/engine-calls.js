@@ -36,8 +36,19 @@ export function createEngineCalls(page) {
     page.commit(page.state, { panel: false });
   }
 
+  /** The core's Error for `next`, or null when it computes (nothing is shown or kept). */
+  function refusal(next) {
+    try {
+      computeModel(page.engine, next, { path });
+      return null;
+    } catch (error) {
+      return error;
+    }
+  }
+
   return {
     compute,
+    refusal,
     render() {
       if (!page.engine) return;
       const { state, t } = page;

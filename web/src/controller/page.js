@@ -83,7 +83,7 @@ function commit(page, parts, next, { panel = true, edit = false, fromUrl = false
   page.state = next;
   page.t = translator(next.lang);
   if (page.view.row !== null && page.view.row >= next.n) page.view.row = null;
-  for (const part of parts.values()) part.committed?.(next, previous, { edit });
+  for (const part of parts.values()) part.committed?.(next, previous, { edit, fromUrl });
   page.render({ panel: panel || langChanged, frame: !edit || langChanged || noticeGone });
   return true;
 }

@@ -262,6 +262,8 @@ export default {
     "τ = {value} is below float32's smallest positive number, {min}: the core would compute with τ = 0.",
   'err.temperatureAbove': "τ = {value} is beyond float32's largest number, {max}: the core would compute with τ = ∞.",
   'notice.linkTemperature': "This link's temperature cannot be used, so τ = 1 is shown instead. {message}",
+  'err.kept': '{typed} is not computed. {message} Until this cell changes, the page computes with {used}.',
+  'err.underflow': "{value} is below float32's smallest positive number, {min}: the core computes with 0.",
   'err.engine': 'The computing core rejected this input: {message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the

@@ -254,6 +254,8 @@ export default {
   'err.temperatureBelow': 'τ = {value} 小于 float32 能表示的最小正数 {min}:计算核心里它会变成 τ = 0。',
   'err.temperatureAbove': 'τ = {value} 超出了 float32 能表示的最大数 {max}:计算核心里它会变成 τ = ∞。',
   'notice.linkTemperature': '这个链接里的温度无法使用,因此显示的是 τ = 1。{message}',
+  'err.kept': '{typed} 没有参与计算。{message} 在这个格子改动之前,页面用 {used} 计算。',
+  'err.underflow': '{value} 小于 float32 能表示的最小正数 {min}:计算核心按 0 计算。',
   'err.engine': '计算核心拒绝了这个输入:{message}',
 
   // The core's refusals, one per Error.code (wasm/vocabulary.mjs, ERROR_CODES), worded from the

@@ -65,7 +65,7 @@ function sizeControls({ state, t, on }) {
  * One input matrix. `filled` is the shape [rows, cols] it had before a paste or a size change
  * grew it: the cells outside it were filled with seeded random numbers, and are marked so.
  */
-function matrixEditor(name, rows, { state, t, on, filled }) {
+function matrixEditor(name, rows, { state, t, on, filled, typed }) {
   const cols = rows[0].length;
   const textName = symbol(name, state).text;
   const large = cols > TABLE_LIMIT; // long columns stay editable (a list to scroll), wide rows do not fit
@@ -84,7 +84,8 @@ function matrixEditor(name, rows, { state, t, on, filled }) {
               spellcheck: 'false',
               id: `in-${name}-${i}-${j}`,
               class: `cell-input${isNew(i, j) ? ' filled' : ''}`,
-              value: formatInput(value),
+              // a value the core refused stays as typed (its field says which value is computed)
+              value: typed?.(name, i, j) ?? formatInput(value),
               'aria-label': t('mat.cell', { name: textName, i: i + 1, j: j + 1 }),
               'aria-describedby': `err-${name}`,
               oninput: (e) => on.cell(name, i, j, e.target.value),
@@ -151,7 +152,10 @@ function optionControls(ctx) {
   ];
 }
 
-/** ctx: { state, t, on, filled? ({ name: [rows, cols] } of the matrices a paste or resize grew) }. */
+/**
+ * ctx: { state, t, on, filled? ({ name: [rows, cols] } of the matrices a paste or resize grew),
+ * typed? ((name, i, j) → the text of a cell whose value the core refused, kept as typed) }.
+ */
 export function renderPanel(root, ctx) {
   const { state, t, on } = ctx;
   root.replaceChildren(

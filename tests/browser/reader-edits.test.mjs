@@ -1,0 +1,95 @@
+// Issue 18, items 1, 3 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// is what is computed or the field says it is not (a value the core refused stays as typed, with
+// the value the page computes with, and is tried again with every later edit); a number below
+// float32's smallest is taken as 0 and said so at its field; Back and Forward move between steps,
+// keeping the inputs as they are, while edits add no history entries.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { inEachEngine, setField, stepOf } from './drivers.mjs';
+import en from '../../web/src/i18n/en.js';
+
+const FILE = pathToFileURL('dist/attention-playground.html').href;
+const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+
+async function open(driver, hash) {
+  const page = await driver.newPage({ blockNetwork: true });
+  await page.goto(FILE + hash);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return page;
+}
+const text = (page, selector) => page.evaluate((s) => document.querySelector(s).textContent, selector);
+const value = (page, selector) => page.evaluate((s) => document.querySelector(s).value, selector);
+const invalid = (page, selector) =>
+  page.evaluate((s) => document.querySelector(s).getAttribute('aria-invalid'), selector);
+/** Row `i` of matrix `name` in the URL's hash ("x=1,0.5,0,0;0,0,1,0;…"). */
+const hashRow = (page, name, i) =>
+  page.evaluate(([name, i]) => new URLSearchParams(location.hash.slice(1)).get(name)?.split(';')[i], [name, i]);
+
+inEachEngine((name, driver) => {
+  test(`${name}: "它 是 猫" with 3e38 in X: refused, kept as typed while other cells change, computed once W_Q allows it`, async () => {
+    const page = await open(driver, '#lang=en&preset=cat&step=3');
+    // X₁₁ = 3e38 is a float32, but Q₁₂ = X₁₁·(W_Q)₁₂ = 3e38 · 2 is not.
+    await setField(page, '#in-x-0-0', '3e38');
+    await page.until(() => /Q = X·W_Q is ∞/.test(document.getElementById('err-engine').textContent));
+    // Another cell changes: it is computed, and X₁₁ still reads 3e38 and says what is computed instead.
+    await setField(page, '#in-x-0-1', '0.7');
+    await page.until(() => document.getElementById('err-x').textContent !== '');
+    const kept = await text(page, '#err-x');
+    assert.ok(kept.startsWith('3e38 is not computed. The computing core rejected this input:'), kept);
+    assert.ok(kept.endsWith('Until this cell changes, the page computes with 1.'), kept);
+    assert.equal(await value(page, '#in-x-0-0'), '3e38');
+    assert.equal(await invalid(page, '#in-x-0-0'), 'true');
+    await page.until(() => /(^|&)x=/.test(location.hash.slice(1)));
+    assert.equal(await hashRow(page, 'x', 0), '1,0.7,0,0', 'the link holds what is computed');
+    assert.equal(await text(page, '#err-engine'), '', 'the refusal is said once, at its cell');
+    // (W_Q)₁₂ = 1: now Q₁₂ = 3e38 is a float32, and the kept value is computed with the new one.
+    await setField(page, '#in-wq-0-1', '1');
+    await page.until(() => document.getElementById('err-x').textContent === '');
+    await page.until(() => /(^|&)x=3e\+?38,0\.7/.test(decodeURIComponent(location.hash.slice(1))));
+    assert.equal(await invalid(page, '#in-x-0-0'), null);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: 1e-50 in a cell is computed as 0, and its field says so`, async () => {
+    const page = await open(driver, '#lang=en&preset=cat&step=2');
+    await setField(page, '#in-x-1-2', '1e-50');
+    await page.until(() => document.getElementById('err-x').textContent !== '');
+    assert.equal(await text(page, '#err-x'), fill(en['err.underflow'], { value: '1e-50', min: '1.4×10⁻⁴⁵' }));
+    // Q₂₃ = X₂₃·(W_Q)₃₃ = 1e-50 · 1 is 0 in float32: the row of the word 是 is 0, 0, 0, 0.
+    await page.until(() =>
+      [...document.querySelectorAll('figure.matrix[data-name="q"] tbody tr:not(.foot)')][1]?.textContent.includes('0'),
+    );
+    await setField(page, '#in-x-1-2', '1');
+    await page.until(() => document.getElementById('err-x').textContent === '');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {
+    const page = await open(driver, '#lang=en');
+    const entries = () => page.evaluate(() => history.length);
+    const start = await entries();
+    await page.click('#next'); // step 2, the projections
+    await page.until(() => /(^|&)step=2(&|$)/.test(location.hash.slice(1)));
+    await page.click('#next'); // step 3, S = QKᵀ
+    await page.until(() => /(^|&)step=3(&|$)/.test(location.hash.slice(1)));
+    assert.equal(await entries(), start + 2);
+    // The article's Q₁₁ = 1 becomes 2: the same entry, rewritten.
+    await setField(page, '#in-q-0-0', '2');
+    await page.until(() => /(^|&)q=2,/.test(location.hash.slice(1)));
+    assert.equal(await entries(), start + 2, 'an edit replaces the entry');
+    await page.evaluate(() => history.back());
+    await page.until(() => document.querySelector('.map-node[aria-current="step"]')?.dataset.step === '2');
+    assert.equal(await stepOf(page), 2);
+    assert.equal(await value(page, '#in-q-0-0'), '2', 'Back is not undo: the edit stays');
+    await page.until(() => /(^|&)q=2,/.test(location.hash.slice(1)));
+    await page.evaluate(() => history.forward());
+    await page.until(() => document.querySelector('.map-node[aria-current="step"]')?.dataset.step === '3');
+    assert.equal(await stepOf(page), 3);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+});
