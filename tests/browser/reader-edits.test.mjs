@@ -1,7 +1,8 @@
-// Issue 18, items 1, 3 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
-// float32's smallest is taken as 0 and said so at its field; Back and Forward move between steps,
+// float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
+// shape as every matrix does; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -66,6 +67,25 @@ inEachEngine((name, driver) => {
     await page.until(() => document.getElementById('err-x').textContent === '');
     assert.deepEqual(page.problems, []);
     await page.closeAll();
+  });
+
+  test(`${name}: the row max and the row sum carry their shape, 2×1 on the worked example, 1×2 for a column softmax`, async () => {
+    const sideShape = (page) =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('#stage-body .step-pane:not(.kept) .side-name math')].map((m) =>
+          m.getAttribute('aria-label'),
+        ),
+      );
+    for (const [hash, shape] of [
+      ['#lang=en&step=5', ['max ∈ ℝ 2×1']],
+      ['#lang=en&step=7', ['Σ ∈ ℝ 2×1', 'Σ ∈ ℝ 2×1']], // the page's sums, and the article's own (§7, exp without the max)
+      ['#lang=en&step=5&axis=column', ['max ∈ ℝ 1×2']],
+    ]) {
+      const page = await open(driver, hash);
+      assert.deepEqual(await sideShape(page), shape, hash);
+      assert.deepEqual(page.problems, []);
+      await page.closeAll();
+    }
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {

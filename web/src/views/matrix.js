@@ -14,8 +14,9 @@ import { renderHeatmap } from './heatmap.js';
 /**
  * spec: { id, name (a <math>), label (plain text), caption, matrix, kind: 'seq'|'div',
  *         rowLabels?, colLabels?, tokenRows? (its rows are the sentence's words),
- *         side?: { head, title, values } (one value beside each row, e.g. the row max),
- *         foot?: { head, title, values } (one value under each column),
+ *         side?: { head, title, values, name? } (one value beside each row, e.g. the row max;
+ *                name: its symbol and shape, a <math>),
+ *         foot?: { head, title, values, name? } (one value under each column),
  *         pick?: 'score' | 'output' (its cells expand into the one-number popover),
  *         masked?: (i, j) => bool }
  * view:  { digits, theme, t }
@@ -37,6 +38,10 @@ export function renderMatrix(spec, view) {
       {},
       h('span', { class: 'name' }, spec.name),
       spec.caption ? h('span', { class: 'caption' }, spec.caption) : null,
+      // the side column's or foot row's own shape (the row max m ∈ ℝ^{n×1})
+      (spec.side ?? spec.foot)?.name
+        ? h('span', { class: 'name side-name', title: (spec.side ?? spec.foot).title }, (spec.side ?? spec.foot).name)
+        : null,
     ),
     body.el,
   );

@@ -30,10 +30,13 @@ const MADE_FROM = Object.fromEntries(
 /** The row max or row sum beside the rows (under the columns for a column softmax), set apart. */
 function reduced([what, field], { state, model, t }) {
   const byColumn = state.axis === 'column';
+  const values = fieldOf(model, field).data;
   const part = {
     head: what === 'Max' ? 'max' : 'Σ',
     title: t(`mat.${byColumn ? 'col' : 'row'}${what}`),
-    values: fieldOf(model, field).data,
+    values,
+    // its shape as every matrix has one: a column n×1 beside the rows, a row 1×n under the columns
+    name: shapeMath(`row${what}`, state, ...(byColumn ? [1, values.length] : [values.length, 1])),
   };
   return byColumn ? { foot: part } : { side: part };
 }
