@@ -1,8 +1,9 @@
-// Issue 18, items 1, 3, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 5, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
-// shape as every matrix does; Back and Forward move between steps,
+// shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
+// rows still sum to 1); Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -86,6 +87,38 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, []);
       await page.closeAll();
     }
+  });
+
+  test(`${name}: a column softmax: on the article's symmetric example the rows still sum to 1 and the notice says so; on "it is cat" they do not`, async () => {
+    const shown = (page) =>
+      page.evaluate(() => ({
+        title: document.getElementById('step-title').textContent,
+        notices: [...document.querySelectorAll('#stage-body .notice')].map((p) => p.textContent),
+        rowSums: [...document.querySelectorAll('figure[data-name="weights"] tbody tr:not(.foot) td.side')].map(
+          (td) => td.textContent,
+        ),
+      }));
+    const article = await open(driver, '#lang=en&step=8&axis=column');
+    const onArticle = await shown(article);
+    assert.deepEqual(onArticle.rowSums, ['1', '1'], 'A = [[0.6698, 0.3302], [0.3302, 0.6698]] either way');
+    assert.ok(onArticle.notices.includes(en['notice.columnAgrees']), onArticle.notices.join(' | '));
+    assert.ok(!onArticle.notices.includes(en['notice.column']));
+    await article.closeAll();
+    const cat = await open(driver, '#lang=en&preset=cat&step=8&axis=column');
+    const onCat = await shown(cat);
+    assert.ok(onCat.notices.includes(en['notice.column']), onCat.notices.join(' | '));
+    assert.ok(
+      onCat.rowSums.some((sum) => sum !== '1'),
+      `rows: ${onCat.rowSums}`,
+    );
+    assert.deepEqual(cat.problems, []);
+    await cat.closeAll();
+    // The paragraph and the title describe the softmax on screen: each column's max.
+    const max = await open(driver, '#lang=en&preset=cat&step=5&axis=column');
+    assert.match(await text(max, '#step-title'), /Subtract each column's max$/);
+    assert.ok((await text(max, '#stage-body')).includes(en['step.max.text.column']));
+    assert.deepEqual(max.problems, []);
+    await max.closeAll();
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {

@@ -135,7 +135,17 @@ export const OPTIONS = Object.freeze([
     api: (axis) => ({ axis }),
     control: 'radios',
     words: { label: 'opt.axis', faq: 'opt.axis.faq', faqText: 'opt.axis.faqText' },
-    notice: { from: 'max', rank: 2, say: (axis) => (axis === 'column' ? ['warn', 'notice.column'] : null) },
+    notice: {
+      from: 'max',
+      rank: 2,
+      // On a symmetric example (the article's, Q = K) every row may sum to 1 as well: then say
+      // so, rather than claim that the rows no longer do.
+      say: (axis, model) => {
+        if (axis !== 'column') return null;
+        const rowsSumToOne = model.weightTotals.rows.every((total) => Math.abs(total - 1) < 1e-5);
+        return ['warn', rowsSumToOne ? 'notice.columnAgrees' : 'notice.column'];
+      },
+    },
     fileTag: (axis) => (axis === DEFAULTS.axis ? null : 'columns'),
     summary: (axis, t) => t(`opt.axis.${axis}`),
   },

@@ -22,6 +22,8 @@
 //   controls  the options (options.js) whose switches sit beside this step on the stage;
 //   notices   [{ when(state), kind, words }]: the step's own notices;
 //   remark    the article's own remark on its worked example (§7), while the numbers are its own;
+//   columnWords  which of its words ('title', 'text') have a version for a column softmax
+//             (step.<id>.title.column): words that name the rows (stepWords);
 //   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
 //             'mix' (the mix of V's rows), 'lines' (the word-to-word lines).
 
@@ -154,6 +156,7 @@ export const STEP_LIST = Object.freeze([
   },
   {
     id: 'max',
+    columnWords: ['title', 'text'],
     section: 5,
     formula: {
       part: 'softmax',
@@ -196,6 +199,7 @@ export const STEP_LIST = Object.freeze([
   },
   {
     id: 'sum',
+    columnWords: ['title', 'text'],
     section: 5,
     formula: {
       part: 'softmax',
@@ -221,6 +225,7 @@ export const STEP_LIST = Object.freeze([
   },
   {
     id: 'weights',
+    columnWords: ['text'],
     section: 5,
     formula: {
       part: 'softmax',
@@ -294,9 +299,21 @@ export const stepFigures = (step, state) =>
 /** Reads a model field by its path ('weights', 'article.exps'); undefined when it is not there. */
 export const fieldOf = (model, path) => path.split('.').reduce((value, name) => value?.[name], model);
 
+/**
+ * The i18n keys of step `id`'s title and paragraph for `state`: a step whose words name the rows
+ * (each row's max, the row sums) has words of its own for a column softmax (`columnWords`), so
+ * that the paragraph describes the softmax on screen.
+ */
+export function stepWords(id, state) {
+  const column = state?.axis === 'column' ? (stepById(id).columnWords ?? []) : [];
+  const key = (what) => `step.${id}.${what}${column.includes(what) ? '.column' : ''}`;
+  return { title: key('title'), text: key('text') };
+}
+
 /** The i18n keys a step's words use (the tie test checks each exists in both languages). */
 export function stepWordKeys(step, states) {
   const keys = new Set([`step.${step.id}.title`, `step.${step.id}.text`, `map.${step.id}`]);
+  for (const state of states) for (const key of Object.values(stepWords(step.id, state))) keys.add(key);
   for (const notice of step.notices) keys.add(notice.words);
   if (step.remark) keys.add(step.remark);
   for (const state of states)

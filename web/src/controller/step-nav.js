@@ -1,13 +1,13 @@
 // Step navigation: the map and the previous / next buttons (views/nav.js), ←/→ on the page, and
 // what a screen reader is told when the step changes.
 
-import { STEPS } from '../steps.js';
+import { STEPS, stepWords } from '../steps.js';
 import { renderNav, updateMap } from '../views/nav.js';
 import { listeners } from './listeners.js';
 
-/** The words for step `step` (1-based): "第 3 / 9 步 打分:QKᵀ". */
-export const stepTitle = (t, step) =>
-  `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${STEPS[step - 1]}.title`)}`;
+/** The words for step `step` (1-based) in `state`: "第 3 / 9 步 打分:QKᵀ". */
+export const stepTitle = (t, step, state) =>
+  `${t('nav.position', { step, total: STEPS.length })} ${t(stepWords(STEPS[step - 1], state).title)}`;
 
 export function createStepNav(page) {
   const { document } = page.dom;
@@ -19,7 +19,7 @@ export function createStepNav(page) {
     page.part('explain').close();
     // Said once to screen readers (the map and the title change silently).
     if (page.commit({ ...page.state, step }, { panel: false }))
-      page.$('step-announce').textContent = stepTitle(page.t, step);
+      page.$('step-announce').textContent = stepTitle(page.t, step, page.state);
   }
 
   // ←/→ change the step, except while typing or moving inside a matrix, in an embed fixed to its

@@ -56,6 +56,9 @@ export default {
   'step.max.title': "Subtract each row's max",
   'step.max.text':
     "In practice a numerical-stability step comes first: subtract each row's maximum before softmax. eˣ grows so fast that a slightly large x (say 1000) overflows to infinity; yet subtracting the same constant from every number leaves softmax's result exactly unchanged. After subtracting the row's max, the largest entry becomes e⁰ = 1 and the others are between 0 and 1 — no overflow, and an identical result.",
+  'step.max.title.column': "Subtract each column's max",
+  'step.max.text.column':
+    "Misconception demo, along columns: the stability step now subtracts each column's maximum before softmax. It still keeps eˣ from overflowing, and subtracting one constant per column leaves this column softmax unchanged — but each column is now treated as one distribution, which is not what attention does.",
   'step.max.naive':
     'Naive softmax is selected: it skips this step and exponentiates the scaled scores directly. The row maxima are still listed below, for comparison.',
   'step.exp.title': 'Exponentiate',
@@ -64,9 +67,14 @@ export default {
   'step.sum.title': 'Row sums',
   'step.sum.text':
     'The second thing softmax does is divide by the total. First add up each row\'s exponentials: that total is the "whole cake" the word has to share out. "Row by row" is the point: each row stands for one particular word deciding how to spend its own attention budget.',
+  'step.sum.title.column': 'Column sums',
+  'step.sum.text.column':
+    "The column softmax adds up each column's exponentials instead: the total of everyone's attention on word j. That is no word's own budget — \"row by row\" is the point of attention; the columns are summed here to show the misconception.",
   'step.weights.title': 'Normalise: weights A',
   'step.weights.text':
     "Dividing each exponential by its row's sum turns row i into weights that add up to 1: how word i distributes its attention over all the words of the sentence. Each word's share is its slice of the cake, and the whole cake is always 100% (the Σ beside each row).",
+  'step.weights.text.column':
+    "Dividing each exponential by its column's sum makes every column add up to 1 (the Σ under each column). The rows — each word's own distribution of attention — no longer have to sum to 1: compare the Σ beside each row.",
   'step.output.title': 'Weighting: multiply by V',
   'step.output.text':
     'The last step uses the weight matrix A to mix all the words\' values: output_i = Σⱼ A_ij v_j. Think of it as "mixing a cocktail by the recipe": softmax has fixed the proportions, and this step pours the words\' values together in those proportions. Q and K only work out the recipe; what actually goes into the glass comes from V.',
@@ -230,6 +238,8 @@ export default {
     '∞ or NaN appeared: eˣ overflowed. Switch back to "stable" to see how subtracting the max avoids it.',
   'notice.column':
     'Misconception demo: softmax was taken along columns. Each column sums to 1 and the rows no longer do — this is "everyone\'s share of attention on one word", not each word\'s own distribution of attention.',
+  'notice.columnAgrees':
+    'Misconception demo: softmax was taken along columns, so each column sums to 1 (the Σ under each column). On these numbers every row happens to sum to 1 as well — as on the article\'s example, whose S is symmetric (Q = K). On most numbers they do not: try the example \"it is cat\", where Q ≠ K.',
   'notice.scale.dk':
     'Dividing by dₖ instead of √dₖ: this squashes the scores too much, flattens their differences and makes attention too "even".',
   'notice.scale.none':

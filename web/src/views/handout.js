@@ -6,7 +6,7 @@
 // only.
 
 import { h } from './dom.js';
-import { STEPS } from '../steps.js';
+import { STEPS, stepWords } from '../steps.js';
 import { TABLE_LIMIT } from '../state.js';
 import { OPTIONS, optionDefaults } from '../options.js';
 import { matrixFormat } from '../format.js';
@@ -76,7 +76,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     return h(
       'section',
       { class: 'handout-step', dataset: { step: stepId } },
-      h('h2', {}, `${index + 1}. ${t(`step.${stepId}.title`)}`),
+      h('h2', {}, `${index + 1}. ${t(stepWords(stepId, shown).title)}`),
       formula(stepId, shown),
       h(
         'div',

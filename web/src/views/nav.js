@@ -6,7 +6,7 @@
 // from step to step, so that focus stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
-import { STEPS, STEP_LIST } from '../steps.js';
+import { STEPS, STEP_LIST, stepWords } from '../steps.js';
 import { scaleFor, paintImage, KIND_OF } from '../colors.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
@@ -49,7 +49,11 @@ function node({ id, map: spec }, index, { state, t, go }) {
         title: names.length ? null : t('map.noX'),
         onclick: () => go(step),
       },
-      h('span', { class: 'sr-only' }, `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${id}.title`)}`),
+      h(
+        'span',
+        { class: 'sr-only' },
+        `${t('nav.position', { step, total: STEPS.length })} ${t(stepWords(id, state).title)}`,
+      ),
       h(
         'span',
         { class: `thumbs${names.length ? '' : ' empty'}`, 'aria-hidden': 'true' },

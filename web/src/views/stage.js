@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
-import { STEPS, FIGURES, stepById, atOrAfter, fieldOf } from '../steps.js';
+import { STEPS, FIGURES, stepById, stepWords, atOrAfter, fieldOf } from '../steps.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
 import { TABLE_LIMIT, showsArticleNumbers } from '../state.js';
 import { matrixFormat } from '../format.js';
@@ -385,12 +385,13 @@ export function renderStage(root, ctx) {
   const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
   const options = optionLooks(state);
 
-  refresh(parts, 'title', JSON.stringify([stepId, state.lang]), () => [
+  const words = stepWords(stepId, state);
+  refresh(parts, 'title', JSON.stringify([stepId, state.lang, words.title]), () => [
     h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })),
     ' ',
-    t(`step.${stepId}.title`),
+    t(words.title),
   ]);
-  refresh(parts, 'text', JSON.stringify([stepId, state.lang]), () => t(`step.${stepId}.text`));
+  refresh(parts, 'text', JSON.stringify([stepId, state.lang, words.text]), () => t(words.text));
   refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () =>
     stageControls(stepId, ctx),
   );
