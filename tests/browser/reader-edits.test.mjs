@@ -1,9 +1,9 @@
-// Issue 18, items 1, 3, 5, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 4, 5, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
 // shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
-// rows still sum to 1); Back and Forward move between steps,
+// rows still sum to 1); a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -119,6 +119,36 @@ inEachEngine((name, driver) => {
     assert.ok((await text(max, '#stage-body')).includes(en['step.max.text.column']));
     assert.deepEqual(max.problems, []);
     await max.closeAll();
+  });
+
+  test(`${name}: a 20×8 heatmap's ticks sit at the centres of their rows and columns, at 1280 px and at 375 px`, async () => {
+    for (const width of [1280, 375]) {
+      const page = await driver.newPage({ blockNetwork: true, viewport: { width, height: 900 } });
+      await page.goto(`${FILE}#lang=en&preset=random&mode=qkv&n=20&d=8&dk=8&dv=8&step=3`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      // How far each tick's centre is from the centre of the cell it names, in CSS pixels.
+      const offsets = await page.evaluate(() => {
+        const box = document.querySelector('#m-q .heatmap-box');
+        const canvas = box.querySelector('canvas').getBoundingClientRect();
+        const centre = (span) => span.getBoundingClientRect();
+        const [rows, cols] = [20, 8];
+        const off = (spans, size, start, count, along) =>
+          [...spans].map((span) => {
+            const index = Number(span.textContent) - 1;
+            const r = centre(span);
+            const at = along === 'x' ? r.x + r.width / 2 : r.y + r.height / 2;
+            return Math.abs(at - (start + ((index + 0.5) / count) * size));
+          });
+        return [
+          ...off(box.querySelectorAll('.hm-cols span'), canvas.width, canvas.x, cols, 'x'),
+          ...off(box.querySelectorAll('.hm-rows span'), canvas.height, canvas.y, rows, 'y'),
+        ];
+      });
+      assert.ok(offsets.length >= 8, `${offsets.length} ticks`);
+      assert.ok(Math.max(...offsets) <= 1.5, `${width} px: ticks off by up to ${Math.max(...offsets).toFixed(1)} px`);
+      assert.deepEqual(page.problems, []);
+      await page.closeAll();
+    }
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {
