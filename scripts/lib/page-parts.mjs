@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
-import { VARIANTS, variantKey, mainFormula, detailFormula } from '../../web/formulas/formulas.js';
+import { VARIANTS, variantKey, mainFormulaPieces, detailFormula } from '../../web/formulas/formulas.js';
 import { STEPS } from '../../web/src/steps.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,16 +31,17 @@ export function formulaTemplates() {
       trust: (context) => context.command === '\\htmlClass',
     });
   const templates = [];
-  const group = (attributes, texOf) => {
+  const group = (attributes, texOf, { rendered = false } = {}) => {
     const byHtml = new Map();
     for (const v of VARIANTS) {
-      const html = render(texOf(v));
+      const html = rendered ? texOf(v) : render(texOf(v));
       byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
     }
     for (const [html, keys] of byHtml)
       templates.push(`<template ${attributes} data-variants="${keys.join(' ')}">${html}</template>`);
   };
-  group('data-formula="main"', (v) => mainFormula(v.scale));
+  // The main formula's two pieces side by side, each a display of its own: they wrap on a phone.
+  group('data-formula="main"', (v) => mainFormulaPieces(v.scale).map(render).join(''), { rendered: true });
   for (const step of STEPS)
     group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis));
   return templates.join('\n');

@@ -1,9 +1,9 @@
-// Issue 18, items 1, 3, 4, 5, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 4, 5, 9, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
 // shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
-// rows still sum to 1); a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
+// rows still sum to 1); the AV step fits a phone; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -146,6 +146,33 @@ inEachEngine((name, driver) => {
       });
       assert.ok(offsets.length >= 8, `${offsets.length} ticks`);
       assert.ok(Math.max(...offsets) <= 1.5, `${width} px: ticks off by up to ${Math.max(...offsets).toFixed(1)} px`);
+      assert.deepEqual(page.problems, []);
+      await page.closeAll();
+    }
+  });
+
+  test(`${name}: "it is cat" on the AV step fits a 375 px phone and a 1280 px screen: the formula, the 3×4 matrices, the mix`, async () => {
+    for (const width of [375, 1280]) {
+      const page = await driver.newPage({ blockNetwork: true, viewport: { width, height: 900 } });
+      await page.goto(`${FILE}#lang=en&preset=cat&step=9`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const fits = await page.evaluate(() => {
+        const pane = [...document.querySelectorAll('#stage-body .step-pane')].find((p) => !p.closest('.kept'));
+        const cut = (el) => el.scrollWidth > el.clientWidth + 1;
+        const main = document.querySelector('#stage-body .formula.main .katex');
+        return {
+          formulaCut: cut(document.querySelector('#stage-body .formulas')),
+          formulaPx: parseFloat(getComputedStyle(main).fontSize),
+          cutTables: [...pane.querySelectorAll('.table-scroll')]
+            .filter(cut)
+            .map((el) => el.closest('figure, .mix')?.id),
+          page: document.documentElement.scrollWidth <= innerWidth,
+        };
+      });
+      assert.equal(fits.formulaCut, false, `${width} px: the main formula is cut`);
+      assert.ok(fits.formulaPx >= 16, `${width} px: the main formula is ${fits.formulaPx} px`);
+      assert.deepEqual(fits.cutTables, [], `${width} px: tables cut`);
+      assert.ok(fits.page, `${width} px: the page scrolls sideways`);
       assert.deepEqual(page.problems, []);
       await page.closeAll();
     }

@@ -1,6 +1,6 @@
 // KaTeX sources of the formulas, rendered to HTML at build time by scripts/lib/page-parts.mjs
 // (no KaTeX in the page, no CDN):
-//   main   — the whole pipeline, one per scaling, every step's part wrapped in
+//   main   — the whole pipeline, one per scaling, in two pieces that wrap on a narrow screen, every step's part wrapped in
 //            \htmlClass{part-<id>}{…}: the page marks the current step's part (PART_OF_STEP) with
 //            a class, so the formula stays on screen from step to step and only its mark moves;
 //   detail — the current step on its own, in the article's notation, one per step and variant
@@ -28,7 +28,13 @@ export const variantKey = (state) => IN_FORMULA.map((o) => state[o.key]).join('/
 export const PART_OF_STEP = Object.freeze(Object.fromEntries(STEP_LIST.map((step) => [step.id, step.formula.part])));
 
 /** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, each step's part marked. */
-export function mainFormula(scale) {
+export const mainFormula = (scale) => mainFormulaPieces(scale).join(' ');
+
+/**
+ * The main formula in the two pieces a narrow screen puts on two lines, at full size, rather than
+ * shrink one line until it is unreadable: the projections (with ⇒), then the attention.
+ */
+export function mainFormulaPieces(scale) {
   const X = part('x', 'X');
   const projections = [
     ['Q', 'W_Q'],
@@ -41,7 +47,7 @@ export function mainFormula(scale) {
   const denominator = DENOMINATOR[scale];
   const argument = denominator ? `\\frac{${scores}}{${part('scale', denominator)}}` : part('scale', scores);
   const softmax = part('softmax', `\\operatorname{softmax}\\!\\left(${argument}\\right)`);
-  return `${projections} \\;\\Rightarrow\\; \\operatorname{Attention}(Q, K, V) = ${softmax}\\,${part('output', 'V')}`;
+  return [`${projections} \\;\\Rightarrow`, `\\operatorname{Attention}(Q, K, V) = ${softmax}\\,${part('output', 'V')}`];
 }
 
 /**
