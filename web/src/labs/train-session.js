@@ -40,6 +40,11 @@ export function createTrainSession(engine) {
   }
 
   function step({ count }) {
+    if (!Number.isInteger(count) || count < 1)
+      throw Object.assign(new Error(`step: count must be a whole number of at least 1 (got ${count})`), {
+        code: 'bad_option',
+        argument: 'count',
+      });
     const out = runs.map(() => ({ points: [], snapshots: [] }));
     for (let s = 0; s < count; s++) {
       steps += 1;
