@@ -75,7 +75,7 @@ function connect(worker, engine, readyTimeoutMs) {
  * workerSource (the worker bundle's text; without it, the page's thread), createWorker,
  * yieldToPage, readyTimeoutMs. Returns { ready, call(message), destroy() }: `ready` resolves to
  * { mode, build, reason? }, reason saying why the page's thread ('no-worker-source',
- * 'worker-threw', 'worker-failed').
+ * 'worker-threw', 'worker-failed'), or { mode: 'ended' } when destroyed before it was.
  */
 export function startTrainHost({
   engine,

@@ -48,7 +48,7 @@ function staticParts() {
 
 export function createTrainLabView({ engine, setState, announce }) {
   const parts = staticParts();
-  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity };
+  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false };
   const lossChart = createLineChart('train-chart-loss');
   const accuracyChart = createLineChart('train-chart-accuracy');
   // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
@@ -82,7 +82,7 @@ export function createTrainLabView({ engine, setState, announce }) {
 
   let frame = 0;
   function schedule() {
-    if (frame) return;
+    if (frame || view.destroyed) return; // a late answer after destroy() draws nothing
     frame = requestAnimationFrame(() => {
       frame = 0;
       draw();
@@ -124,6 +124,7 @@ export function createTrainLabView({ engine, setState, announce }) {
       draw();
     },
     destroy() {
+      view.destroyed = true;
       cancelAnimationFrame(frame);
       runner.destroy();
     },
