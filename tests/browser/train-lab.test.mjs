@@ -200,3 +200,27 @@ test('on a 375 px screen, dark, in Chinese: nothing overflows sideways, and axe 
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('induction and sort say why one layer cannot fully learn them; a seed that is no whole number is refused beside its field', async () => {
+  const page = await b.open('#view=train-lab&lang=en&traintask=induction&trainsteps=100');
+  await untilReady(page);
+  assert.match(await page.textContent('#train-task-note'), /two look-ups in a chain, which takes two layers/);
+  assert.equal(await page.getAttribute('#train-task-note', 'class'), 'train-task-note train-limit');
+  await page.selectOption('#train-task', 'sort');
+  await page.waitForFunction(() => location.hash.includes('traintask=sort'));
+  assert.match(await page.textContent('#train-task-note'), /comparing tokens with each other/);
+  // A bad seed: the error next to the field, the link and the run as they were.
+  const hash = await page.evaluate(() => location.hash);
+  await page.fill('#train-seed', '-3');
+  await page.press('#train-seed', 'Enter');
+  await page.waitForSelector('#train-seed-error:not([hidden])');
+  assert.equal(await page.textContent('#train-seed-error'), 'The seed must be a whole number from 0 to 4294967295');
+  assert.equal(await page.getAttribute('#train-seed', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => location.hash), hash);
+  await page.fill('#train-seed', '12');
+  await page.press('#train-seed', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('trainseed=12'));
+  assert.equal(await page.isVisible('#train-seed-error'), false);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
