@@ -9,8 +9,14 @@
 //
 // Every number shown comes from the seed: the same link and the same build give the same run.
 
-/** A probe token's label: the token itself, or for lookup "key:value" and the query "key?". */
+/** A probe token's label: the token itself (lookup has its own, "key:value" and "key?"). */
 const plainLabel = (token) => String(token);
+// Lookup's sizes: 7 pairs of 8 keys × 4 values, then the query (the core's tests learn it in 500 steps).
+const LOOKUP = Object.freeze({ length: 8, symbols: 8, values: 4 });
+const lookupLabel = (token) =>
+  token >= LOOKUP.symbols * LOOKUP.values
+    ? `${token - LOOKUP.symbols * LOOKUP.values}?`
+    : `${Math.floor(token / LOOKUP.values)}:${token % LOOKUP.values}`;
 
 /**
  * The tasks. `learnable`: one attention layer learns it (the core's tests state within how many
@@ -23,8 +29,8 @@ export const TRAIN_TASKS = Object.freeze({
   shift: { learnable: true, task: { length: 6, symbols: 6, shift: 2 }, probe: [0, 1, 2, 3, 4, 5], label: plainLabel },
   lookup: {
     learnable: true,
-    task: { length: 8, symbols: 8, values: 4 },
-    // Pairs (key, value) as tokens key·4 + value (core/tasks.cpp), keys 0 … 6, then the query "key 4?".
+    task: LOOKUP,
+    // Pairs (key, value) with keys 0 … 6, then the query "key 4?" (whose answer is 1).
     probe: lookupProbe(
       [
         [0, 1],
@@ -36,9 +42,9 @@ export const TRAIN_TASKS = Object.freeze({
         [6, 3],
       ],
       4,
-      { symbols: 8, values: 4 },
+      LOOKUP,
     ),
-    label: (token) => (token >= 8 * 4 ? `${token - 8 * 4}?` : `${Math.floor(token / 4)}:${token % 4}`),
+    label: lookupLabel,
   },
   sort: { learnable: false, task: { length: 8, symbols: 16 }, probe: [9, 2, 14, 5, 0, 11, 7, 3], label: plainLabel },
   // Distinct tokens, the last a repeat of the one at position 1: the answer is the token after it, 1.
@@ -46,7 +52,7 @@ export const TRAIN_TASKS = Object.freeze({
 });
 export const TASK_KEYS = Object.freeze(Object.keys(TRAIN_TASKS));
 
-/** Lookup's tokens for `pairs` [key, value] and a query key (core/tasks.cpp's encoding). */
+/** Lookup's tokens for `pairs` [key, value] and a query key (core/tasks.cpp's encoding: a pair is key·values + value, the query symbols·values + key). */
 export function lookupProbe(pairs, queryKey, { symbols, values }) {
   return [...pairs.map(([key, value]) => key * values + value), symbols * values + queryKey];
 }

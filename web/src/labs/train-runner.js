@@ -43,6 +43,7 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
   const data = { mode: null, reason: null, build: null, steps: 0, playing: false, runs: [], error: null };
   let generation = 0;
   let slice = 1; // steps per call, adapted to SLICE_MS
+  let pausing = false; // Pause was pressed: the loop ends after the slice in flight
 
   server.ready.then(({ mode, reason, build }) => {
     Object.assign(data, { mode, reason, build });
@@ -71,9 +72,10 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
   async function play(target) {
     if (data.playing || !data.runs.length || data.steps >= target) return;
     data.playing = true;
+    pausing = false;
     const mine = generation;
     onEvent({ type: 'play' });
-    while (data.playing && mine === generation && data.steps < target) {
+    while (!pausing && !data.error && mine === generation && data.steps < target) {
       const count = Math.min(slice, target - data.steps);
       const started = now();
       if (!(await send({ type: 'step', count }))) break;
@@ -83,7 +85,7 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
     if (mine !== generation) return;
     const finished = data.steps >= target && !data.error;
     data.playing = false;
-    onEvent({ type: finished ? 'done' : 'pause' });
+    if (!data.error) onEvent({ type: finished ? 'done' : 'pause' }); // an error was announced as such
     onChange();
   }
 
@@ -92,7 +94,7 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
     reset,
     play,
     pause() {
-      data.playing = false; // the loop stops after the slice in flight
+      pausing = true; // playing stays true until the slice in flight has come back
     },
     async step() {
       if (data.playing || !data.runs.length) return;

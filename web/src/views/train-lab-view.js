@@ -63,7 +63,7 @@ export function createTrainLabView({ engine, setState, announce }) {
   const runner = createTrainRunner({
     engine,
     workerSource,
-    onChange: () => schedule(),
+    onChange: () => frames.schedule(),
     onEvent: (event) => {
       view.lastAnnounced = performance.now(); // the progress waits its turn after this
       announceEvent(event, runner.data(), view.t, announce);
@@ -80,14 +80,7 @@ export function createTrainLabView({ engine, setState, announce }) {
   });
   const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params });
 
-  let frame = 0;
-  function schedule() {
-    if (frame || view.destroyed) return; // a late answer after destroy() draws nothing
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      draw();
-    });
-  }
+  const frames = frameScheduler(() => draw(), view);
 
   function restart(announced) {
     view.scrub = null;
@@ -110,7 +103,7 @@ export function createTrainLabView({ engine, setState, announce }) {
     drawCharts({ lossChart, accuracyChart, parts }, view, d, names);
     drawRace(race, parts, view, d);
     drawAttention(attention, view, d, names);
-    drawParams(params, heatmaps, view, d, names);
+    drawParams(params, heatmaps, view, d, names, parts.paramsText);
     announceProgress(view, d, announce);
   }
 
@@ -125,9 +118,24 @@ export function createTrainLabView({ engine, setState, announce }) {
     },
     destroy() {
       view.destroyed = true;
-      cancelAnimationFrame(frame);
+      frames.cancel();
       runner.destroy();
     },
+  };
+}
+
+/** Draws at the next frame, once however many answers came in since; nothing after destroy(). */
+function frameScheduler(draw, view) {
+  let frame = 0;
+  return {
+    schedule() {
+      if (frame || view.destroyed) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        draw();
+      });
+    },
+    cancel: () => cancelAnimationFrame(frame),
   };
 }
 
@@ -200,7 +208,6 @@ function wordStatic(parts, { state, t }) {
   setText(parts.attentionTitle, t('train.attention.title'));
   setText(parts.attentionText, t('train.attention.text', { every: SNAPSHOT_EVERY }));
   setText(parts.paramsTitle, t('train.params.title'));
-  setText(parts.paramsText, t('train.params.text'));
 }
 
 function drawStatus(parts, { state, t }, d) {
@@ -299,8 +306,11 @@ function drawAttention(attention, view, d, names) {
   });
 }
 
-function drawParams(params, heatmaps, { t, theme }, d, names) {
+function drawParams(params, heatmaps, { state, t, theme }, d, names, text) {
   if (!d.runs.length) return;
+  // x_i = E[token] ⊕ one-hot(i): W's rows are d_token of the embedding, then n of the position.
+  const n = TRAIN_TASKS[state.traintask].probe.length;
+  setText(text, t('train.params.text', { dToken: d.runs[0].parameters.wQ[0].rows - n, n }));
   const figures = d.runs.flatMap((run, r) =>
     ['wQ', 'wK'].flatMap((which) =>
       run.parameters[which].map((matrix, head) => ({

@@ -79,7 +79,7 @@ export default {
     'train.axis.key': '键(列)',
     'train.params.title': '学到的 W_Q 和 W_K',
     'train.params.text':
-      '每一行是输入 x 的一个分量:前 16 行来自词向量,后面 n 行是位置的 one-hot。每一列是 q 或 k 的一个分量。',
+      '每一行是输入 x 的一个分量:前 {dToken} 行来自词向量,后面 {n} 行是位置的 one-hot。每一列是 q 或 k 的一个分量。',
     'train.params.wq': '{run}第 {head} 个头的 W_Q',
     'train.params.wk': '{run}第 {head} 个头的 W_K',
   },
@@ -165,7 +165,7 @@ export default {
     'train.axis.key': 'key (column)',
     'train.params.title': 'The learned W_Q and W_K',
     'train.params.text':
-      'Each row is one component of the input x: the first 16 come from the token embedding, the next n are the position’s one-hot. Each column is one component of q or k.',
+      'Each row is one component of the input x: the first {dToken} come from the token embedding, the next {n} are the position’s one-hot. Each column is one component of q or k.',
     'train.params.wq': '{run}W_Q of head {head}',
     'train.params.wk': '{run}W_K of head {head}',
   },
