@@ -69,21 +69,24 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
     return send({ type: 'reset', configs, probe });
   }
 
+  // `target`: the step to stop at, or a function giving it (read before each slice, so that the
+  // reader's choice of steps during a run takes effect).
   async function play(target) {
-    if (data.playing || !data.runs.length || data.steps >= target) return;
+    const goal = typeof target === 'function' ? target : () => target;
+    if (data.playing || !data.runs.length || data.steps >= goal()) return;
     data.playing = true;
     pausing = false;
     const mine = generation;
     onEvent({ type: 'play' });
-    while (!pausing && !data.error && mine === generation && data.steps < target) {
-      const count = Math.min(slice, target - data.steps);
+    while (!pausing && !data.error && mine === generation && data.steps < goal()) {
+      const count = Math.min(slice, goal() - data.steps);
       const started = now();
       if (!(await send({ type: 'step', count }))) break;
       const took = Math.max(1, now() - started);
       slice = Math.max(1, Math.min(MAX_SLICE_STEPS, Math.round((count * SLICE_MS) / took)));
     }
     if (mine !== generation) return;
-    const finished = data.steps >= target && !data.error;
+    const finished = data.steps >= goal() && !data.error;
     data.playing = false;
     if (!data.error) onEvent({ type: finished ? 'done' : 'pause' }); // an error was announced as such
     onChange();

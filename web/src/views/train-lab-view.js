@@ -72,7 +72,7 @@ export function createTrainLabView({ engine, setState, announce }) {
   const controls = createTrainControls({
     setState,
     actions: {
-      play: () => runner.play(view.state.trainsteps),
+      play: () => runner.play(() => view.state.trainsteps),
       pause: () => runner.pause(),
       step: () => runner.step(),
       reset: () => restart(true),
