@@ -102,6 +102,10 @@ test('the √d_k race at d_k = 64: both runs drawn on one chart, the unscaled lo
   const page = await b.open('#view=train-lab&lang=en&trainscale=race&traindk=64&trainsteps=200');
   await untilReady(page);
   assert.equal(await page.isVisible('#train-race'), true);
+  assert.deepEqual(await page.$$eval('#train-legend li', (lis) => lis.map((li) => li.textContent)), [
+    '÷√dₖ',
+    'unscaled',
+  ]);
   await page.click('#train-play');
   await untilSteps(page, 200);
   const lines = await page.$$eval('#train-chart-loss path.line', (paths) =>

@@ -35,6 +35,14 @@ function staticParts() {
     lossTitle: h('h3', {}),
     lossText: p({}),
     lossSummary: p({ class: 'train-summary', id: 'train-loss-summary' }),
+    // The race's two runs by colour (the summary line below the chart gives their numbers).
+    legend: h(
+      'ul',
+      { class: 'train-legend', id: 'train-legend', hidden: true },
+      [0, 1].map((r) =>
+        h('li', {}, h('span', { class: `train-swatch run-${r}`, 'aria-hidden': 'true' }), h('span', {})),
+      ),
+    ),
     accuracyTitle: h('h3', {}),
     raceTitle: h('h3', {}),
     raceText: p({}),
@@ -159,7 +167,15 @@ function layout(parts, { controls, lossChart, accuracyChart, attention, params }
     parts.where,
     parts.nan,
     race,
-    h('figure', { class: 'train-figure' }, parts.lossTitle, lossChart.el, parts.lossSummary, parts.lossText),
+    h(
+      'figure',
+      { class: 'train-figure' },
+      parts.lossTitle,
+      parts.legend,
+      lossChart.el,
+      parts.lossSummary,
+      parts.lossText,
+    ),
     h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
     h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el),
     h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
@@ -278,6 +294,10 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
 
 function drawRace(race, parts, { state, t }, d) {
   race.hidden = state.trainscale !== 'race';
+  parts.legend.hidden = race.hidden;
+  trainerConfigs(state).forEach((config, r) =>
+    setText(parts.legend.children[r].lastChild, t(`train.run.${config.scale}`)),
+  );
   if (race.hidden || d.runs.length !== 2 || d.steps === 0) return setText(parts.raceResult, '');
   const [scaled, unscaled] = d.runs;
   setText(
