@@ -146,7 +146,8 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
 }
 
 void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
-                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads) {
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
+                       double* softmax_gradient) {
     const SequencePass s = forward_sequence(c, p, tokens);
     // Cross-entropy: −log softmax(logits_i)[y_i]; its gradient is softmax(logits_i) − onehot(y_i).
     Matrix d_logits(c.length, c.classes);
@@ -174,11 +175,13 @@ void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens,
     // Each head: its columns of dO, back through attention, then through its projections into dX.
     const AttentionOptions o = head_options(c);
     Matrix dx(c.length, model_width(c));
+    double d_scaled_norm2 = 0.0;
     for (std::size_t h = 0; h < c.heads; ++h) {
         Matrix d_out(c.length, c.d_head);
         for (std::size_t i = 0; i < c.length; ++i)
             std::copy(d_heads.row(i) + h * c.d_head, d_heads.row(i) + (h + 1) * c.d_head, d_out.row(i));
         const AttentionGrads g = backward_steps_simd(s.steps[h], s.q[h], s.k[h], s.v[h], d_out, o);
+        for (float z : g.d_scaled.data) d_scaled_norm2 += double(z) * double(z);
         add_into(grads->w_q[h], simd_backward::d_project_weights(s.x, g.d_q));
         add_into(grads->w_k[h], simd_backward::d_project_weights(s.x, g.d_k));
         add_into(grads->w_v[h], simd_backward::d_project_weights(s.x, g.d_v));
@@ -186,6 +189,7 @@ void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens,
         add_into(dx, simd_backward::d_project_input(g.d_k, p.w_k[h]));
         add_into(dx, simd_backward::d_project_input(g.d_v, p.w_v[h]));
     }
+    if (softmax_gradient) *softmax_gradient += std::sqrt(d_scaled_norm2);
 
     // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i.
     for (std::size_t i = 0; i < c.length; ++i) {

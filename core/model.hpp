@@ -81,8 +81,12 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
 
 // Cross-entropy of one sequence: adds Σ −log softmax(logits_i)[y_i] over its scored positions to
 // *loss, and 1 per scored position to *scored and per argmax = y_i to *correct.
-// With grads non-null, also adds ∂(scale · that sum)/∂θ to *grads (the backward pass).
+// With grads non-null, also adds ∂(scale · that sum)/∂θ to *grads (the backward pass), and, with
+// softmax_gradient non-null too, ‖∂(scale · that sum)/∂Z‖_F to *softmax_gradient: Z is every head's
+// scaled scores, the softmax's input (Z = S/√d_k, or S unscaled), so this is the size of the
+// gradient that reaches the scores through the softmax — near 0 when the softmax saturates (§4).
 void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
-                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads);
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
+                       double* softmax_gradient = nullptr);
 
 }  // namespace attn

@@ -47,17 +47,28 @@ ModelConfig model_for(const TrainConfig& c) {
     return m;
 }
 
-// Loss and accuracy of a batch; with grads, the gradient of its mean loss added to *grads.
+// Loss and accuracy of a batch; with grads, the gradient of its mean loss added to *grads and the
+// batch's mean size of the gradient through the softmax (train.hpp) in the report.
 TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Params* grads) {
     std::size_t scored_per_batch = 0;
     for (int y : b.targets) scored_per_batch += y != kUnscored;
     const float scale = 1.0f / static_cast<float>(scored_per_batch);
-    double loss = 0.0;
-    std::size_t scored = 0, correct = 0;
-    for (std::size_t s = 0; s < b.count; ++s)
+    double loss = 0.0, softmax_gradient = 0.0;
+    std::size_t scored = 0, correct = 0, sequences = 0;
+    for (std::size_t s = 0; s < b.count; ++s) {
+        const std::size_t scored_before = scored;
+        double sequence_gradient = 0.0;
         loss_and_backward(m, p, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss, &scored,
-                          &correct, grads);
-    return {loss / double(scored), double(correct) / double(scored)};
+                          &correct, grads, &sequence_gradient);
+        // The gradient of the batch's mean loss, scale·Σ, back to this sequence's own mean.
+        const std::size_t sequence_scored = scored - scored_before;
+        if (sequence_scored == 0) continue;
+        softmax_gradient += sequence_gradient / (double(scale) * double(sequence_scored));
+        ++sequences;
+    }
+    TrainReport r{loss / double(scored), double(correct) / double(scored)};
+    if (grads && sequences > 0) r.softmax_gradient = softmax_gradient / double(sequences);
+    return r;
 }
 
 }  // namespace

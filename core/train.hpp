@@ -41,6 +41,10 @@ struct TrainConfig {
 struct TrainReport {
     double loss = 0.0;      // mean cross-entropy per scored position (nats)
     double accuracy = 0.0;  // the fraction of scored positions whose argmax is the target
+    // step() only: the size of the gradient through the softmax, ‖∂ℓ/∂Z‖_F with Z every head's
+    // scaled scores (model.hpp) and ℓ one sequence's own mean loss, averaged over the batch — the
+    // number §4 says falls towards 0 when, unscaled, the softmax saturates. 0 in evaluate().
+    double softmax_gradient = 0.0;
 };
 
 class Trainer {

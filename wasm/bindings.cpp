@@ -482,9 +482,39 @@ unsigned& next_trainer_id() {
     return id;
 }
 
-// { task, length, symbols, values, shift, dToken, heads, dHead, position, scale, optimizer,
-// learningRate, batch, seed }, every field present (api.mjs fills the defaults), names through the
-// core's tables → { id } or { error }.
+// createTrainer's fields in JS's names: the one table the defaults (trainer_defaults) and the
+// reading of a config (create_trainer) both walk. Whole-number fields only; the named ones and
+// learningRate are read beside it.
+struct WholeField {
+    const char* name;
+    std::size_t attn::TrainConfig::*top;  // a field of TrainConfig, or
+    std::size_t attn::TaskConfig::*task;  // a field of its task
+};
+constexpr WholeField kWholeFields[] = {
+    {"length", nullptr, &attn::TaskConfig::length},   {"symbols", nullptr, &attn::TaskConfig::symbols},
+    {"values", nullptr, &attn::TaskConfig::values},   {"shift", nullptr, &attn::TaskConfig::shift},
+    {"dToken", &attn::TrainConfig::d_token, nullptr}, {"heads", &attn::TrainConfig::heads, nullptr},
+    {"dHead", &attn::TrainConfig::d_head, nullptr},   {"batch", &attn::TrainConfig::batch, nullptr},
+};
+std::size_t& whole_field(attn::TrainConfig& c, const WholeField& f) { return f.top ? c.*f.top : c.task.*f.task; }
+
+// TrainConfig{}'s values under createTrainer's names: the defaults live in the core alone
+// (train.hpp, tasks.hpp, beside the ranges it checks) and api.mjs fills a config from these.
+val trainer_defaults() {
+    attn::TrainConfig c;
+    val out = new_object();
+    out.set("task", std::string(attn::option_name(attn::kTaskNames, c.task.kind)));
+    for (const WholeField& f : kWholeFields) out.set(f.name, static_cast<double>(whole_field(c, f)));
+    out.set("position", std::string(attn::option_name(attn::kPositionNames, c.position)));
+    out.set("scale", std::string(attn::option_name(attn::kScaleNames, c.scale)));
+    out.set("optimizer", std::string(attn::option_name(attn::kOptimizerNames, c.optimizer)));
+    out.set("learningRate", static_cast<double>(c.learning_rate));
+    out.set("seed", static_cast<double>(c.seed));
+    return out;
+}
+
+// Every field of trainer_defaults present (api.mjs fills the defaults), names through the core's
+// tables → { id } or { error }.
 val create_trainer(const val& o) {
     attn::TrainConfig c;
     const auto task = attn::parse_option("task", attn::kTaskNames, o["task"].as<std::string>());
@@ -496,26 +526,18 @@ val create_trainer(const val& o) {
     const auto optimizer = attn::parse_option("optimizer", attn::kOptimizerNames, o["optimizer"].as<std::string>());
     if (!optimizer.ok()) return error(optimizer.error);
     // api.mjs has checked that these are whole numbers ≥ 0 that fit; the core checks the ranges.
-    auto whole = [&](const char* name) { return static_cast<std::size_t>(o[name].as<double>()); };
+    for (const WholeField& f : kWholeFields) whole_field(c, f) = static_cast<std::size_t>(o[f.name].as<double>());
     c.task.kind = task.value;
-    c.task.length = whole("length");
-    c.task.symbols = whole("symbols");
-    c.task.values = whole("values");
-    c.task.shift = whole("shift");
-    c.d_token = whole("dToken");
-    c.heads = whole("heads");
-    c.d_head = whole("dHead");
     c.position = position.value;
     c.scale = scale.value;
     c.optimizer = optimizer.value;
     c.learning_rate = o["learningRate"].as<float>();
-    c.batch = whole("batch");
     c.seed = static_cast<std::int64_t>(o["seed"].as<double>());
     auto t = attn::Trainer::create(c);
     if (!t.ok()) return error(t.error);
     const unsigned id = next_trainer_id()++;
     trainers().emplace(id, std::move(t.value));
-    val out = val::object();
+    val out = new_object();
     out.set("id", id);
     return out;
 }
@@ -525,27 +547,30 @@ attn::Trainer* find_trainer(unsigned id) {
     return it == trainers().end() ? nullptr : &it->second;
 }
 
-val report(const attn::TrainReport& r, std::size_t steps) {
-    val out = val::object();
+// { loss, accuracy, steps }, and for a step softmaxGradient (train.hpp's TrainReport).
+val report(const attn::TrainReport& r, std::size_t steps, bool learned) {
+    val out = new_object();
     out.set("loss", r.loss);
     out.set("accuracy", r.accuracy);
     out.set("steps", static_cast<double>(steps));
+    if (learned) out.set("softmaxGradient", r.softmax_gradient);
     return out;
 }
 
-// `count` steps → the last step's { loss, accuracy, steps } (the batch's, before its update).
+// `count` steps → the last step's { loss, accuracy, steps, softmaxGradient } (the batch's, before
+// its update).
 val trainer_step(unsigned id, unsigned count) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
     attn::TrainReport last;
     for (unsigned s = 0; s < count; ++s) last = t->step();
-    return report(last, t->steps());
+    return report(last, t->steps(), true);
 }
 
 val trainer_evaluate(unsigned id, unsigned count, double seed) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
-    return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps());
+    return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps(), false);
 }
 
 // The model on one sequence of tokens: { weights: [A of each head], logits }.
@@ -562,18 +587,32 @@ val trainer_probe(unsigned id, const val& tokens) {
         seq[i] = token;
     }
     const attn::SequencePass pass = attn::forward_sequence(m, t->params(), seq.data());
-    val weights = val::array();
-    for (const attn::AttentionSteps& st : pass.steps) weights.call<void>("push", to_js(st.weights));
-    val out = val::object();
-    out.set("weights", weights);
+    val out = new_object();
+    out.set("weights", list_to_js(pass.steps, [](const attn::AttentionSteps& st) { return to_js(st.weights); }));
     out.set("logits", to_js(pass.logits));
+    return out;
+}
+
+// A copy of the learned projections: { wQ, wK, wV: [one (d_model, d_k) matrix per head], wOut }.
+val trainer_parameters(unsigned id) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    const attn::Params& p = t->params();
+    auto per_head = [](const std::vector<attn::Matrix>& w) {
+        return list_to_js(w, [](const attn::Matrix& m) { return to_js(m); });
+    };
+    val out = new_object();
+    out.set("wQ", per_head(p.w_q));
+    out.set("wK", per_head(p.w_k));
+    out.set("wV", per_head(p.w_v));
+    out.set("wOut", to_js(p.w_out));
     return out;
 }
 
 void trainer_delete(unsigned id) { trainers().erase(id); }
 
 val training_vocabulary() {
-    val out = val::object();
+    val out = new_object();
     out.set("tasks", names_of(attn::kTaskNames));
     out.set("positions", names_of(attn::kPositionNames));
     out.set("optimizers", names_of(attn::kOptimizerNames));
@@ -587,6 +626,8 @@ EMSCRIPTEN_BINDINGS(training) {
     emscripten::function("trainerStep", &trainer_step);
     emscripten::function("trainerEvaluate", &trainer_evaluate);
     emscripten::function("trainerProbe", &trainer_probe);
+    emscripten::function("trainerParameters", &trainer_parameters);
+    emscripten::function("trainerDefaults", &trainer_defaults);
     emscripten::function("trainerDelete", &trainer_delete);
     emscripten::function("trainingVocabulary", &training_vocabulary);
 }

@@ -3,17 +3,35 @@
 // cannot see (JS types, unknown keys, names); the ranges are checked once, in the core
 // (core/train.hpp, core/tasks.hpp), which refuses with out_of_range.
 
-import { TASKS, POSITIONS, OPTIMIZERS, SCALES, TRAINER_DEFAULTS } from './vocabulary.mjs';
+import { TASKS, POSITIONS, OPTIMIZERS, SCALES } from './vocabulary.mjs';
 
-const TRAINER_KEYS = Object.keys(TRAINER_DEFAULTS);
 const NAMED = { task: TASKS, position: POSITIONS, optimizer: OPTIMIZERS, scale: SCALES };
+
+// The float32 the core holds (0.01f is 0.009999999776…) as the shortest decimal that is that
+// float32 again (0.01), as a reader wrote it.
+function shortestFloat32(x) {
+  for (let digits = 1; digits < 9; digits++) {
+    const short = Number(x.toPrecision(digits));
+    if (Math.fround(short) === x) return short;
+  }
+  return x;
+}
 
 /**
  * The training methods over the Embind module `core`, with api.mjs's helpers
  * { readArgs, badOption, oneOf, unwrap }.
  */
 export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
+  // The fields and their defaults are the core's TrainConfig (core/train.hpp): one place for them.
+  // Copied field by field, not by unwrap: plain() would take its `length` field (the task's n) for
+  // a list's (boundary.mjs). Every value is a string or a number.
+  const coreDefaults = { ...core.trainerDefaults() };
+  const defaults = Object.freeze({ ...coreDefaults, learningRate: shortestFloat32(coreDefaults.learningRate) });
+  const TRAINER_KEYS = Object.keys(defaults);
   return {
+    /** createTrainer's fields and their values when left out: a frozen copy of the core's defaults. */
+    trainerDefaults: () => defaults,
+
     /**
      * A trainer of one attention layer on a task, seeded: { step(n), evaluate({ count, seed }),
      * probe(tokens), dispose() }. The same config (seed included) in the same build gives the same
@@ -21,7 +39,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
      */
     createTrainer(args = {}) {
       const fn = 'createTrainer';
-      const config = { ...TRAINER_DEFAULTS, ...readArgs(fn, args, TRAINER_KEYS) };
+      const config = { ...defaults, ...readArgs(fn, args, TRAINER_KEYS) };
       for (const [key, names] of Object.entries(NAMED))
         if (!names.includes(config[key])) badOption(fn, key, oneOf(names), config[key]);
       for (const key of TRAINER_KEYS)
@@ -47,13 +65,16 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
         return n;
       };
       return Object.freeze({
-        /** n optimizer steps (default 1) → the last step's { loss, accuracy, steps } on its batch. */
-        step: (n = 1) => core.trainerStep(live('step'), count('step', n, 100000)),
+        /**
+         * n optimizer steps (default 1) → the last step's { loss, accuracy, steps, softmaxGradient }
+         * on its batch; softmaxGradient is the size of the gradient through the softmax (README).
+         */
+        step: (n = 1) => unwrap(core.trainerStep(live('step'), count('step', n, 100000))),
         /** { loss, accuracy, steps } on `count` held-out sequences of the stream `seed`. */
         evaluate: ({ count: n = 256, seed = 1 } = {}) => {
           if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
             badOption('trainer.evaluate', 'seed', 'a whole number from 0 to 4294967295', seed);
-          return core.trainerEvaluate(live('evaluate'), count('evaluate', n, 4096), seed);
+          return unwrap(core.trainerEvaluate(live('evaluate'), count('evaluate', n, 4096), seed));
         },
         /** The model on one sequence of `length` tokens: { weights: [A of each head], logits }. */
         probe: (tokens) => {
@@ -61,8 +82,10 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
             Array.isArray(tokens) && tokens.every(Number.isInteger) ? core.trainerProbe(live('probe'), tokens) : null;
           if (out === null)
             badOption('trainer.probe', 'tokens', "an array of the task's length of tokens of its vocabulary", tokens);
-          return out;
+          return unwrap(out);
         },
+        /** A copy of the learned projections: { wQ, wK, wV: [(d_model, d_k) of each head], wOut }. */
+        parameters: () => unwrap(core.trainerParameters(live('parameters'))),
         /** Frees the trainer's memory in the module; the trainer cannot be used again. */
         dispose: () => {
           if (id !== undefined) core.trainerDelete(id);

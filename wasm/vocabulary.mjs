@@ -113,23 +113,8 @@ export const POSITIONS = Object.freeze(['one_hot', 'learned']);
 /** The optimizers (core/train.hpp). */
 export const OPTIMIZERS = Object.freeze(['adam', 'sgd']);
 
-/** createTrainer's fields and their values when left out (core/train.hpp's TrainConfig defaults). */
-export const TRAINER_DEFAULTS = Object.freeze({
-  task: 'reverse',
-  length: 6,
-  symbols: 6,
-  values: 4,
-  shift: 1,
-  dToken: 16,
-  heads: 1,
-  dHead: 16,
-  position: 'one_hot',
-  scale: 'sqrt_dk',
-  optimizer: 'adam',
-  learningRate: 0.01,
-  batch: 16,
-  seed: 0,
-});
+// createTrainer's fields and their defaults are the core's (core/train.hpp's TrainConfig), read
+// from the module once it has loaded: trainer.defaults() in the API (training-api.mjs).
 
 // ---- The input rules (issue 19): one rule per input, the same in the API, the page and the hash.
 // The core computes in float32, so a number is acceptable when float32 can hold it as the reader

@@ -29,6 +29,7 @@ test('the view switch: each view is a link of its own, and the stepper keeps its
     ['scale-lab', '为什么除以 √dₖ', null],
     ['cost-lab', 'n² 的代价', null],
     ['exercise', '动手算一算', null],
+    ['train-lab', '看注意力学习', null],
   ]);
   assert.match(
     await page.getAttribute('#views a[data-view="exercise"]', 'href'),

@@ -61,6 +61,70 @@ for (const build of ['simd', 'scalar']) {
       trainer.dispose();
     });
 
+    it("the defaults are the core's TrainConfig, and a config left out trains as the defaults written out", () => {
+      const defaults = attn.trainerDefaults();
+      assert.deepEqual(defaults, {
+        task: 'reverse',
+        length: 6,
+        symbols: 6,
+        values: 4,
+        shift: 1,
+        dToken: 16,
+        heads: 1,
+        dHead: 16,
+        batch: 16,
+        position: 'one_hot',
+        scale: 'sqrt_dk',
+        optimizer: 'adam',
+        learningRate: 0.01,
+        seed: 0,
+      });
+      assert.ok(Object.isFrozen(defaults));
+      const implicit = attn.createTrainer(),
+        explicit = attn.createTrainer({ ...defaults });
+      assert.deepEqual(implicit.step(3), explicit.step(3));
+      for (const t of [implicit, explicit]) t.dispose();
+    });
+
+    it('parameters() copies the learned W_Q, W_K, W_V of each head and W_out, which the steps change', () => {
+      const trainer = attn.createTrainer({ heads: 2, dHead: 4, seed: 7 });
+      const before = trainer.parameters();
+      // d_model = d_token + n = 16 + 6 with one-hot positions.
+      assert.equal(before.wQ.length, 2);
+      assert.ok(Array.isArray(before.wK));
+      assert.deepEqual([before.wQ[1].rows, before.wQ[1].cols, before.wK[0].data.length], [22, 4, 88]);
+      assert.deepEqual([before.wOut.rows, before.wOut.cols], [8, 6]);
+      trainer.step();
+      const after = trainer.parameters();
+      assert.notDeepEqual(after.wQ[0].data, before.wQ[0].data);
+      before.wK[0].data[0] = 1e6; // a copy: writing it changes nothing in the trainer
+      assert.notEqual(trainer.parameters().wK[0].data[0], 1e6);
+      trainer.dispose();
+      assert.throws(() => trainer.parameters(), { code: 'disposed' });
+    });
+
+    it('the √d_k race (§4) at d_k = 64: unscaled, the gradient through the softmax shrinks and it does not learn', () => {
+      // Reverse, seed 7. Measured: first step's softmaxGradient 0.094 scaled, 0.040 unscaled; held-out
+      // loss after 150 steps 0.0001 scaled, 1.62 unscaled (chance ln 6 = 1.79).
+      const scaled = attn.createTrainer({ seed: 7, dHead: 64 }),
+        unscaled = attn.createTrainer({ seed: 7, dHead: 64, scale: 'none' });
+      const [a, b] = [scaled.step(), unscaled.step()];
+      assert.ok(
+        b.softmaxGradient > 0 && b.softmaxGradient < 0.5 * a.softmaxGradient,
+        `${a.softmaxGradient} vs ${b.softmaxGradient}`,
+      );
+      scaled.step(149);
+      unscaled.step(149);
+      const [heldA, heldB] = [
+        scaled.evaluate({ count: 256, seed: 12345 }),
+        unscaled.evaluate({ count: 256, seed: 12345 }),
+      ];
+      assert.ok(heldA.loss < 0.05, `scaled: ${heldA.loss}`);
+      assert.ok(heldB.loss > 1, `unscaled: ${heldB.loss}`);
+      assert.equal('softmaxGradient' in heldA, false); // evaluate learns nothing, measures no gradient
+      for (const t of [scaled, unscaled]) t.dispose();
+    });
+
     it("the names are the core's tables", async () => {
       const names = (await loadCore(build)).trainingVocabulary();
       assert.deepEqual(names.tasks, [...TASKS]);

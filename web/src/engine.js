@@ -73,6 +73,8 @@ export async function loadEngine({ binaries, build = bestBuild(binaries) } = {})
     dotProductSamples: (args) => call(() => core.dotProductSamples(args)),
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
+    // The training lab (issue 17): a trainer lives in this instance until its dispose().
+    createTrainer: (args) => call(() => core.createTrainer(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
     wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile())).arrayBuffer()),
   };

@@ -20,15 +20,17 @@ import { OPTIONS, optionsAtDefaults } from './options.js';
 import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
 import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
+import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
 export { STEPS };
 export const LANGS = ['zh-CN', 'en'];
 /**
  * The page's views (the hash field `view`): the stepper through the article's nine steps, and the
- * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², and exercises by hand.
+ * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², exercises by hand, and
+ * one attention layer trained live (§4's "学不动" measured in its √d_k race).
  */
-export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
+export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise', 'train-lab'];
 export const SIZE_LIMIT = 64; // n, d, d_k, d_v
 export const TABLE_LIMIT = 16; // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
@@ -107,6 +109,8 @@ export const FIELDS = [
   { key: 'labdk', type: oneOf(DK_STEPS), initial: SCALE_LAB_DEFAULTS.dk, only: (s) => s.view === 'scale-lab' },
   { key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: COST_LAB_MAX_N, only: (s) => s.view === 'cost-lab' },
   ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
+  // The training lab's run (train-lab.js): task, seed, learning rate, d_k, scaling, heads, steps.
+  ...TRAIN_LAB_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'train-lab' })),
   ...MATRIX_NAMES.map((name) => ({
     key: name,
     type: matrix,

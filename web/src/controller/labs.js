@@ -7,6 +7,7 @@
 import { createScaleLabView } from '../views/scale-lab-view.js';
 import { createCostLabView } from '../views/cost-lab-view.js';
 import { createExerciseView } from '../views/exercise-view.js';
+import { createTrainLabView } from '../views/train-lab-view.js';
 import { renderViewSwitch } from '../views/view-switch.js';
 import { keepingFocus } from './keep-focus.js';
 
@@ -14,6 +15,7 @@ export const LAB_VIEWS = Object.freeze({
   'scale-lab': createScaleLabView,
   'cost-lab': createCostLabView,
   exercise: createExerciseView,
+  'train-lab': createTrainLabView,
 });
 
 export function createLabs(page, { views = LAB_VIEWS } = {}) {

@@ -7,8 +7,9 @@ import scaleLab from './labs/scale-lab.js';
 import costLab from './labs/cost-lab.js';
 import exercise from './labs/exercise.js';
 import exportAndPrint from './labs/export.js';
+import trainLab from './labs/train-lab.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint];
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

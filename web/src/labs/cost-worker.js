@@ -1,5 +1,6 @@
-// The cost lab's Web Worker: its own wasm instance, so that timing attention at n = 4096 never
-// freezes the page. Built as a bundle of its own (scripts/lib/cost-worker.mjs) and handed to the
+// The labs' Web Worker — the cost lab's runs, and the training lab's session (train-worker.js):
+// one bundle, so that the Emscripten glue ships once. The cost lab's part: its own wasm instance,
+// so that timing attention at n = 4096 never freezes the page. Built as a bundle of its own (scripts/lib/cost-worker.mjs) and handed to the
 // page as text, which starts it from a Blob URL: no file to fetch, so it also runs from the single
 // offline file (whose CSP allows `worker-src blob:` and nothing else).
 //
@@ -12,8 +13,12 @@
 
 import { loadEngine } from '../engine.js';
 import { runCost } from './cost-lab.js';
+import { trainingServer } from './train-worker.js';
+
+const serveTraining = trainingServer(self);
 
 self.onmessage = async ({ data }) => {
+  if (typeof data?.type === 'string' && data.type.startsWith('train-')) return serveTraining(data);
   if (data?.type !== 'run') return;
   try {
     const engine = await loadEngine({ binaries: { [data.build]: () => data.wasm }, build: data.build });

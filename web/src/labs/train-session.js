@@ -1,0 +1,84 @@
+// The training lab's runs on one engine, as messages in and answers out: the same code on the
+// page's thread and in the Web Worker (train-worker.js), so that both give the same numbers. Pure
+// of the DOM; the engine (web/src/engine.js, or the JS API itself) is passed in.
+//
+//   { type: 'reset', configs: [createTrainer's config, …], probe: [tokens] }
+//       → { type: 'reset', steps: 0, runs: [{ snapshots: [the step-0 snapshot], parameters }] }
+//   { type: 'step', count }  (count steps of every run, in lockstep)
+//       → { type: 'stepped', steps, runs: [{ points, snapshots, parameters }] }
+//   anything refused → { type: 'error', error: { message, code, argument } }
+//
+// points: one [step, loss, accuracy, softmaxGradient] per step (the batch's, train.hpp), so the
+// curves are the same however the steps are sliced; snapshots: { step, weights: [A of each head] }
+// at step 0 and every SNAPSHOT_EVERY steps; parameters: { wQ, wK } after the last step.
+
+import { SNAPSHOT_EVERY } from './train-lab.js';
+
+export function createTrainSession(engine) {
+  let runs = []; // { trainer } per run
+  let probe = null;
+  let steps = 0;
+
+  const snapshot = (trainer) => ({ step: steps, weights: trainer.probe(probe).weights });
+  const parameters = (trainer) => {
+    const { wQ, wK } = trainer.parameters();
+    return { wQ, wK };
+  };
+  const dispose = () => runs.forEach(({ trainer }) => trainer.dispose());
+
+  function reset({ configs, probe: tokens }) {
+    dispose();
+    runs = [];
+    probe = tokens;
+    steps = 0;
+    for (const config of configs) runs.push({ trainer: engine.createTrainer(config) });
+    return {
+      type: 'reset',
+      steps,
+      runs: runs.map(({ trainer }) => ({ snapshots: [snapshot(trainer)], parameters: parameters(trainer) })),
+    };
+  }
+
+  function step({ count }) {
+    if (!Number.isInteger(count) || count < 1)
+      throw Object.assign(new Error(`step: count must be a whole number of at least 1 (got ${count})`), {
+        code: 'bad_option',
+        argument: 'count',
+      });
+    const out = runs.map(() => ({ points: [], snapshots: [] }));
+    for (let s = 0; s < count; s++) {
+      steps += 1;
+      runs.forEach(({ trainer }, r) => {
+        const { loss, accuracy, softmaxGradient } = trainer.step();
+        out[r].points.push([steps, loss, accuracy, softmaxGradient]);
+        if (steps % SNAPSHOT_EVERY === 0) out[r].snapshots.push(snapshot(trainer));
+      });
+    }
+    runs.forEach(({ trainer }, r) => {
+      out[r].parameters = parameters(trainer);
+    });
+    return { type: 'stepped', steps, runs: out };
+  }
+
+  function end() {
+    dispose();
+    runs = [];
+    return { type: 'disposed' };
+  }
+
+  const handlers = { reset, step, dispose: end };
+
+  return {
+    /** The answer to one message (see the top of the file). */
+    handle(message) {
+      try {
+        return handlers[message.type](message);
+      } catch (error) {
+        return {
+          type: 'error',
+          error: { message: String(error?.message ?? error), code: error?.code, argument: error?.argument },
+        };
+      }
+    },
+  };
+}

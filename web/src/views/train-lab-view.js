@@ -1,0 +1,354 @@
+// The lab view 'train-lab' (state.view): watch one attention layer learn. The run's fields are
+// the hash's (labs/train-lab.js), so a link replays the same run; the run itself lives in this
+// view (labs/train-runner.js: in a Web Worker, or in slices on the page's thread in a sandboxed
+// embed), and destroy() ends it. Drawn: the loss with the gradient through the softmax and the
+// accuracy (train-lab-chart.js), A on a probe sequence with its timeline of snapshots
+// (train-lab-attention.js), the learned W_Q and W_K as heatmaps, and in the race (§4) both runs.
+
+import { h, setText } from './dom.js';
+import { renderHeatmap } from './heatmap.js';
+import { createLineChart } from './train-lab-chart.js';
+import { createAttentionPanel } from './train-lab-attention.js';
+import { createTrainControls } from './train-lab-controls.js';
+import { TRAIN_TASKS, SNAPSHOT_EVERY, trainerConfigs, runChanged } from '../labs/train-lab.js';
+import { createTrainRunner } from '../labs/train-runner.js';
+import { formatNumber } from '../format.js';
+import workerSource from '../labs/cost-worker-source.js';
+
+/** Progress is announced at most this often while the run plays (a screen reader reads each one). */
+const ANNOUNCE_EVERY_MS = 5000;
+
+/** The last point's value at `column` (1 loss, 2 accuracy, 3 gradient) of a run, or NaN. */
+const lastOf = (run, column) => run.points.at(-1)?.[column] ?? NaN;
+const largest = (values, floor) => Math.max(floor, ...values.filter(Number.isFinite));
+
+/** The parts that only show text: built once, worded in update. */
+function staticParts() {
+  const p = (attrs) => h('p', attrs);
+  return {
+    title: h('h2', {}),
+    lede: p({ class: 'train-lede' }),
+    task: p({ class: 'train-task-note', id: 'train-task-note' }),
+    status: p({ class: 'train-status', id: 'train-status' }),
+    where: p({ class: 'train-where', id: 'train-where', hidden: true }),
+    nan: p({ class: 'train-notice', id: 'train-nan', role: 'alert', hidden: true }),
+    lossTitle: h('h3', {}),
+    lossText: p({}),
+    lossSummary: p({ class: 'train-summary', id: 'train-loss-summary' }),
+    // The race's two runs by colour (the summary line below the chart gives their numbers).
+    legend: h(
+      'ul',
+      { class: 'train-legend', id: 'train-legend', hidden: true },
+      [0, 1].map((r) =>
+        h('li', {}, h('span', { class: `train-swatch run-${r}`, 'aria-hidden': 'true' }), h('span', {})),
+      ),
+    ),
+    accuracyTitle: h('h3', {}),
+    raceTitle: h('h3', {}),
+    raceText: p({}),
+    raceResult: p({ class: 'train-race-result', id: 'train-race-result' }),
+    attentionTitle: h('h3', {}),
+    attentionText: p({}),
+    paramsTitle: h('h3', {}),
+    paramsText: p({}),
+  };
+}
+
+export function createTrainLabView({ engine, setState, announce }) {
+  const parts = staticParts();
+  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false };
+  const lossChart = createLineChart('train-chart-loss');
+  const accuracyChart = createLineChart('train-chart-accuracy');
+  // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
+  const attention = createAttentionPanel({
+    onScrub: (index, atEnd) => {
+      view.scrub = atEnd ? null : index;
+      draw();
+    },
+  });
+  const params = h('div', { class: 'train-params', id: 'train-params' });
+  const heatmaps = { key: '', items: [] };
+  const runner = createTrainRunner({
+    engine,
+    workerSource,
+    onChange: () => frames.schedule(),
+    onEvent: (event) => {
+      view.lastAnnounced = performance.now(); // the progress waits its turn after this
+      announceEvent(event, runner.data(), view.t, announce);
+    },
+  });
+  const controls = createTrainControls({
+    setState,
+    actions: {
+      play: () => runner.play(() => view.state.trainsteps),
+      pause: () => runner.pause(),
+      step: () => runner.step(),
+      reset: () => restart(true),
+    },
+  });
+  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params });
+
+  const frames = frameScheduler(() => draw(), view);
+
+  function restart(announced) {
+    view.scrub = null;
+    const { probe } = TRAIN_TASKS[view.state.traintask];
+    runner.reset(trainerConfigs(view.state), probe);
+    if (announced) announce(view.t('train.announce.reset'));
+  }
+
+  function draw() {
+    if (!view.state) return;
+    const d = runner.data();
+    const names = runNames(view, d.runs.length);
+    controls.update({
+      state: view.state,
+      t: view.t,
+      playing: d.playing,
+      canStep: d.runs.length > 0 && d.steps < view.state.trainsteps,
+    });
+    drawStatus(parts, view, d);
+    drawCharts({ lossChart, accuracyChart, parts }, view, d, names);
+    drawRace(race, parts, view, d);
+    drawAttention(attention, view, d, names);
+    drawParams(params, heatmaps, view, d, names, parts.paramsText);
+    announceProgress(view, d, announce);
+  }
+
+  return {
+    element,
+    update({ state, t, theme }) {
+      const before = view.state;
+      Object.assign(view, { state, t, theme });
+      wordStatic(parts, view);
+      if (runChanged(before, state)) restart(false);
+      draw();
+    },
+    destroy() {
+      view.destroyed = true;
+      frames.cancel();
+      runner.destroy();
+    },
+  };
+}
+
+/** Draws at the next frame, once however many answers came in since; nothing after destroy(). */
+function frameScheduler(draw, view) {
+  let frame = 0;
+  return {
+    schedule() {
+      if (frame || view.destroyed) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        draw();
+      });
+    },
+    cancel: () => cancelAnimationFrame(frame),
+  };
+}
+
+/** The view's element, in reading order, and its race section. */
+function layout(parts, { controls, lossChart, accuracyChart, attention, params }) {
+  const race = h(
+    'section',
+    { class: 'train-race', id: 'train-race', hidden: true },
+    parts.raceTitle,
+    parts.raceText,
+    parts.raceResult,
+  );
+  const element = h(
+    'section',
+    { class: 'lab lab-train-lab' },
+    parts.title,
+    parts.lede,
+    controls.el,
+    parts.task,
+    parts.status,
+    parts.where,
+    parts.nan,
+    race,
+    h(
+      'figure',
+      { class: 'train-figure' },
+      parts.lossTitle,
+      parts.legend,
+      lossChart.el,
+      parts.lossSummary,
+      parts.lossText,
+    ),
+    h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
+    h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el),
+    h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
+  );
+  return { element, race };
+}
+
+/** What a screen reader hears when the run starts, pauses, ends or fails. */
+function announceEvent(event, d, t, announce) {
+  const first = d.runs[0];
+  const numbers = first && {
+    step: d.steps,
+    loss: formatNumber(lastOf(first, 1), 4),
+    accuracy: formatNumber(lastOf(first, 2), 3),
+  };
+  if (event.type === 'play') announce(t('train.announce.play'));
+  else if (event.type === 'pause') announce(t('train.announce.pause', numbers));
+  else if (event.type === 'done') announce(t('train.announce.done', numbers));
+  else if (event.type === 'error') announce(t('train.status.error', { message: event.error.message }));
+}
+
+/** While the run plays, its step and loss, at most every ANNOUNCE_EVERY_MS (throttled for a screen reader). */
+function announceProgress(view, d, announce) {
+  if (!d.playing || !d.runs[0]?.points.length || performance.now() - view.lastAnnounced < ANNOUNCE_EVERY_MS) return;
+  view.lastAnnounced = performance.now();
+  announce(view.t('train.announce.progress', { step: d.steps, loss: formatNumber(lastOf(d.runs[0], 1), 4) }));
+}
+
+/** Each run's name: none for a single run, the scaling's in the race. */
+function runNames(view, count) {
+  if (view.state.trainscale !== 'race') return Array(count).fill('');
+  return trainerConfigs(view.state).map((c) => `${view.t(`train.run.${c.scale}`)} · `);
+}
+
+function wordStatic(parts, { state, t }) {
+  const { learnable } = TRAIN_TASKS[state.traintask];
+  setText(parts.title, t('view.train-lab'));
+  setText(parts.lede, t('train.lede', { heads: state.trainheads }));
+  setText(parts.task, t(`train.task.${state.traintask}.${learnable ? 'what' : 'why'}`));
+  parts.task.classList.toggle('train-limit', !learnable);
+  setText(parts.lossTitle, t('train.chart.loss'));
+  setText(parts.lossText, t('train.chart.loss.text'));
+  setText(parts.accuracyTitle, t('train.chart.accuracy'));
+  setText(parts.raceTitle, t('train.race.title'));
+  setText(parts.raceText, t('train.race.text'));
+  setText(parts.attentionTitle, t('train.attention.title'));
+  setText(parts.attentionText, t('train.attention.text', { every: SNAPSHOT_EVERY }));
+  setText(parts.paramsTitle, t('train.params.title'));
+}
+
+function drawStatus(parts, { state, t }, d) {
+  const run = d.runs[0];
+  let text = t('train.status.starting');
+  if (d.error) text = t('train.status.error', { message: d.error.message });
+  else if (run && d.steps === 0) text = t('train.status.start', { total: state.trainsteps });
+  else if (run)
+    text = t('train.status', {
+      step: d.steps,
+      total: state.trainsteps,
+      loss: formatNumber(lastOf(run, 1), 4),
+      accuracy: formatNumber(lastOf(run, 2), 3),
+    });
+  setText(parts.status, text);
+  parts.status.dataset.steps = String(d.steps);
+  parts.where.hidden = !d.mode;
+  parts.where.dataset.mode = d.mode ?? '';
+  if (d.mode) setText(parts.where, t(`train.where.${d.mode}`));
+  const diverged = d.runs.some((r) => r.points.some((p) => !Number.isFinite(p[1])));
+  parts.nan.hidden = !diverged;
+  setText(parts.nan, diverged ? t('train.notice.nan') : '');
+}
+
+function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names) {
+  const column = (run, c) => run.points.map((p) => [p[0], p[c]]);
+  const hint = d.steps === 0 ? t('train.chart.empty') : null;
+  const maxStep = state.trainsteps;
+  lossChart.draw({
+    maxStep,
+    left: {
+      max: largest(
+        d.runs.flatMap((r) => r.points.map((p) => p[1])),
+        0.5,
+      ),
+      label: t('train.axis.loss'),
+    },
+    right: {
+      max: largest(
+        d.runs.flatMap((r) => r.points.map((p) => p[3])),
+        0.01,
+      ),
+      label: t('train.axis.gradient'),
+    },
+    series: d.runs.flatMap((run, r) => [
+      { run: r, points: column(run, 1), axis: 'left' },
+      { run: r, points: column(run, 3), axis: 'right', dashed: true },
+    ]),
+    label: t('train.chart.loss'),
+    hint,
+  });
+  accuracyChart.draw({
+    maxStep,
+    left: { max: 1, label: t('train.axis.accuracy') },
+    series: d.runs.map((run, r) => ({ run: r, points: column(run, 2), axis: 'left' })),
+    label: t('train.chart.accuracy'),
+    hint,
+  });
+  const summary = d.runs.map((run, r) =>
+    t('train.chart.part', {
+      run: names[r],
+      loss: formatNumber(lastOf(run, 1), 4),
+      gradient: formatNumber(lastOf(run, 3), 3),
+    }),
+  );
+  setText(parts.lossSummary, d.steps ? t('train.chart.summary', { step: d.steps, parts: summary.join(' · ') }) : '');
+}
+
+function drawRace(race, parts, { state, t }, d) {
+  race.hidden = state.trainscale !== 'race';
+  parts.legend.hidden = race.hidden;
+  trainerConfigs(state).forEach((config, r) =>
+    setText(parts.legend.children[r].lastChild, t(`train.run.${config.scale}`)),
+  );
+  if (race.hidden || d.runs.length !== 2 || d.steps === 0) return setText(parts.raceResult, '');
+  const [scaled, unscaled] = d.runs;
+  setText(
+    parts.raceResult,
+    t('train.race.result', {
+      step: d.steps,
+      scaled: formatNumber(lastOf(scaled, 1), 4),
+      unscaled: formatNumber(lastOf(unscaled, 1), 4),
+      scaledGradient: formatNumber(lastOf(scaled, 3), 3),
+      unscaledGradient: formatNumber(lastOf(unscaled, 3), 3),
+    }),
+  );
+}
+
+function drawAttention(attention, view, d, names) {
+  if (!d.runs.length) return;
+  const count = d.runs[0].snapshots.length;
+  const index = view.scrub === null ? count - 1 : Math.min(view.scrub, count - 1);
+  const { probe, label } = TRAIN_TASKS[view.state.traintask];
+  attention.update({
+    runs: d.runs.map((run, r) => ({ name: names[r], snapshot: run.snapshots[index] })),
+    labels: probe.map(label),
+    t: view.t,
+    theme: view.theme,
+    timeline: { count, index, step: d.runs[0].snapshots[index].step, live: index === count - 1 },
+  });
+}
+
+function drawParams(params, heatmaps, { state, t, theme }, d, names, text) {
+  if (!d.runs.length) return;
+  // x_i = E[token] ⊕ one-hot(i): W's rows are d_token of the embedding, then n of the position.
+  const n = TRAIN_TASKS[state.traintask].probe.length;
+  setText(text, t('train.params.text', { dToken: d.runs[0].parameters.wQ[0].rows - n, n }));
+  const figures = d.runs.flatMap((run, r) =>
+    ['wQ', 'wK'].flatMap((which) =>
+      run.parameters[which].map((matrix, head) => ({
+        matrix,
+        kind: 'div',
+        label: t(`train.params.${which.toLowerCase()}`, { run: names[r], head: head + 1 }),
+      })),
+    ),
+  );
+  const key = figures.map((f) => `${f.label}/${f.matrix.rows}x${f.matrix.cols}`).join('|');
+  const look = { t, theme, digits: 2 };
+  if (key !== heatmaps.key) {
+    heatmaps.key = key;
+    heatmaps.items = figures.map((spec) => ({ spec, map: renderHeatmap(spec, look) }));
+    params.replaceChildren(
+      ...heatmaps.items.map(({ spec, map }) =>
+        h('figure', { class: 'train-heatmap' }, h('figcaption', {}, spec.label), map.el),
+      ),
+    );
+  } else heatmaps.items.forEach((item, k) => item.map.update(figures[k], look));
+}
