@@ -1,9 +1,9 @@
-// Issue 18, items 1, 3, 4, 5, 9, 10 and 12, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 4, 5, 9, 10, 12 and 16, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
 // shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
-// rows still sum to 1); the AV step fits a phone; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
+// rows still sum to 1); the AV step fits a phone; a theme switch; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -176,6 +176,34 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, []);
       await page.closeAll();
     }
+  });
+
+  test(`${name}: the theme switch: dark on a light system, written into the link; back to the system's, the link without it`, async () => {
+    const page = await open(driver, '#lang=en');
+    const look = () =>
+      page.evaluate(() => ({
+        background: getComputedStyle(document.body).backgroundColor,
+        theme: document.documentElement.dataset.theme ?? null,
+        hash: location.hash,
+      }));
+    const light = await look();
+    assert.equal(light.background, 'rgb(251, 251, 250)', 'the system is light here');
+    assert.doesNotMatch(light.hash, /theme=/);
+    await setField(page, '#theme-switch', 'dark');
+    await page.until(() => /(^|&)theme=dark(&|$)/.test(location.hash.slice(1)));
+    const dark = await look();
+    assert.equal(dark.background, 'rgb(23, 25, 28)');
+    assert.equal(dark.theme, 'dark');
+    await setField(page, '#theme-switch', 'system');
+    await page.until(() => !/theme=/.test(location.hash));
+    assert.equal((await look()).background, 'rgb(251, 251, 250)');
+    await page.closeAll();
+    // A link with theme=dark opens dark, in Chinese too.
+    const linked = await open(driver, '#theme=dark');
+    assert.equal(await linked.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(23, 25, 28)');
+    assert.equal(await value(linked, '#theme-switch'), 'dark');
+    assert.deepEqual([...page.problems, ...linked.problems], []);
+    await linked.closeAll();
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {

@@ -81,6 +81,9 @@ const flag = {
   format: (v) => (v ? '1' : '0'),
 };
 
+/** The theme switch's choices: follow the system's light or dark, or fix one. */
+export const THEMES = ['system', 'light', 'dark'];
+
 /** Every field of the state: its key (in the state and in the hash), its type and its default. */
 export const FIELDS = [
   // Written only for a lab, so that every link to the stepper reads as it always has.
@@ -97,6 +100,8 @@ export const FIELDS = [
   // The article's switches (options.js): the JS API's names and defaults.
   ...OPTIONS.map((o) => ({ key: o.key, type: o.values ? oneOf(o.values) : number(o.validate), initial: o.initial })),
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
+  // The colours: the system's (not written), or the one the reader chose with the theme switch.
+  { key: 'theme', type: oneOf(THEMES), initial: 'system', only: (s) => s.theme !== 'system' },
   // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
   { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
   // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the

@@ -35,6 +35,7 @@ export function createFrame(page) {
     page.errors.clear();
     page.commit({ ...page.state, lang });
   });
+  events.on(page.$('theme-switch'), 'change', (event) => page.commit({ ...page.state, theme: event.target.value }));
   events.on(page.dark, 'change', () => page.render({ panel: false }));
 
   return {

@@ -33,7 +33,8 @@ export function createPage({ dom, host, state, notice }) {
     errors: new Map(), // field key → message (views/panel.js showErrors)
     view: { row: null }, // the word (row) chosen everywhere, or null
     $: (id) => dom.document.getElementById(id),
-    theme: () => (dark.matches ? 'dark' : 'light'),
+    /** The colours in use: the reader's choice, or the system's. */
+    theme: () => (page.state.theme === 'system' ? (dark.matches ? 'dark' : 'light') : page.state.theme),
     tokens: () => presetTokens(page.state.words, page.state.lang),
     /** The full page (no embed switches) for this state, e.g. for "Open in the playground". */
     fullPageUrl: () => `${dom.location.href.replace(/#.*$/, '')}${serializeState(withoutEmbed(page.state))}`,

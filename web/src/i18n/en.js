@@ -29,6 +29,10 @@ export default {
 
   'lang.switch': '中文',
   'lang.switchLabel': 'Switch the interface to Chinese',
+  'theme.label': 'Colours',
+  'theme.system': 'Theme: as the system',
+  'theme.light': 'Theme: light',
+  'theme.dark': 'Theme: dark',
   'link.copy': 'Copy link',
   'link.copied': 'Link copied. Opening it restores exactly this view.',
   'link.copyFailed': 'Could not write to the clipboard; copy the link from the address bar.',

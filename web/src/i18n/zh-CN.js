@@ -30,6 +30,10 @@ export default {
 
   'lang.switch': 'English',
   'lang.switchLabel': '切换到英文界面',
+  'theme.label': '配色',
+  'theme.system': '配色:跟随系统',
+  'theme.light': '配色:浅色',
+  'theme.dark': '配色:深色',
   'link.copy': '复制链接',
   'link.copied': '链接已复制,打开它会恢复完全相同的视图。',
   'link.copyFailed': '无法写入剪贴板,请从地址栏复制链接。',

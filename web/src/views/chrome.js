@@ -33,6 +33,15 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   set('lang-switch', t('lang.switch'));
   byId('lang-switch')?.setAttribute('title', t('lang.switchLabel'));
   byId('lang-switch')?.setAttribute('lang', state.lang === 'zh-CN' ? 'en' : 'zh-CN');
+  // The theme: data-theme on <html> sets color-scheme, which every light-dark() colour follows.
+  if (state.theme === 'system') doc.documentElement.removeAttribute('data-theme');
+  else if (doc.documentElement.dataset.theme !== state.theme) doc.documentElement.dataset.theme = state.theme;
+  set('theme-label', t('theme.label'));
+  const themes = byId('theme-switch');
+  if (themes) {
+    for (const option of themes.options) setText(option, t(`theme.${option.value}`));
+    if (themes.value !== state.theme) themes.value = state.theme;
+  }
   set('copy-link', t('link.copy'));
   set('embed-button', t('embed.button'));
   byId('offline-link').hidden = !offlineFile;
