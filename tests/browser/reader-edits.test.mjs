@@ -1,9 +1,9 @@
-// Issue 18, items 1, 3, 4, 5, 9, 10, 12 and 16, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 4, 5, 9, 10, 11, 12 and 16, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
 // shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
-// rows still sum to 1); the AV step fits a phone; a theme switch; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
+// rows still sum to 1); the AV step fits a phone; the word lines carry their weights; a theme switch; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -204,6 +204,43 @@ inEachEngine((name, driver) => {
     assert.equal(await value(linked, '#theme-switch'), 'dark');
     assert.deepEqual([...page.problems, ...linked.problems], []);
     await linked.closeAll();
+  });
+
+  test(`${name}: the word lines of "it is cat" carry their weights: written on the chosen word's lines, on hover, and as text`, async () => {
+    const page = await open(driver, '#lang=en&preset=cat&step=8');
+    const lines = () =>
+      page.evaluate(() => {
+        const shown = (selector) => [...document.querySelectorAll(selector)].find((el) => !el.closest('.kept'));
+        const figure = shown('#stage-body .word-lines');
+        const row = (i) =>
+          shown('#stage-body figure[data-name="weights"]')
+            .querySelectorAll('tbody tr:not(.foot)')
+            [i].querySelectorAll('td.c:not(.side)');
+        const chosen = [...figure.querySelectorAll('line.on')].map((l) => Number(l.dataset.i));
+        return {
+          width: figure.querySelector('svg').getBoundingClientRect().width,
+          written: [...figure.querySelectorAll('.wl-weight')].map((t) => t.textContent),
+          rowOfA: [...row(chosen[0])].map((td) => td.textContent),
+          chosen: [...new Set(chosen)],
+          titles: [...figure.querySelectorAll('line title')].map((t) => t.textContent),
+          spoken: [...figure.querySelectorAll('.sr-only li')].map((li) => li.textContent),
+        };
+      });
+    const first = await lines();
+    assert.ok(first.width >= 240, `the diagram is ${first.width} px wide`);
+    assert.deepEqual(first.chosen, [0], "before a word is chosen, the first word's lines");
+    assert.deepEqual(first.written, first.rowOfA, 'the weights on the lines are row 1 of A');
+    assert.ok(first.titles.includes(`it → cat: ${first.rowOfA[2]}`), first.titles.join(' | '));
+    assert.equal(first.spoken.length, 3, "every word's weights, as text");
+    assert.ok(first.spoken[0].startsWith('The weights “it” gives the words: it '), first.spoken[0]);
+    await page.click('#wl-row-2');
+    await page.until(() => document.querySelector('#wl-row-2').getAttribute('aria-pressed') === 'true');
+    const cat = await lines();
+    assert.deepEqual(cat.chosen, [2]);
+    assert.deepEqual(cat.written, cat.rowOfA, 'the weights on the lines are row 3 of A, "cat"');
+    assert.ok(cat.spoken[0].startsWith('The weights “cat” gives'));
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {

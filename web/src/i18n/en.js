@@ -166,7 +166,7 @@ export default {
   'mix.total': 'added up',
   'mix.more': 'Only the {shown} heaviest words are listed; the other {count} are mixed in with their own weights too.',
   'lines.caption':
-    'Each line joins two words; the thicker it is, the more weight the word on the left gives the word on the right (a row of A). Click a word on the left to bring out its lines.',
+    'Each line joins two words; the thicker it is, the more weight the word on the left gives the word on the right (a row of A). Click a word on the left to bring out its lines and write their weights on them; hover a line for its weight.',
   'lines.summary': 'The weights “{word}” gives the words: {weights}.',
   'engine.build.relaxed':
     'Core: relaxed-SIMD build (WebAssembly SIMD with fused multiply–add in the fast paths; the steps on the page run the same SIMD128 loops as the SIMD128 build)',

@@ -11,8 +11,9 @@ import { at } from '../matrix.js';
 
 const LISTED = 8; // rows of V listed in the mix; the rest are named only
 const WIDE = 12; // V rows longer than this are drawn as strips without numbers
-const LINE_GAP = 34; // px between two words of the word lines
-const LINE_SPAN = 150; // px between the two columns of words
+const LINE_GAP = 40; // px between two words of the word lines
+const LINE_SPAN = 240; // px between the two columns of words: room for the weights written on the lines
+const LABEL_AT = 0.7; // how far along its line (from the left word) a weight is written
 export const LINE_WIDTH = 14; // px: the stroke of a weight of 1; a weight w is drawn w·LINE_WIDTH wide
 
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
@@ -226,36 +227,51 @@ export function mixView() {
 /**
  * BertViz-style lines: each word on the left to every word on the right, a line as thick as the
  * weight A_ij (weight · LINE_WIDTH px; a masked weight of 0 draws nothing). The chosen word's
- * lines are drawn strong, the others faint; clicking a word on the left chooses it.
+ * lines (the first word's, before one is chosen) are drawn strong with their weights written on
+ * them, the others faint; every line gives its weight on hover; clicking a word on the left
+ * chooses it. A screen reader reads every word's weights as a list.
  */
 export function renderWordLines({ model, t, tokens, row, onRow }) {
   const n = model.weights.rows;
   const height = n * LINE_GAP;
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('width', String(LINE_SPAN));
-  svg.setAttribute('height', String(height));
-  svg.setAttribute('viewBox', `0 0 ${LINE_SPAN} ${height}`);
-  svg.setAttribute('aria-hidden', 'true');
+  const fa = matrixFormat(model.weights.data, 4);
+  const said = row ?? 0; // whose weights are written on the lines: the chosen word's, or the first's
+  const svg = svgNode('svg', {
+    width: LINE_SPAN,
+    height,
+    viewBox: `0 0 ${LINE_SPAN} ${height}`,
+    'aria-hidden': 'true',
+  });
+  const labels = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       const weight = at(model.weights, i, j);
       if (!(weight > 0)) continue;
-      const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
-      const attrs = {
-        x1: 4,
-        y1: (i + 0.5) * LINE_GAP,
-        x2: LINE_SPAN - 4,
-        y2: (j + 0.5) * LINE_GAP,
+      const [x1, y1, x2, y2] = [4, (i + 0.5) * LINE_GAP, LINE_SPAN - 4, (j + 0.5) * LINE_GAP];
+      const line = svgNode('line', {
+        x1,
+        y1,
+        x2,
+        y2,
         'stroke-width': weight * LINE_WIDTH,
-        class: `wl${row === null ? '' : i === row ? ' on' : ' off'}`,
+        class: `wl ${i === said ? 'on' : 'off'}`, // the lines whose weights are written stand out
         'data-i': i,
         'data-j': j,
-      };
-      for (const [key, value] of Object.entries(attrs)) line.setAttribute(key, String(value));
+      });
+      // A line's weight on hover (the pointer's tooltip), and written on the lines of `said`.
+      line.append(svgNode('title', {}, `${tokens[i]} → ${tokens[j]}: ${fa(weight)}`));
       svg.append(line);
+      if (i === said)
+        labels.push(
+          svgNode(
+            'text',
+            { x: x1 + LABEL_AT * (x2 - x1), y: y1 + LABEL_AT * (y2 - y1), class: 'wl-weight', 'data-j': j },
+            fa(weight),
+          ),
+        );
     }
   }
-  const fa = matrixFormat(model.weights.data, 4);
+  svg.append(...labels); // over every line
   const words = (side) =>
     h(
       'div',
@@ -276,14 +292,26 @@ export function renderWordLines({ model, t, tokens, row, onRow }) {
           : h('span', { class: 'word' }, tokens[i]),
       ),
     );
-  // What the lines show, as text: the chosen word's weights (or the first word's).
-  const said = row ?? 0;
-  const summary = tokens.map((word, j) => `${word} ${fa(at(model.weights, said, j))}`).join(', ');
+  // What the lines show, as text: every word's weights, the chosen word's first.
+  const order = [said, ...Array.from({ length: n }, (_, i) => i).filter((i) => i !== said)];
+  const summary = (i) => tokens.map((word, j) => `${word} ${fa(at(model.weights, i, j))}`).join(', ');
   return h(
     'figure',
     { class: 'word-lines' },
     h('figcaption', {}, t('lines.caption')),
     h('div', { class: 'wl-grid' }, words('left'), svg, words('right')),
-    h('p', { class: 'sr-only' }, t('lines.summary', { word: tokens[said], weights: summary })),
+    h(
+      'ul',
+      { class: 'sr-only' },
+      order.map((i) => h('li', {}, t('lines.summary', { word: tokens[i], weights: summary(i) }))),
+    ),
   );
+}
+
+/** An SVG element with its attributes (and a text child). */
+function svgNode(name, attrs, text) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
