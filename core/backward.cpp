@@ -3,13 +3,13 @@
 
 namespace attn::reference {
 
-Matrix d_values(const Matrix& a, const Matrix& d_output) {
+Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output) {
     Matrix dv(a.cols, d_output.cols);
     for (std::size_t j = 0; j < a.cols; ++j)
         for (std::size_t c = 0; c < d_output.cols; ++c) {
             float sum = 0.0f;
             for (std::size_t i = 0; i < a.rows; ++i)
-                if (a(i, j) != 0.0f) sum += a(i, j) * d_output(i, c);  // as output_i took nothing from v_j
+                if (kept(i, j) != 0.0f) sum += a(i, j) * d_output(i, c);  // a masked key: output_i took nothing
             dv(j, c) = sum;
         }
     return dv;
@@ -26,16 +26,16 @@ Matrix d_weights(const Matrix& d_output, const Matrix& v) {
     return da;
 }
 
-Matrix d_softmax(const Matrix& a, const Matrix& d_weights) {
+Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights) {
     Matrix dz(a.rows, a.cols);
     for (std::size_t i = 0; i < a.rows; ++i) {
-        // Σ_t A_it dA_it, over the keys with a weight (as weighted_values): a masked key's dA, NaN
-        // when its value row is, takes no part, so it cannot spoil the row.
+        // Σ_t A_it dA_it, over the kept keys (as weighted_values): a masked key's dA, NaN when its
+        // value row is, takes no part, so it cannot spoil the row.
         float weighted = 0.0f;
         for (std::size_t t = 0; t < a.cols; ++t)
-            if (a(i, t) != 0.0f) weighted += a(i, t) * d_weights(i, t);
+            if (kept(i, t) != 0.0f) weighted += a(i, t) * d_weights(i, t);
         for (std::size_t j = 0; j < a.cols; ++j)
-            dz(i, j) = a(i, j) == 0.0f ? 0.0f : a(i, j) * (d_weights(i, j) - weighted);
+            dz(i, j) = kept(i, j) == 0.0f ? 0.0f : a(i, j) * (d_weights(i, j) - weighted);
     }
     return dz;
 }

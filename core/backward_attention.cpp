@@ -79,12 +79,13 @@ AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, co
     using namespace reference;
     AttentionGrads g;
     // Section 6 backward: the output was A·V.
-    g.d_v = d_values(forward.weights, d_output);
+    g.d_v = d_values(forward.weights, forward.kept, d_output);
     g.d_weights = d_weights(d_output, v);
     // Section 5 backward: the softmax, along rows, or down columns on the transposes.
-    const Matrix dz = options.axis == Axis::Row
-                          ? d_softmax(forward.weights, g.d_weights)
-                          : transpose(d_softmax(transpose(forward.weights), transpose(g.d_weights)));
+    const Matrix dz =
+        options.axis == Axis::Row
+            ? d_softmax(forward.weights, forward.kept, g.d_weights)
+            : transpose(d_softmax(transpose(forward.weights), transpose(forward.kept), transpose(g.d_weights)));
     // Masking and section 4 backward: no gradient where masked, then the scaling's divisor.
     g.d_scaled = d_apply_mask(dz, forward.kept);
     g.d_scores = d_scale_scores(g.d_scaled, score_divisor(options.scale, q.cols, options.temperature));

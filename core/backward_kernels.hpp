@@ -16,25 +16,28 @@
 
 namespace attn::simd {
 
-// Σ_i a_i g_i over the i with a_i ≠ 0, and a_i·(g_i − c) or exactly 0 where a_i = 0: the scalar
-// loops, from element `from` (the batch loops' tails, and the whole loop without SIMD).
-inline float weighted_sum_tail(const float* a, const float* g, std::size_t from, std::size_t n) {
+// Σ_i a_i g_i over the kept i (kept_i ≠ 0), and a_i·(g_i − c) there, exactly 0 where masked:
+// the scalar loops, from element `from` (the batch loops' tails, and the whole loop without SIMD).
+// Only the mask leaves an element out: a kept a_i of 0 (an underflowed weight) still multiplies
+// its g_i, so a NaN there reaches the sum (backward.hpp, d_softmax).
+inline float weighted_sum_tail(const float* a, const float* kept, const float* g, std::size_t from, std::size_t n) {
     float sum = 0.0f;
     for (std::size_t i = from; i < n; ++i)
-        if (a[i] != 0.0f) sum += a[i] * g[i];
+        if (kept[i] != 0.0f) sum += a[i] * g[i];
     return sum;
 }
-inline void softmax_grad_tail(float* out, const float* a, const float* g, float c, std::size_t from, std::size_t n) {
-    for (std::size_t i = from; i < n; ++i) out[i] = a[i] == 0.0f ? 0.0f : a[i] * (g[i] - c);
+inline void softmax_grad_tail(float* out, const float* a, const float* kept, const float* g, float c, std::size_t from,
+                              std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) out[i] = kept[i] == 0.0f ? 0.0f : a[i] * (g[i] - c);
 }
 
 #if ATTN_HAVE_SIMD
 
-// Σ_t A_it dA_it over the keys of weight ≠ 0: a masked key's dA (NaN when its value row is) is
-// selected away, not multiplied by 0.
+// Σ_t A_it dA_it over the kept keys: a masked key's dA (NaN when its value row is) is selected
+// away, not multiplied by 0; a kept key's product is added whatever its weight.
 struct weighted_sum_kernel {
     template <class Arch>
-    float operator()(Arch, const float* a, const float* g, std::size_t n) const {
+    float operator()(Arch, const float* a, const float* kept, const float* g, std::size_t n) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
@@ -42,40 +45,43 @@ struct weighted_sum_kernel {
         batch acc(0.0f);
         for (std::size_t i = 0; i < vec_end; i += W) {
             const batch av = batch::load_unaligned(a + i);
-            acc += xsimd::select(av != zero, av * batch::load_unaligned(g + i), zero);
+            acc += xsimd::select(batch::load_unaligned(kept + i) != zero, av * batch::load_unaligned(g + i), zero);
         }
-        return xsimd::reduce_add(acc) + weighted_sum_tail(a, g, vec_end, n);  // then the tail, scalar
+        return xsimd::reduce_add(acc) + weighted_sum_tail(a, kept, g, vec_end, n);  // then the tail, scalar
     }
 };
 
-// out_i = a_i·(g_i − c), exactly 0 where a_i = 0: one row of the softmax's backward, c = Σ_t A_it dA_it.
+// out_i = a_i·(g_i − c), exactly 0 where masked: one row of the softmax's backward, c = Σ_t A_it dA_it.
 struct softmax_grad_kernel {
     template <class Arch>
-    void operator()(Arch, float* out, const float* a, const float* g, float c, std::size_t n) const {
+    void operator()(Arch, float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         const batch zero(0.0f), cv(c);
         for (std::size_t i = 0; i < vec_end; i += W) {
             const batch av = batch::load_unaligned(a + i);
-            xsimd::select(av != zero, av * (batch::load_unaligned(g + i) - cv), zero).store_unaligned(out + i);
+            xsimd::select(batch::load_unaligned(kept + i) != zero, av * (batch::load_unaligned(g + i) - cv), zero)
+                .store_unaligned(out + i);
         }
-        softmax_grad_tail(out, a, g, c, vec_end, n);  // then the tail, scalar
+        softmax_grad_tail(out, a, kept, g, c, vec_end, n);  // then the tail, scalar
     }
 };
 
-inline float weighted_sum(const float* a, const float* g, std::size_t n) {
-    return weighted_sum_kernel{}(arch{}, a, g, n);
+inline float weighted_sum(const float* a, const float* kept, const float* g, std::size_t n) {
+    return weighted_sum_kernel{}(arch{}, a, kept, g, n);
 }
-inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
-    softmax_grad_kernel{}(arch{}, out, a, g, c, n);
+inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
+    softmax_grad_kernel{}(arch{}, out, a, kept, g, c, n);
 }
 
 #else  // no SIMD: the scalar loops over the whole length
 
-inline float weighted_sum(const float* a, const float* g, std::size_t n) { return weighted_sum_tail(a, g, 0, n); }
-inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
-    softmax_grad_tail(out, a, g, c, 0, n);
+inline float weighted_sum(const float* a, const float* kept, const float* g, std::size_t n) {
+    return weighted_sum_tail(a, kept, g, 0, n);
+}
+inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
+    softmax_grad_tail(out, a, kept, g, c, 0, n);
 }
 
 #endif

@@ -13,11 +13,11 @@
 namespace attn {
 namespace simd_backward {
 
-Matrix d_values(const Matrix& a, const Matrix& d_output) {
+Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output) {
     Matrix dv(a.cols, d_output.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
         for (std::size_t j = 0; j < a.cols; ++j)
-            if (a(i, j) != 0.0f) simd::axpy(dv.row(j), a(i, j), d_output.row(i), d_output.cols);
+            if (kept(i, j) != 0.0f) simd::axpy(dv.row(j), a(i, j), d_output.row(i), d_output.cols);
     return dv;
 }
 
@@ -28,11 +28,11 @@ Matrix d_weights(const Matrix& d_output, const Matrix& v) {
     return da;
 }
 
-Matrix d_softmax(const Matrix& a, const Matrix& d_weights) {
+Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights) {
     Matrix dz(a.rows, a.cols);
     for (std::size_t i = 0; i < a.rows; ++i) {
-        const float weighted = simd::weighted_sum(a.row(i), d_weights.row(i), a.cols);
-        simd::softmax_grad(dz.row(i), a.row(i), d_weights.row(i), weighted, a.cols);
+        const float weighted = simd::weighted_sum(a.row(i), kept.row(i), d_weights.row(i), a.cols);
+        simd::softmax_grad(dz.row(i), a.row(i), kept.row(i), d_weights.row(i), weighted, a.cols);
     }
     return dz;
 }
@@ -77,12 +77,13 @@ AttentionGrads backward_steps_simd(const AttentionSteps& forward, const Matrix& 
                                    const Matrix& d_output, const AttentionOptions& options) {
     using namespace simd_backward;
     AttentionGrads g;
-    g.d_v = d_values(forward.weights, d_output);
+    g.d_v = d_values(forward.weights, forward.kept, d_output);
     g.d_weights = d_weights(d_output, v);
     const Matrix dz =
         options.axis == Axis::Row
-            ? d_softmax(forward.weights, g.d_weights)
-            : reference::transpose(d_softmax(reference::transpose(forward.weights), reference::transpose(g.d_weights)));
+            ? d_softmax(forward.weights, forward.kept, g.d_weights)
+            : reference::transpose(d_softmax(reference::transpose(forward.weights), reference::transpose(forward.kept),
+                                             reference::transpose(g.d_weights)));
     g.d_scaled = reference::d_apply_mask(dz, forward.kept);  // the mask's rule lives there
     g.d_scores = d_scale_scores(g.d_scaled, reference::score_divisor(options.scale, q.cols, options.temperature));
     g.d_q = d_queries(g.d_scores, k);
