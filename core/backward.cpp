@@ -53,23 +53,25 @@ Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {
     return ds;
 }
 
-Matrix d_queries(const Matrix& d_scores, const Matrix& k) {
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
     Matrix dq(d_scores.rows, k.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
         for (std::size_t c = 0; c < k.cols; ++c) {
             float sum = 0.0f;
-            for (std::size_t j = 0; j < k.rows; ++j) sum += d_scores(i, j) * k(j, c);
+            for (std::size_t j = 0; j < k.rows; ++j)
+                if (kept(i, j) != 0.0f) sum += d_scores(i, j) * k(j, c);  // a masked pair: no term
             dq(i, c) = sum;
         }
     return dq;
 }
 
-Matrix d_keys(const Matrix& d_scores, const Matrix& q) {
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
     Matrix dk(d_scores.cols, q.cols);
     for (std::size_t j = 0; j < d_scores.cols; ++j)
         for (std::size_t c = 0; c < q.cols; ++c) {
             float sum = 0.0f;
-            for (std::size_t i = 0; i < q.rows; ++i) sum += d_scores(i, j) * q(i, c);
+            for (std::size_t i = 0; i < q.rows; ++i)
+                if (kept(i, j) != 0.0f) sum += d_scores(i, j) * q(i, c);
             dk(j, c) = sum;
         }
     return dk;

@@ -52,12 +52,15 @@ Matrix d_apply_mask(const Matrix& d_masked, const Matrix& kept);
 Matrix d_scale_scores(const Matrix& d_scaled, float divisor);
 
 // Backward of section 3, scores_qkt, with respect to Q: S_ij = q_i · k_j, so
-//   dQ = dS·K.   d_scores: (n_q, n_k), k: (n_k, d_k) → (n_q, d_k),  dQ_ic = Σ_j dS_ij k_jc
-Matrix d_queries(const Matrix& d_scores, const Matrix& k);
+//   dQ = dS·K.   d_scores, kept: (n_q, n_k), k: (n_k, d_k) → (n_q, d_k),  dQ_ic = Σ_j dS_ij k_jc
+// over the keys query i keeps: a masked score was replaced by −∞, so q_i met a masked k_j nowhere,
+// and a NaN in that key row must not reach dQ_i through 0·NaN.
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k);
 
 // Backward of section 3, scores_qkt, with respect to K:
-//   dK = dSᵀ·Q.   d_scores: (n_q, n_k), q: (n_q, d_k) → (n_k, d_k),  dK_jc = Σ_i dS_ij q_ic
-Matrix d_keys(const Matrix& d_scores, const Matrix& q);
+//   dK = dSᵀ·Q.   d_scores, kept: (n_q, n_k), q: (n_q, d_k) → (n_k, d_k),  dK_jc = Σ_i dS_ij q_ic
+// over the queries that keep key j, for the same reason (a NaN query of a fully masked row).
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q);
 
 // Backward of section 2, project (Q = X·W_Q, likewise K and V), with respect to the weights:
 //   dW = Xᵀ·dOut.   x: (n, d), d_out: (n, d_out) → (d, d_out),  dW_tc = Σ_i x_it dOut_ic

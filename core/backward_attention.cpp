@@ -90,8 +90,8 @@ AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, co
     g.d_scaled = d_apply_mask(dz, forward.kept);
     g.d_scores = d_scale_scores(g.d_scaled, score_divisor(options.scale, q.cols, options.temperature));
     // Section 3 backward: S = Q·Kᵀ.
-    g.d_q = d_queries(g.d_scores, k);
-    g.d_k = d_keys(g.d_scores, q);
+    g.d_q = d_queries(g.d_scores, forward.kept, k);
+    g.d_k = d_keys(g.d_scores, forward.kept, q);
     return g;
 }
 

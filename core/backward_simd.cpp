@@ -43,17 +43,19 @@ Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {
     return ds;
 }
 
-Matrix d_queries(const Matrix& d_scores, const Matrix& k) {
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
     Matrix dq(d_scores.rows, k.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t j = 0; j < k.rows; ++j) simd::axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
+        for (std::size_t j = 0; j < k.rows; ++j)
+            if (kept(i, j) != 0.0f) simd::axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
     return dq;
 }
 
-Matrix d_keys(const Matrix& d_scores, const Matrix& q) {
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
     Matrix dk(d_scores.cols, q.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t j = 0; j < d_scores.cols; ++j) simd::axpy(dk.row(j), d_scores(i, j), q.row(i), q.cols);
+        for (std::size_t j = 0; j < d_scores.cols; ++j)
+            if (kept(i, j) != 0.0f) simd::axpy(dk.row(j), d_scores(i, j), q.row(i), q.cols);
     return dk;
 }
 
@@ -86,8 +88,8 @@ AttentionGrads backward_steps_simd(const AttentionSteps& forward, const Matrix& 
                                              reference::transpose(g.d_weights)));
     g.d_scaled = reference::d_apply_mask(dz, forward.kept);  // the mask's rule lives there
     g.d_scores = d_scale_scores(g.d_scaled, reference::score_divisor(options.scale, q.cols, options.temperature));
-    g.d_q = d_queries(g.d_scores, k);
-    g.d_k = d_keys(g.d_scores, q);
+    g.d_q = d_queries(g.d_scores, forward.kept, k);
+    g.d_k = d_keys(g.d_scores, forward.kept, q);
     return g;
 }
 

@@ -17,11 +17,11 @@ Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output);  /
 
 Matrix d_weights(const Matrix& d_output, const Matrix& v);  // (n_q, n_k) = dO·Vᵀ
 Matrix d_softmax(const Matrix& a, const Matrix& kept,
-                 const Matrix& d_weights);                       // A_ij·(dA_ij − Σ_t A_it dA_it), 0 masked
-Matrix d_scale_scores(const Matrix& d_scaled, float divisor);    // d_scaled / divisor
-Matrix d_queries(const Matrix& d_scores, const Matrix& k);       // (n_q, d_k) = dS·K
-Matrix d_keys(const Matrix& d_scores, const Matrix& q);          // (n_k, d_k) = dSᵀ·Q
-Matrix d_project_weights(const Matrix& x, const Matrix& d_out);  // (d, d_out) = Xᵀ·dOut
-Matrix d_project_input(const Matrix& d_out, const Matrix& w);    // (n, d) = dOut·Wᵀ
+                 const Matrix& d_weights);                     // A_ij·(dA_ij − Σ_t A_it dA_it), 0 masked
+Matrix d_scale_scores(const Matrix& d_scaled, float divisor);  // d_scaled / divisor
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k);  // (n_q, d_k) = dS·K, kept pairs
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q);     // (n_k, d_k) = dSᵀ·Q, kept pairs
+Matrix d_project_weights(const Matrix& x, const Matrix& d_out);                 // (d, d_out) = Xᵀ·dOut
+Matrix d_project_input(const Matrix& d_out, const Matrix& w);                   // (n, d) = dOut·Wᵀ
 
 }  // namespace attn::simd_backward

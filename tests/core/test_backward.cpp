@@ -328,6 +328,34 @@ TEST_CASE("issue 19: dV reads dO behind a kept key of weight 0, not behind a mas
     }
 }
 
+// The mask's rule reaches Q·Kᵀ's backward too: query 1 is NaN and fully masked, key 4's k row is
+// NaN and masked for every query, so the forward output and the float64 loss are finite and depend
+// on neither. dQ = dS·K and dK = dSᵀ·Q take only the kept pairs (a masked dS_ij is 0, and 0·NaN
+// would be NaN): every gradient finite, dQ_1 = 0 and dK_4 = 0.
+TEST_CASE("backward: a NaN query or key row that only masked pairs meet stays out of dQ and dK, on both paths") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Matrix q = random_matrix(4, 3, 17), k = random_matrix(5, 3, 18);
+    const Matrix v = random_matrix(5, 2, 19), g = random_matrix(4, 2, 20);
+    Matrix keep = mask_with_empty_row(4, 5, 21);
+    for (std::size_t i = 0; i < 4; ++i) keep(i, 4) = 0.0f;
+    q(1, 2) = nan;
+    k(4, 0) = nan;
+    for (const bool simd : {false, true}) {
+        INFO(std::string(simd ? "simd" : "reference") << " path");
+        const auto o = options(Scale::SqrtDk, 1.0f, MaskKind::Custom, keep);
+        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        REQUIRE(r.ok());
+        const attn::AttentionGrads& gr = r.value.grads;
+        for (float x : r.value.forward.output.data) CHECK(std::isfinite(x));
+        for (const Matrix* m : {&gr.d_q, &gr.d_k, &gr.d_v})
+            for (float x : m->data) CHECK(std::isfinite(x));
+        for (std::size_t c = 0; c < 3; ++c) {
+            CHECK(gr.d_q(1, c) == 0.0f);
+            CHECK(gr.d_k(4, c) == 0.0f);
+        }
+    }
+}
+
 TEST_CASE("backward, SIMD path equal to the reference at shapes around the vector width") {
     unsigned seed = 500;
     for (std::size_t n : {1u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 17u})
