@@ -40,11 +40,10 @@ Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights) {
     return dz;
 }
 
-Matrix d_apply_mask(const Matrix& d_masked, const Matrix& kept) {
-    Matrix out = d_masked;
-    for (std::size_t t = 0; t < out.size(); ++t)
-        if (kept.data[t] == 0.0f) out.data[t] = 0.0f;
-    return out;
+Matrix d_apply_mask(Matrix d_masked, const Matrix& kept) {
+    for (std::size_t t = 0; t < d_masked.size(); ++t)
+        if (kept.data[t] == 0.0f) d_masked.data[t] = 0.0f;
+    return d_masked;
 }
 
 Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {

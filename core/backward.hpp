@@ -45,7 +45,9 @@ Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights);
 // Backward of masking, apply_mask: a masked score was replaced by −∞, so it has no gradient.
 //   d_unmasked_ij = d_masked_ij where kept_ij = 1, exactly 0 where kept_ij = 0 (even if NaN).
 //   d_masked, kept: (n_q, n_k) → (n_q, n_k)
-Matrix d_apply_mask(const Matrix& d_masked, const Matrix& kept);
+// Takes d_masked by value and zeroes it in place: the caller hands over a gradient it no longer
+// needs, so that no second n_q×n_k copy is held (the 1 GiB rule counts three of them).
+Matrix d_apply_mask(Matrix d_masked, const Matrix& kept);
 
 // Backward of section 4, scale_scores: scaled = S / divisor, so dS = d_scaled / divisor, with the
 // same divisor (√d_k·τ, d_k·τ or τ: score_divisor).   (n_q, n_k) → (n_q, n_k)

@@ -19,21 +19,19 @@ std::string position(const char* name, std::size_t i, std::size_t j) {
 
 constexpr const char* kGradOutput = "gradOutput";  // the argument's name, as JS spells it
 
-// The forward steps' memory, and the backward's: three more n_q×n_k matrices (dA, dZ, dS), four
-// more along columns (the transposed copies of the softmax), and dQ, dK, dV.
-std::uint64_t backward_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+    return check_memory("attention_backward", "scores", q.rows, k.rows, backward_working_bytes(q, k, v, axis));
+}
+
+}  // namespace
+
+std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
     const std::uint64_t forward = working_bytes(Operation::AttentionSteps, {q.rows, k.rows, q.cols, v.cols}, axis);
-    const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 7 : 3);
+    const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 6 : 3);
     const std::uint64_t grads =
         size_sum(size_product(q.rows, q.cols), size_product(k.rows, k.cols), size_product(v.rows, v.cols));
     return size_sum(forward, float_bytes(size_sum(scores, grads)));
 }
-
-Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
-    return check_memory("attention_backward", "scores", q.rows, k.rows, backward_bytes(q, k, v, axis));
-}
-
-}  // namespace
 
 Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,
                             const Shape& d_output) {
@@ -82,12 +80,11 @@ AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, co
     g.d_v = d_values(forward.weights, forward.kept, d_output);
     g.d_weights = d_weights(d_output, v);
     // Section 5 backward: the softmax, along rows, or down columns on the transposes.
-    const Matrix dz =
-        options.axis == Axis::Row
-            ? d_softmax(forward.weights, forward.kept, g.d_weights)
-            : transpose(d_softmax(transpose(forward.weights), transpose(forward.kept), transpose(g.d_weights)));
+    Matrix dz = options.axis == Axis::Row
+                    ? d_softmax(forward.weights, forward.kept, g.d_weights)
+                    : transpose(d_softmax(transpose(forward.weights), transpose(forward.kept), transpose(g.d_weights)));
     // Masking and section 4 backward: no gradient where masked, then the scaling's divisor.
-    g.d_scaled = d_apply_mask(dz, forward.kept);
+    g.d_scaled = d_apply_mask(std::move(dz), forward.kept);
     g.d_scores = d_scale_scores(g.d_scaled, score_divisor(options.scale, q.cols, options.temperature));
     // Section 3 backward: S = Q·Kᵀ.
     g.d_q = d_queries(g.d_scores, forward.kept, k);

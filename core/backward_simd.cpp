@@ -81,12 +81,12 @@ AttentionGrads backward_steps_simd(const AttentionSteps& forward, const Matrix& 
     AttentionGrads g;
     g.d_v = d_values(forward.weights, forward.kept, d_output);
     g.d_weights = d_weights(d_output, v);
-    const Matrix dz =
+    Matrix dz =
         options.axis == Axis::Row
             ? d_softmax(forward.weights, forward.kept, g.d_weights)
             : reference::transpose(d_softmax(reference::transpose(forward.weights), reference::transpose(forward.kept),
                                              reference::transpose(g.d_weights)));
-    g.d_scaled = reference::d_apply_mask(dz, forward.kept);  // the mask's rule lives there
+    g.d_scaled = reference::d_apply_mask(std::move(dz), forward.kept);  // the mask's rule lives there
     g.d_scores = d_scale_scores(g.d_scaled, reference::score_divisor(options.scale, q.cols, options.temperature));
     g.d_q = d_queries(g.d_scores, forward.kept, k);
     g.d_k = d_keys(g.d_scores, forward.kept, q);
