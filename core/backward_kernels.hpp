@@ -1,7 +1,7 @@
-// backward_kernels.hpp — the one loop of the backward pass that simd_kernels.hpp has no kernel for:
-// the softmax's backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row. Everything else the
-// backward SIMD path (backward_simd.cpp) needs is a dot, an axpy or a divide, and reuses
-// simd_kernels.hpp.
+// backward_kernels.hpp — the loops of the backward SIMD path (backward_simd.cpp): the softmax's
+// backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row, which simd_kernels.hpp has no
+// kernel for; and simd_kernels.hpp's dot and axpy run with the backward pass's multiply–add
+// (backward_madd: fused in the relaxed-SIMD build). The divide is simd_kernels.hpp's own.
 //
 // Written as simd_kernels.hpp's kernels are: a functor on the xsimd architecture, a batch loop,
 // then a scalar tail; plain loops in the scalar wasm build (ATTN_HAVE_SIMD 0). Against the
@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include "fast_kernels.hpp"
 #include "simd_kernels.hpp"
 
 namespace attn::simd {
@@ -33,6 +34,31 @@ inline void softmax_grad_tail(float* out, const float* a, const float* kept, con
 
 #if ATTN_HAVE_SIMD
 
+// The backward pass's multiply–add, a·b + c on whole batches (issue 20: the training kernels too).
+// In the relaxed-SIMD build fast_kernels.hpp's madd, one f32x4.relaxed_madd that an engine may
+// fuse, as the fast paths' microkernels do: the gradients then differ from the reference's in the
+// last bits, and the tests hold them to it within a tolerance. Everywhere else simd_kernels.hpp's
+// mul_then_add, not xsimd::fma (a real FMA natively with FMA3), so that natively and on SIMD128
+// the backward steps sum exactly as their reference loops do (backward_simd.hpp).
+#if ATTN_RELAXED_SIMD
+struct backward_madd {
+    template <class B>
+    B operator()(const B& a, const B& b, const B& c) const {
+        return fast::madd(a, b, c);
+    }
+};
+#else
+using backward_madd = mul_then_add;
+#endif
+
+// dot and axpy (simd_kernels.hpp) with the backward pass's multiply–add.
+inline float backward_dot(const float* a, const float* b, std::size_t n) {
+    return dot_kernel<backward_madd>{}(arch{}, a, b, n);
+}
+inline void backward_axpy(float* y, float alpha, const float* x, std::size_t n) {
+    axpy_kernel<backward_madd>{}(arch{}, y, alpha, x, n);
+}
+
 // Σ_t A_it dA_it over the kept keys: a masked key's dA (NaN when its value row is) is selected
 // away, not multiplied by 0; a kept key's product is added whatever its weight.
 struct weighted_sum_kernel {
@@ -44,8 +70,8 @@ struct weighted_sum_kernel {
         const batch zero(0.0f);
         batch acc(0.0f);
         for (std::size_t i = 0; i < vec_end; i += W) {
-            const batch av = batch::load_unaligned(a + i);
-            acc += xsimd::select(batch::load_unaligned(kept + i) != zero, av * batch::load_unaligned(g + i), zero);
+            const batch sum = backward_madd{}(batch::load_unaligned(a + i), batch::load_unaligned(g + i), acc);
+            acc = xsimd::select(batch::load_unaligned(kept + i) != zero, sum, acc);
         }
         return xsimd::reduce_add(acc) + weighted_sum_tail(a, kept, g, vec_end, n);  // then the tail, scalar
     }
@@ -77,6 +103,8 @@ inline void softmax_grad(float* out, const float* a, const float* kept, const fl
 
 #else  // no SIMD: the scalar loops over the whole length
 
+inline float backward_dot(const float* a, const float* b, std::size_t n) { return dot(a, b, n); }
+inline void backward_axpy(float* y, float alpha, const float* x, std::size_t n) { axpy(y, alpha, x, n); }
 inline float weighted_sum(const float* a, const float* kept, const float* g, std::size_t n) {
     return weighted_sum_tail(a, kept, g, 0, n);
 }

@@ -17,14 +17,14 @@ Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output) {
     Matrix dv(a.cols, d_output.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
         for (std::size_t j = 0; j < a.cols; ++j)
-            if (kept(i, j) != 0.0f) simd::axpy(dv.row(j), a(i, j), d_output.row(i), d_output.cols);
+            if (kept(i, j) != 0.0f) simd::backward_axpy(dv.row(j), a(i, j), d_output.row(i), d_output.cols);
     return dv;
 }
 
 Matrix d_weights(const Matrix& d_output, const Matrix& v) {
     Matrix da(d_output.rows, v.rows);
     for (std::size_t i = 0; i < d_output.rows; ++i)
-        for (std::size_t j = 0; j < v.rows; ++j) da(i, j) = simd::dot(d_output.row(i), v.row(j), v.cols);
+        for (std::size_t j = 0; j < v.rows; ++j) da(i, j) = simd::backward_dot(d_output.row(i), v.row(j), v.cols);
     return da;
 }
 
@@ -47,7 +47,7 @@ Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
     Matrix dq(d_scores.rows, k.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
         for (std::size_t j = 0; j < k.rows; ++j)
-            if (kept(i, j) != 0.0f) simd::axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
+            if (kept(i, j) != 0.0f) simd::backward_axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
     return dq;
 }
 
@@ -55,21 +55,21 @@ Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
     Matrix dk(d_scores.cols, q.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
         for (std::size_t j = 0; j < d_scores.cols; ++j)
-            if (kept(i, j) != 0.0f) simd::axpy(dk.row(j), d_scores(i, j), q.row(i), q.cols);
+            if (kept(i, j) != 0.0f) simd::backward_axpy(dk.row(j), d_scores(i, j), q.row(i), q.cols);
     return dk;
 }
 
 Matrix d_project_weights(const Matrix& x, const Matrix& d_out) {
     Matrix dw(x.cols, d_out.cols);
     for (std::size_t i = 0; i < x.rows; ++i)
-        for (std::size_t t = 0; t < x.cols; ++t) simd::axpy(dw.row(t), x(i, t), d_out.row(i), d_out.cols);
+        for (std::size_t t = 0; t < x.cols; ++t) simd::backward_axpy(dw.row(t), x(i, t), d_out.row(i), d_out.cols);
     return dw;
 }
 
 Matrix d_project_input(const Matrix& d_out, const Matrix& w) {
     Matrix dx(d_out.rows, w.rows);
     for (std::size_t i = 0; i < d_out.rows; ++i)
-        for (std::size_t t = 0; t < w.rows; ++t) dx(i, t) = simd::dot(d_out.row(i), w.row(t), w.cols);
+        for (std::size_t t = 0; t < w.rows; ++t) dx(i, t) = simd::backward_dot(d_out.row(i), w.row(t), w.cols);
     return dx;
 }
 

@@ -396,9 +396,14 @@ TEST_CASE(
         for (std::size_t d : {1u, 4u, 5u, 17u}) {
             const Matrix x = random_matrix(n, d, unsigned(n * 31 + d)), w = random_matrix(d, d + 3, unsigned(n + d));
             const Matrix d_out = random_matrix(n, d + 3, unsigned(n * 7 + d * 3));
-            // dW_tc = Σ_i x_it dOut_ic, summed over i in order on both paths: equal bit for bit.
+            // dW_tc = Σ_i x_it dOut_ic, summed over i in order on both paths: equal bit for bit,
+            // but in the relaxed-SIMD build, whose multiply–adds may fuse (backward_kernels.hpp).
             const Matrix dw = attn::reference::d_project_weights(x, d_out);
+#if ATTN_RELAXED_SIMD
+            check_close(attn::simd_backward::d_project_weights(x, d_out), dw, 1e-5, 0, "dW");
+#else
             CHECK(attn::simd_backward::d_project_weights(x, d_out).data == dw.data);
+#endif
             check_close(attn::simd_backward::d_project_input(d_out, w), attn::reference::d_project_input(d_out, w),
                         1e-5, 0, "dX");
             // Against finite differences of L = Σ (X·W) ∘ dOut, which is linear: the exact products.
@@ -430,6 +435,41 @@ TEST_CASE("backward kernels: weighted_sum and softmax_grad against their scalar 
         attn::simd::softmax_grad_tail(expect.data(), a.data.data(), kept.data.data(), g.data.data(), 0.25f, 0, n);
         CHECK(out == expect);    // one subtraction and one multiplication each: equal bit for bit
         CHECK(out[n] == -7.0f);  // nothing written past the end
+    }
+}
+
+// Issue 20, item 1: the backward pass's dot and axpy multiply–add with backward_madd — in the
+// relaxed-SIMD build fast_kernels.hpp's madd (one f32x4.relaxed_madd, as the fast paths'
+// microkernels), so they round as a chain of madd written here does, bit for bit; in every other
+// build they are simd_kernels.hpp's dot and axpy, bit for bit. At every length around W, and
+// within float32 rounding of the sums either way.
+TEST_CASE("backward kernels: dot and axpy through the build's multiply-add (fused with relaxed SIMD)") {
+    const std::size_t w = attn::simd::batch_size();
+    for (std::size_t n = 0; n <= 4 * w + 3; ++n) {
+        INFO("n = " << n);
+        const Matrix a = random_matrix(1, n + 1, unsigned(n + 3)), b = random_matrix(1, n + 1, unsigned(n + 90));
+        const float got = attn::simd::backward_dot(a.data.data(), b.data.data(), n);
+        std::vector<float> y(n + 1, 0.5f), y_want(n + 1, 0.5f);
+        attn::simd::backward_axpy(y.data(), 0.75f, a.data.data(), n);
+#if ATTN_RELAXED_SIMD
+        using batch = xsimd::batch<float, attn::simd::arch>;
+        const std::size_t vec_end = n - n % w;
+        batch acc(0.0f);
+        for (std::size_t i = 0; i < vec_end; i += w)
+            acc = attn::fast::madd(batch::load_unaligned(&a.data[i]), batch::load_unaligned(&b.data[i]), acc);
+        CHECK(got == xsimd::reduce_add(acc) + attn::simd::dot_tail(a.data.data(), b.data.data(), vec_end, n));
+        for (std::size_t i = 0; i < vec_end; i += w)
+            attn::fast::madd(batch(0.75f), batch::load_unaligned(&a.data[i]), batch::load_unaligned(&y_want[i]))
+                .store_unaligned(&y_want[i]);
+        attn::simd::axpy_tail(y_want.data(), 0.75f, a.data.data(), vec_end, n);
+#else
+        CHECK(got == attn::simd::dot(a.data.data(), b.data.data(), n));
+        attn::simd::axpy(y_want.data(), 0.75f, a.data.data(), n);
+#endif
+        CHECK(y == y_want);
+        double exact = 0.0;
+        for (std::size_t i = 0; i < n; ++i) exact += double(a.data[i]) * double(b.data[i]);
+        CHECK(testing::close(got, exact, 1e-6 * (1.0 + n)));
     }
 }
 
