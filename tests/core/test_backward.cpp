@@ -118,6 +118,12 @@ double error_of(const Matrix& got, const Vec& want) {
     return err / scale;
 }
 
+// One backward call, on the SIMD path or the reference path.
+attn::Result<AttentionBackward> backward_on(bool simd, const Matrix& q, const Matrix& k, const Matrix& v,
+                                            const Matrix& g, const AttentionOptions& o) {
+    return simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+}
+
 double g_max_fd_error = 0.0;  // the largest error seen, reported once (see the last test case)
 
 // Both paths' gradients of one case against the finite differences of the float64 loss: dQ, dK,
@@ -141,7 +147,7 @@ void check_against_differences(const Matrix& q, const Matrix& k, const Matrix& v
 
     for (const bool simd : {false, true}) {
         INFO(std::string(simd ? "simd" : "reference") << " path");
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
         struct Compared {
@@ -250,7 +256,7 @@ TEST_CASE("backward: masked entries give exactly 0, a fully masked row gives 0, 
     for (const bool simd : {false, true}) {
         INFO(std::string(simd ? "simd" : "reference") << " path");
         const auto o = options(Scale::SqrtDk, 1.0f, MaskKind::Custom, keep);
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
         for (std::size_t i = 0; i < 4; ++i)
@@ -284,8 +290,7 @@ TEST_CASE("issue 19: a NaN value behind a kept key whose weight underflowed reac
         for (const bool simd : {false, true}) {
             INFO(std::string(simd ? "simd" : "reference") << " path");
             const auto o = options(Scale::None);
-            const auto r =
-                simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+            const auto r = backward_on(simd, q, k, v, g, o);
             REQUIRE(r.ok());
             const attn::AttentionGrads& gr = r.value.grads;
             REQUIRE(std::isnan(r.value.forward.output(0, 0)));
@@ -301,7 +306,7 @@ TEST_CASE("issue 19: a NaN value behind a kept key whose weight underflowed reac
     const Matrix k(4, 1, {0, -100, -100, -100}), v(4, 1, {1, 2, 3, nan});
     for (const bool simd : {false, true}) {
         INFO(std::string(simd ? "simd" : "reference") << " path, key 3 masked");
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         for (const Matrix* m : {&r.value.grads.d_q, &r.value.grads.d_k, &r.value.grads.d_v, &r.value.grads.d_scores})
             for (float x : m->data) CHECK(std::isfinite(x));
@@ -343,7 +348,7 @@ TEST_CASE("backward: a NaN query or key row that only masked pairs meet stays ou
     for (const bool simd : {false, true}) {
         INFO(std::string(simd ? "simd" : "reference") << " path");
         const auto o = options(Scale::SqrtDk, 1.0f, MaskKind::Custom, keep);
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
         for (float x : r.value.forward.output.data) CHECK(std::isfinite(x));
