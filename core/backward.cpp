@@ -1,100 +1,73 @@
 // backward.cpp — the backward steps on the reference path. See backward.hpp for the formula of each.
 #include "backward.hpp"
 
+#include "reference.hpp"
+
 namespace attn::reference {
 
-Matrix d_values(const Matrix& a, const Matrix& d_output) {
-    Matrix dv(a.cols, d_output.cols);
+namespace {
+
+// aᵀ·b over the pairs a mask keeps: out_jc = Σ_i a_ij b_ic for the i with kept_ij ≠ 0 (every i
+// when kept is null), summed over i in order. a: (n, m), b: (n, p) → (m, p). dV = Aᵀ·dO,
+// dK = dSᵀ·Q and dW = Xᵀ·dOut are this product.
+Matrix transposed_times(const Matrix& a, const Matrix* kept, const Matrix& b) {
+    Matrix out(a.cols, b.cols);
     for (std::size_t j = 0; j < a.cols; ++j)
-        for (std::size_t c = 0; c < d_output.cols; ++c) {
+        for (std::size_t c = 0; c < b.cols; ++c) {
             float sum = 0.0f;
             for (std::size_t i = 0; i < a.rows; ++i)
-                if (a(i, j) != 0.0f) sum += a(i, j) * d_output(i, c);  // as output_i took nothing from v_j
-            dv(j, c) = sum;
+                if (!kept || (*kept)(i, j) != 0.0f) sum += a(i, j) * b(i, c);  // a masked pair: no term
+            out(j, c) = sum;
         }
-    return dv;
+    return out;
+}
+
+}  // namespace
+
+Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output) {
+    return transposed_times(a, &kept, d_output);  // a masked key: output_i took nothing from v_j
 }
 
 Matrix d_weights(const Matrix& d_output, const Matrix& v) {
-    Matrix da(d_output.rows, v.rows);
-    for (std::size_t i = 0; i < d_output.rows; ++i)
-        for (std::size_t j = 0; j < v.rows; ++j) {
-            float dot = 0.0f;  // dO_i · v_j
-            for (std::size_t c = 0; c < v.cols; ++c) dot += d_output(i, c) * v(j, c);
-            da(i, j) = dot;
-        }
-    return da;
+    return scores_qkt(d_output, v);  // dO_i · v_j: the row-by-row dot products S = Q·Kᵀ is made of
 }
 
-Matrix d_softmax(const Matrix& a, const Matrix& d_weights) {
+Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights) {
     Matrix dz(a.rows, a.cols);
     for (std::size_t i = 0; i < a.rows; ++i) {
-        // Σ_t A_it dA_it, over the keys with a weight (as weighted_values): a masked key's dA, NaN
-        // when its value row is, takes no part, so it cannot spoil the row.
+        // Σ_t A_it dA_it, over the kept keys (as weighted_values): a masked key's dA, NaN when its
+        // value row is, takes no part, so it cannot spoil the row.
         float weighted = 0.0f;
         for (std::size_t t = 0; t < a.cols; ++t)
-            if (a(i, t) != 0.0f) weighted += a(i, t) * d_weights(i, t);
+            if (kept(i, t) != 0.0f) weighted += a(i, t) * d_weights(i, t);
         for (std::size_t j = 0; j < a.cols; ++j)
-            dz(i, j) = a(i, j) == 0.0f ? 0.0f : a(i, j) * (d_weights(i, j) - weighted);
+            dz(i, j) = kept(i, j) == 0.0f ? 0.0f : a(i, j) * (d_weights(i, j) - weighted);
     }
     return dz;
 }
 
-Matrix d_apply_mask(const Matrix& d_masked, const Matrix& kept) {
-    Matrix out = d_masked;
-    for (std::size_t t = 0; t < out.size(); ++t)
-        if (kept.data[t] == 0.0f) out.data[t] = 0.0f;
-    return out;
+Matrix d_apply_mask(Matrix d_masked, const Matrix& kept) {
+    for (std::size_t t = 0; t < d_masked.size(); ++t)
+        if (kept.data[t] == 0.0f) d_masked.data[t] = 0.0f;
+    return d_masked;
 }
 
 Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {
-    Matrix ds(d_scaled.rows, d_scaled.cols);
-    for (std::size_t t = 0; t < d_scaled.size(); ++t) ds.data[t] = d_scaled.data[t] / divisor;
-    return ds;
+    return scale_scores(d_scaled, divisor);  // dS_ij = d_scaled_ij / divisor: the forward's own division
 }
 
-Matrix d_queries(const Matrix& d_scores, const Matrix& k) {
-    Matrix dq(d_scores.rows, k.cols);
-    for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t c = 0; c < k.cols; ++c) {
-            float sum = 0.0f;
-            for (std::size_t j = 0; j < k.rows; ++j) sum += d_scores(i, j) * k(j, c);
-            dq(i, c) = sum;
-        }
-    return dq;
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
+    return weighted_values(d_scores, kept, k);  // Σ_j dS_ij k_j over the kept keys: output = A·V's product
 }
 
-Matrix d_keys(const Matrix& d_scores, const Matrix& q) {
-    Matrix dk(d_scores.cols, q.cols);
-    for (std::size_t j = 0; j < d_scores.cols; ++j)
-        for (std::size_t c = 0; c < q.cols; ++c) {
-            float sum = 0.0f;
-            for (std::size_t i = 0; i < q.rows; ++i) sum += d_scores(i, j) * q(i, c);
-            dk(j, c) = sum;
-        }
-    return dk;
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
+    return transposed_times(d_scores, &kept, q);
 }
 
-Matrix d_project_weights(const Matrix& x, const Matrix& d_out) {
-    Matrix dw(x.cols, d_out.cols);
-    for (std::size_t t = 0; t < x.cols; ++t)
-        for (std::size_t c = 0; c < d_out.cols; ++c) {
-            float sum = 0.0f;
-            for (std::size_t i = 0; i < x.rows; ++i) sum += x(i, t) * d_out(i, c);
-            dw(t, c) = sum;
-        }
-    return dw;
-}
+Matrix d_project_weights(const Matrix& x, const Matrix& d_out) { return transposed_times(x, nullptr, d_out); }
 
 Matrix d_project_input(const Matrix& d_out, const Matrix& w) {
-    Matrix dx(d_out.rows, w.rows);
-    for (std::size_t i = 0; i < d_out.rows; ++i)
-        for (std::size_t t = 0; t < w.rows; ++t) {
-            float dot = 0.0f;  // dOut_i · w_t
-            for (std::size_t c = 0; c < w.cols; ++c) dot += d_out(i, c) * w(t, c);
-            dx(i, t) = dot;
-        }
-    return dx;
+    return scores_qkt(d_out, w);  // dOut_i · w_t, as dA = dO·Vᵀ
 }
 
 }  // namespace attn::reference

@@ -1,5 +1,5 @@
-// backward_attention.cpp — the checks of a backward call and its reference path. See
-// backward_attention.hpp.
+// backward_attention.cpp — the checks of a backward call, the backward steps in order on either
+// path (backward_path.hpp) and the reference path. See backward_attention.hpp.
 #include "backward_attention.hpp"
 
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "backward.hpp"
+#include "backward_path.hpp"
 #include "reference.hpp"
 #include "working_memory.hpp"
 
@@ -19,21 +20,19 @@ std::string position(const char* name, std::size_t i, std::size_t j) {
 
 constexpr const char* kGradOutput = "gradOutput";  // the argument's name, as JS spells it
 
-// The forward steps' memory, and the backward's: three more n_q×n_k matrices (dA, dZ, dS), four
-// more along columns (the transposed copies of the softmax), and dQ, dK, dV.
-std::uint64_t backward_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
+    return check_memory("attention_backward", "scores", q.rows, k.rows, backward_working_bytes(q, k, v, axis));
+}
+
+}  // namespace
+
+std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
     const std::uint64_t forward = working_bytes(Operation::AttentionSteps, {q.rows, k.rows, q.cols, v.cols}, axis);
-    const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 7 : 3);
+    const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 6 : 3);
     const std::uint64_t grads =
         size_sum(size_product(q.rows, q.cols), size_product(k.rows, k.cols), size_product(v.rows, v.cols));
     return size_sum(forward, float_bytes(size_sum(scores, grads)));
 }
-
-Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
-    return check_memory("attention_backward", "scores", q.rows, k.rows, backward_bytes(q, k, v, axis));
-}
-
-}  // namespace
 
 Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,
                             const Shape& d_output) {
@@ -74,35 +73,59 @@ Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Ma
     return check_memory_of(shape_of(q), shape_of(k), shape_of(v), options.axis);
 }
 
-AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, const Matrix& k, const Matrix& v,
-                              const Matrix& d_output, const AttentionOptions& options) {
-    using namespace reference;
+namespace backward {
+
+AttentionGrads steps(const AttentionSteps& forward, const Matrix& q, const Matrix& k, const Matrix& v,
+                     const Matrix& d_output, const AttentionOptions& options, const Path& path) {
+    using reference::transpose;
     AttentionGrads g;
     // Section 6 backward: the output was A·V.
-    g.d_v = d_values(forward.weights, d_output);
-    g.d_weights = d_weights(d_output, v);
+    g.d_v = path.d_values(forward.weights, forward.kept, d_output);
+    g.d_weights = path.d_weights(d_output, v);
     // Section 5 backward: the softmax, along rows, or down columns on the transposes.
-    const Matrix dz = options.axis == Axis::Row
-                          ? d_softmax(forward.weights, g.d_weights)
-                          : transpose(d_softmax(transpose(forward.weights), transpose(g.d_weights)));
+    Matrix dz =
+        options.axis == Axis::Row
+            ? path.d_softmax(forward.weights, forward.kept, g.d_weights)
+            : transpose(path.d_softmax(transpose(forward.weights), transpose(forward.kept), transpose(g.d_weights)));
     // Masking and section 4 backward: no gradient where masked, then the scaling's divisor.
-    g.d_scaled = d_apply_mask(dz, forward.kept);
-    g.d_scores = d_scale_scores(g.d_scaled, score_divisor(options.scale, q.cols, options.temperature));
+    g.d_scaled = reference::d_apply_mask(std::move(dz), forward.kept);
+    g.d_scores = path.d_scale_scores(g.d_scaled, reference::score_divisor(options.scale, q.cols, options.temperature));
     // Section 3 backward: S = Q·Kᵀ.
-    g.d_q = d_queries(g.d_scores, k);
-    g.d_k = d_keys(g.d_scores, q);
+    g.d_q = path.d_queries(g.d_scores, forward.kept, k);
+    g.d_k = path.d_keys(g.d_scores, forward.kept, q);
     return g;
+}
+
+Result<AttentionBackward> run(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
+                              const AttentionOptions& options, const Path& path) {
+    if (Error e = check_backward(q, k, v, d_output, options)) return Result<AttentionBackward>::failure(e);
+    auto forward = path.forward(q, k, v, options);
+    if (!forward.ok()) return Result<AttentionBackward>::failure(forward.error);
+    AttentionBackward out;
+    out.grads = steps(forward.value, q, k, v, d_output, options, path);
+    out.forward = std::move(forward.value);
+    return Result<AttentionBackward>::success(std::move(out));
+}
+
+}  // namespace backward
+
+namespace {
+
+// The reference path: attention_steps and backward.hpp's steps.
+const backward::Path kReferencePath{attention_steps,      reference::d_values,       reference::d_weights,
+                                    reference::d_softmax, reference::d_scale_scores, reference::d_queries,
+                                    reference::d_keys};
+
+}  // namespace
+
+AttentionGrads backward_steps(const AttentionSteps& forward, const Matrix& q, const Matrix& k, const Matrix& v,
+                              const Matrix& d_output, const AttentionOptions& options) {
+    return backward::steps(forward, q, k, v, d_output, options, kReferencePath);
 }
 
 Result<AttentionBackward> attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
                                              const AttentionOptions& options) {
-    if (Error e = check_backward(q, k, v, d_output, options)) return Result<AttentionBackward>::failure(e);
-    auto forward = attention_steps(q, k, v, options);
-    if (!forward.ok()) return Result<AttentionBackward>::failure(forward.error);
-    AttentionBackward out;
-    out.grads = backward_steps(forward.value, q, k, v, d_output, options);
-    out.forward = std::move(forward.value);
-    return Result<AttentionBackward>::success(std::move(out));
+    return backward::run(q, k, v, d_output, options, kReferencePath);
 }
 
 }  // namespace attn

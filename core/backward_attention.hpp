@@ -13,6 +13,8 @@
 // core's own callers that have checked their inputs already (the model, model.hpp).
 #pragma once
 
+#include <cstdint>
+
 #include "attention.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
@@ -49,6 +51,13 @@ Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, floa
 // gradient_not_finite
 Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
                      const AttentionOptions& options);
+
+// The working memory of a backward call, in bytes (checked_size.hpp's arithmetic), what its
+// memory check counts: the forward steps' (working_bytes, Operation::AttentionSteps), then the
+// backward's own: three more n_q×n_k matrices (dA, dZ — which becomes d_scaled in place — and
+// dS); along columns six at once while the softmax's backward runs on transposed copies (dA, the
+// transposes of A, of the mask and of dA, the result and its transpose back); and dQ, dK, dV.
+std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis);
 
 Result<AttentionBackward> attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
                                              const AttentionOptions& options = {});

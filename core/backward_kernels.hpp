@@ -1,7 +1,7 @@
-// backward_kernels.hpp — the one loop of the backward pass that simd_kernels.hpp has no kernel for:
-// the softmax's backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row. Everything else the
-// backward SIMD path (backward_simd.cpp) needs is a dot, an axpy or a divide, and reuses
-// simd_kernels.hpp.
+// backward_kernels.hpp — the loops of the backward SIMD path (backward_simd.cpp): the softmax's
+// backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row, which simd_kernels.hpp has no
+// kernel for; and simd_kernels.hpp's dot and axpy run with the backward pass's multiply–add
+// (backward_madd: fused in the relaxed-SIMD build). The divide is simd_kernels.hpp's own.
 //
 // Written as simd_kernels.hpp's kernels are: a functor on the xsimd architecture, a batch loop,
 // then a scalar tail; plain loops in the scalar wasm build (ATTN_HAVE_SIMD 0). Against the
@@ -12,70 +12,104 @@
 
 #include <cstddef>
 
+#include "fast_kernels.hpp"
 #include "simd_kernels.hpp"
 
 namespace attn::simd {
 
-// Σ_i a_i g_i over the i with a_i ≠ 0, and a_i·(g_i − c) or exactly 0 where a_i = 0: the scalar
-// loops, from element `from` (the batch loops' tails, and the whole loop without SIMD).
-inline float weighted_sum_tail(const float* a, const float* g, std::size_t from, std::size_t n) {
+// Σ_i a_i g_i over the kept i (kept_i ≠ 0), and a_i·(g_i − c) there, exactly 0 where masked:
+// the scalar loops, from element `from` (the batch loops' tails, and the whole loop without SIMD).
+// Only the mask leaves an element out: a kept a_i of 0 (an underflowed weight) still multiplies
+// its g_i, so a NaN there reaches the sum (backward.hpp, d_softmax).
+inline float weighted_sum_tail(const float* a, const float* kept, const float* g, std::size_t from, std::size_t n) {
     float sum = 0.0f;
     for (std::size_t i = from; i < n; ++i)
-        if (a[i] != 0.0f) sum += a[i] * g[i];
+        if (kept[i] != 0.0f) sum += a[i] * g[i];
     return sum;
 }
-inline void softmax_grad_tail(float* out, const float* a, const float* g, float c, std::size_t from, std::size_t n) {
-    for (std::size_t i = from; i < n; ++i) out[i] = a[i] == 0.0f ? 0.0f : a[i] * (g[i] - c);
+inline void softmax_grad_tail(float* out, const float* a, const float* kept, const float* g, float c, std::size_t from,
+                              std::size_t n) {
+    for (std::size_t i = from; i < n; ++i) out[i] = kept[i] == 0.0f ? 0.0f : a[i] * (g[i] - c);
 }
 
 #if ATTN_HAVE_SIMD
 
-// Σ_t A_it dA_it over the keys of weight ≠ 0: a masked key's dA (NaN when its value row is) is
-// selected away, not multiplied by 0.
+// The backward pass's multiply–add, a·b + c on whole batches (issue 20: the training kernels too).
+// In the relaxed-SIMD build fast_kernels.hpp's madd, one f32x4.relaxed_madd that an engine may
+// fuse, as the fast paths' microkernels do: the gradients then differ from the reference's in the
+// last bits, and the tests hold them to it within a tolerance. Everywhere else simd_kernels.hpp's
+// mul_then_add, not xsimd::fma (a real FMA natively with FMA3), so that natively and on SIMD128
+// the backward steps sum exactly as their reference loops do (backward_simd.hpp).
+#if ATTN_RELAXED_SIMD
+struct backward_madd {
+    template <class B>
+    B operator()(const B& a, const B& b, const B& c) const {
+        return fast::madd(a, b, c);
+    }
+};
+#else
+using backward_madd = mul_then_add;
+#endif
+
+// dot and axpy (simd_kernels.hpp) with the backward pass's multiply–add.
+inline float backward_dot(const float* a, const float* b, std::size_t n) {
+    return dot_kernel<backward_madd>{}(arch{}, a, b, n);
+}
+inline void backward_axpy(float* y, float alpha, const float* x, std::size_t n) {
+    axpy_kernel<backward_madd>{}(arch{}, y, alpha, x, n);
+}
+
+// Σ_t A_it dA_it over the kept keys: a masked key's dA (NaN when its value row is) is selected
+// away, not multiplied by 0; a kept key's product is added whatever its weight.
 struct weighted_sum_kernel {
     template <class Arch>
-    float operator()(Arch, const float* a, const float* g, std::size_t n) const {
+    float operator()(Arch, const float* a, const float* kept, const float* g, std::size_t n) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         const batch zero(0.0f);
         batch acc(0.0f);
         for (std::size_t i = 0; i < vec_end; i += W) {
-            const batch av = batch::load_unaligned(a + i);
-            acc += xsimd::select(av != zero, av * batch::load_unaligned(g + i), zero);
+            const batch sum = backward_madd{}(batch::load_unaligned(a + i), batch::load_unaligned(g + i), acc);
+            acc = xsimd::select(batch::load_unaligned(kept + i) != zero, sum, acc);
         }
-        return xsimd::reduce_add(acc) + weighted_sum_tail(a, g, vec_end, n);  // then the tail, scalar
+        return xsimd::reduce_add(acc) + weighted_sum_tail(a, kept, g, vec_end, n);  // then the tail, scalar
     }
 };
 
-// out_i = a_i·(g_i − c), exactly 0 where a_i = 0: one row of the softmax's backward, c = Σ_t A_it dA_it.
+// out_i = a_i·(g_i − c), exactly 0 where masked: one row of the softmax's backward, c = Σ_t A_it dA_it.
 struct softmax_grad_kernel {
     template <class Arch>
-    void operator()(Arch, float* out, const float* a, const float* g, float c, std::size_t n) const {
+    void operator()(Arch, float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) const {
         using batch = xsimd::batch<float, Arch>;
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         const batch zero(0.0f), cv(c);
         for (std::size_t i = 0; i < vec_end; i += W) {
             const batch av = batch::load_unaligned(a + i);
-            xsimd::select(av != zero, av * (batch::load_unaligned(g + i) - cv), zero).store_unaligned(out + i);
+            xsimd::select(batch::load_unaligned(kept + i) != zero, av * (batch::load_unaligned(g + i) - cv), zero)
+                .store_unaligned(out + i);
         }
-        softmax_grad_tail(out, a, g, c, vec_end, n);  // then the tail, scalar
+        softmax_grad_tail(out, a, kept, g, c, vec_end, n);  // then the tail, scalar
     }
 };
 
-inline float weighted_sum(const float* a, const float* g, std::size_t n) {
-    return weighted_sum_kernel{}(arch{}, a, g, n);
+inline float weighted_sum(const float* a, const float* kept, const float* g, std::size_t n) {
+    return weighted_sum_kernel{}(arch{}, a, kept, g, n);
 }
-inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
-    softmax_grad_kernel{}(arch{}, out, a, g, c, n);
+inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
+    softmax_grad_kernel{}(arch{}, out, a, kept, g, c, n);
 }
 
 #else  // no SIMD: the scalar loops over the whole length
 
-inline float weighted_sum(const float* a, const float* g, std::size_t n) { return weighted_sum_tail(a, g, 0, n); }
-inline void softmax_grad(float* out, const float* a, const float* g, float c, std::size_t n) {
-    softmax_grad_tail(out, a, g, c, 0, n);
+inline float backward_dot(const float* a, const float* b, std::size_t n) { return dot(a, b, n); }
+inline void backward_axpy(float* y, float alpha, const float* x, std::size_t n) { axpy(y, alpha, x, n); }
+inline float weighted_sum(const float* a, const float* kept, const float* g, std::size_t n) {
+    return weighted_sum_tail(a, kept, g, 0, n);
+}
+inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
+    softmax_grad_tail(out, a, kept, g, c, 0, n);
 }
 
 #endif

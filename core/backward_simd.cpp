@@ -1,38 +1,49 @@
-// backward_simd.cpp — the backward steps through the SIMD loops, and attention_backward_simd.
-// See backward_simd.hpp for which kernel each step runs, and backward.hpp for the formulas.
+// backward_simd.cpp — the backward steps through the SIMD loops, and the SIMD path of
+// backward_path.hpp made of them (attention_backward_simd). See backward_simd.hpp for which kernel
+// each step runs, and backward.hpp for the formulas.
 #include "backward_simd.hpp"
 
-#include <utility>
-
-#include "backward.hpp"
 #include "backward_attention.hpp"
 #include "backward_kernels.hpp"
-#include "reference.hpp"
+#include "backward_path.hpp"
 #include "simd_kernels.hpp"
 
 namespace attn {
 namespace simd_backward {
+namespace {
 
-Matrix d_values(const Matrix& a, const Matrix& d_output) {
-    Matrix dv(a.cols, d_output.cols);
+// aᵀ·b over the pairs a mask keeps (every pair when kept is null): one backward_axpy per term,
+// out_j += a_ij · b_i, i in order, so each element is summed in the reference's order.
+// dV = Aᵀ·dO, dK = dSᵀ·Q and dW = Xᵀ·dOut are this product.
+Matrix transposed_times(const Matrix& a, const Matrix* kept, const Matrix& b) {
+    Matrix out(a.cols, b.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
         for (std::size_t j = 0; j < a.cols; ++j)
-            if (a(i, j) != 0.0f) simd::axpy(dv.row(j), a(i, j), d_output.row(i), d_output.cols);
-    return dv;
+            if (!kept || (*kept)(i, j) != 0.0f) simd::backward_axpy(out.row(j), a(i, j), b.row(i), b.cols);
+    return out;
 }
 
-Matrix d_weights(const Matrix& d_output, const Matrix& v) {
-    Matrix da(d_output.rows, v.rows);
-    for (std::size_t i = 0; i < d_output.rows; ++i)
-        for (std::size_t j = 0; j < v.rows; ++j) da(i, j) = simd::dot(d_output.row(i), v.row(j), v.cols);
-    return da;
+// a·bᵀ: out_ij = a_i · b_j, one backward_dot per element. dA = dO·Vᵀ and dX = dOut·Wᵀ.
+Matrix times_transposed(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.rows);
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t j = 0; j < b.rows; ++j) out(i, j) = simd::backward_dot(a.row(i), b.row(j), b.cols);
+    return out;
 }
 
-Matrix d_softmax(const Matrix& a, const Matrix& d_weights) {
+}  // namespace
+
+Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output) {
+    return transposed_times(a, &kept, d_output);
+}
+
+Matrix d_weights(const Matrix& d_output, const Matrix& v) { return times_transposed(d_output, v); }
+
+Matrix d_softmax(const Matrix& a, const Matrix& kept, const Matrix& d_weights) {
     Matrix dz(a.rows, a.cols);
     for (std::size_t i = 0; i < a.rows; ++i) {
-        const float weighted = simd::weighted_sum(a.row(i), d_weights.row(i), a.cols);
-        simd::softmax_grad(dz.row(i), a.row(i), d_weights.row(i), weighted, a.cols);
+        const float weighted = simd::weighted_sum(a.row(i), kept.row(i), d_weights.row(i), a.cols);
+        simd::softmax_grad(dz.row(i), a.row(i), kept.row(i), d_weights.row(i), weighted, a.cols);
     }
     return dz;
 }
@@ -43,62 +54,41 @@ Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {
     return ds;
 }
 
-Matrix d_queries(const Matrix& d_scores, const Matrix& k) {
+Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
     Matrix dq(d_scores.rows, k.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t j = 0; j < k.rows; ++j) simd::axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
+        for (std::size_t j = 0; j < k.rows; ++j)
+            if (kept(i, j) != 0.0f) simd::backward_axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
     return dq;
 }
 
-Matrix d_keys(const Matrix& d_scores, const Matrix& q) {
-    Matrix dk(d_scores.cols, q.cols);
-    for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t j = 0; j < d_scores.cols; ++j) simd::axpy(dk.row(j), d_scores(i, j), q.row(i), q.cols);
-    return dk;
+Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
+    return transposed_times(d_scores, &kept, q);
 }
 
-Matrix d_project_weights(const Matrix& x, const Matrix& d_out) {
-    Matrix dw(x.cols, d_out.cols);
-    for (std::size_t i = 0; i < x.rows; ++i)
-        for (std::size_t t = 0; t < x.cols; ++t) simd::axpy(dw.row(t), x(i, t), d_out.row(i), d_out.cols);
-    return dw;
-}
+Matrix d_project_weights(const Matrix& x, const Matrix& d_out) { return transposed_times(x, nullptr, d_out); }
 
-Matrix d_project_input(const Matrix& d_out, const Matrix& w) {
-    Matrix dx(d_out.rows, w.rows);
-    for (std::size_t i = 0; i < d_out.rows; ++i)
-        for (std::size_t t = 0; t < w.rows; ++t) dx(i, t) = simd::dot(d_out.row(i), w.row(t), w.cols);
-    return dx;
-}
+Matrix d_project_input(const Matrix& d_out, const Matrix& w) { return times_transposed(d_out, w); }
 
 }  // namespace simd_backward
 
+namespace {
+
+// The SIMD path: attention_steps_simd and the steps above.
+const backward::Path kSimdPath{attention_steps_simd,     simd_backward::d_values,       simd_backward::d_weights,
+                               simd_backward::d_softmax, simd_backward::d_scale_scores, simd_backward::d_queries,
+                               simd_backward::d_keys};
+
+}  // namespace
+
 AttentionGrads backward_steps_simd(const AttentionSteps& forward, const Matrix& q, const Matrix& k, const Matrix& v,
                                    const Matrix& d_output, const AttentionOptions& options) {
-    using namespace simd_backward;
-    AttentionGrads g;
-    g.d_v = d_values(forward.weights, d_output);
-    g.d_weights = d_weights(d_output, v);
-    const Matrix dz =
-        options.axis == Axis::Row
-            ? d_softmax(forward.weights, g.d_weights)
-            : reference::transpose(d_softmax(reference::transpose(forward.weights), reference::transpose(g.d_weights)));
-    g.d_scaled = reference::d_apply_mask(dz, forward.kept);  // the mask's rule lives there
-    g.d_scores = d_scale_scores(g.d_scaled, reference::score_divisor(options.scale, q.cols, options.temperature));
-    g.d_q = d_queries(g.d_scores, k);
-    g.d_k = d_keys(g.d_scores, q);
-    return g;
+    return backward::steps(forward, q, k, v, d_output, options, kSimdPath);
 }
 
 Result<AttentionBackward> attention_backward_simd(const Matrix& q, const Matrix& k, const Matrix& v,
                                                   const Matrix& d_output, const AttentionOptions& options) {
-    if (Error e = check_backward(q, k, v, d_output, options)) return Result<AttentionBackward>::failure(e);
-    auto forward = attention_steps_simd(q, k, v, options);
-    if (!forward.ok()) return Result<AttentionBackward>::failure(forward.error);
-    AttentionBackward out;
-    out.grads = backward_steps_simd(forward.value, q, k, v, d_output, options);
-    out.forward = std::move(forward.value);
-    return Result<AttentionBackward>::success(std::move(out));
+    return backward::run(q, k, v, d_output, options, kSimdPath);
 }
 
 }  // namespace attn

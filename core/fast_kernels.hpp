@@ -63,7 +63,8 @@ constexpr std::size_t kNC = 4;       // value columns per A·V microkernel
 
 #if ATTN_HAVE_SIMD
 
-// a·b + c, lane by lane: the one multiply–add of both microkernels.
+// a·b + c, lane by lane: the one multiply–add of both microkernels (and, in the relaxed-SIMD
+// build, of the backward pass: backward_kernels.hpp, backward_madd).
 //
 // In the relaxed-SIMD wasm build it is one f32x4.relaxed_madd, which an engine may fuse (one
 // rounding, on CPUs with FMA) or not (a mul and an add): the numbers may differ from the SIMD128

@@ -121,8 +121,8 @@ MultiHeadShape multi_head_shape(const Shape& x, const Shape& w_q, const Shape& w
                                 std::size_t heads);
 
 // The working memory of one call, in bytes (checked_size.hpp's arithmetic): Q, K and V; for each
-// head its blocks Q_i, K_i, V_i and what attention_steps works in (working_bytes, Operation::
-// AttentionSteps — all h heads' steps are kept); concat and the output.
+// head its blocks Q_i, K_i, V_i, what attention_steps works in (working_bytes, Operation::
+// AttentionSteps — all h heads' steps are kept) and its HeadSteps record; concat and the output.
 std::uint64_t multi_head_working_bytes(const MultiHeadShape& shape, Axis axis);
 
 }  // namespace attn

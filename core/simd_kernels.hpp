@@ -65,7 +65,18 @@ inline void divide_tail(float* x, float d, std::size_t from, std::size_t n) {
 #if ATTN_HAVE_SIMD
 using arch = xsimd::default_arch;
 
+// a·b + c on whole batches as every kernel here computes it: a multiplication, then an addition,
+// each rounded, as the reference's loops do. dot and axpy take the multiply–add as a parameter
+// so that the backward pass can run them with relaxed SIMD's fused one (backward_kernels.hpp).
+struct mul_then_add {
+    template <class B>
+    B operator()(const B& a, const B& b, const B& c) const {
+        return a * b + c;
+    }
+};
+
 // a · b = Σ_i a_i b_i — one query row against one key row (a score S_ij).
+template <class MulAdd = mul_then_add>
 struct dot_kernel {
     template <class Arch>
     float operator()(Arch, const float* a, const float* b, std::size_t n) const {
@@ -73,7 +84,8 @@ struct dot_kernel {
         constexpr std::size_t W = batch::size;
         const std::size_t vec_end = n - n % W;
         batch acc(0.0f);
-        for (std::size_t i = 0; i < vec_end; i += W) acc += batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
+        for (std::size_t i = 0; i < vec_end; i += W)
+            acc = MulAdd{}(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc);
         return xsimd::reduce_add(acc) + dot_tail(a, b, vec_end, n);  // then the tail, scalar
     }
 };
@@ -81,6 +93,7 @@ struct dot_kernel {
 // y += alpha · x — adds one weighted row into an output row: output_i += A_ij v_j for one j
 // (and out_i += x_it w_t for X·W). Each y element is its own sum, so a caller that runs j in
 // order sums in exactly the reference's order.
+template <class MulAdd = mul_then_add>
 struct axpy_kernel {
     template <class Arch>
     void operator()(Arch, float* y, float alpha, const float* x, std::size_t n) const {
@@ -89,7 +102,7 @@ struct axpy_kernel {
         const std::size_t vec_end = n - n % W;
         const batch a(alpha);
         for (std::size_t i = 0; i < vec_end; i += W)
-            (batch::load_unaligned(y + i) + a * batch::load_unaligned(x + i)).store_unaligned(y + i);
+            MulAdd{}(a, batch::load_unaligned(x + i), batch::load_unaligned(y + i)).store_unaligned(y + i);
         axpy_tail(y, alpha, x, vec_end, n);  // then the tail, scalar
     }
 };
@@ -159,8 +172,8 @@ struct divide_kernel {
     }
 };
 
-inline float dot(const float* a, const float* b, std::size_t n) { return dot_kernel{}(arch{}, a, b, n); }
-inline void axpy(float* y, float alpha, const float* x, std::size_t n) { axpy_kernel{}(arch{}, y, alpha, x, n); }
+inline float dot(const float* a, const float* b, std::size_t n) { return dot_kernel<>{}(arch{}, a, b, n); }
+inline void axpy(float* y, float alpha, const float* x, std::size_t n) { axpy_kernel<>{}(arch{}, y, alpha, x, n); }
 inline float max(const float* x, std::size_t n) { return max_kernel{}(arch{}, x, n); }
 inline void subtract(float* out, const float* x, float s, std::size_t n) { subtract_kernel{}(arch{}, out, x, s, n); }
 inline float exp_sum(float* out, const float* x, std::size_t n) { return exp_sum_kernel{}(arch{}, out, x, n); }

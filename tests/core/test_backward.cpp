@@ -118,6 +118,12 @@ double error_of(const Matrix& got, const Vec& want) {
     return err / scale;
 }
 
+// One backward call, on the SIMD path or the reference path.
+attn::Result<AttentionBackward> backward_on(bool simd, const Matrix& q, const Matrix& k, const Matrix& v,
+                                            const Matrix& g, const AttentionOptions& o) {
+    return simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+}
+
 double g_max_fd_error = 0.0;  // the largest error seen, reported once (see the last test case)
 
 // Both paths' gradients of one case against the finite differences of the float64 loss: dQ, dK,
@@ -140,8 +146,8 @@ void check_against_differences(const Matrix& q, const Matrix& k, const Matrix& v
             for (std::size_t c = 0; c < v.cols; ++c) da[i * nk + j] += double(g(i, c)) * double(v(j, c));
 
     for (const bool simd : {false, true}) {
-        INFO((simd ? "simd" : "reference") << " path");
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        INFO(std::string(simd ? "simd" : "reference") << " path");
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
         struct Compared {
@@ -196,7 +202,7 @@ TEST_CASE("backward, worked example: Q = K = I₂, V = 10·I₂, L = (A·V)₁�
     //   dZ₁₁ = A₁₁(10 − (A₁₁·10 + A₁₂·0)) = 10·A₁₁·A₁₂ = 2.2118,  dZ₁₂ = A₁₂(0 − 6.698) = −2.2118;
     // ÷√2 gives dS₁ = [1.5640, −1.5640]. With K = Q = I₂, dQ = dS·K = dS and dK = dSᵀ·Q = dSᵀ.
     for (const bool simd : {false, true}) {
-        INFO((simd ? "simd" : "reference") << " path");
+        INFO(std::string(simd ? "simd" : "reference") << " path");
         const auto r = simd ? attn::attention_backward_simd(i2, i2, v, g) : attn::attention_backward(i2, i2, v, g);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
@@ -248,9 +254,9 @@ TEST_CASE("backward: masked entries give exactly 0, a fully masked row gives 0, 
     for (std::size_t i = 0; i < 4; ++i) keep(i, 4) = 0.0f;  // key 4 masked for every query…
     v(4, 0) = std::numeric_limits<float>::quiet_NaN();      // …so its NaN value must reach nothing
     for (const bool simd : {false, true}) {
-        INFO((simd ? "simd" : "reference") << " path");
+        INFO(std::string(simd ? "simd" : "reference") << " path");
         const auto o = options(Scale::SqrtDk, 1.0f, MaskKind::Custom, keep);
-        const auto r = simd ? attn::attention_backward_simd(q, k, v, g, o) : attn::attention_backward(q, k, v, g, o);
+        const auto r = backward_on(simd, q, k, v, g, o);
         REQUIRE(r.ok());
         const attn::AttentionGrads& gr = r.value.grads;
         for (std::size_t i = 0; i < 4; ++i)
@@ -264,6 +270,94 @@ TEST_CASE("backward: masked entries give exactly 0, a fully masked row gives 0, 
             for (float x : m->data) CHECK(std::isfinite(x));
         CHECK(gr.d_v(4, 0) == 0.0f);            // a key nobody attends to gets no gradient
         CHECK(std::isnan(gr.d_weights(0, 4)));  // ∂L/∂A_i4 = G_i·v_4 is NaN, truly
+    }
+}
+
+// Issue 19, item 1, backward: q = [[1]], k = [[0], [−100], [−100], [−100]], v = [[1], [2], [3],
+// [NaN]], scale none, L = (A·V)₀₀ (G = [[1]]). Keys 1–3 are kept, with weights exp(−100) ≈ 3.7·10⁻⁴⁴
+// (std::exp's denormal) or exactly 0 (xsimd's exp flushes it), and the forward output is NaN on both
+// paths. In float64 the weights are 3.7·10⁻⁴⁴ > 0, L = 1 + 3.7·10⁻⁴⁴·(2 + 3 + NaN) is NaN for every
+// q and k, so ∂L/∂q and ∂L/∂k are NaN; ∂L/∂A_0j = v_j (NaN for key 3 only); ∂L/∂v_j = A_0j, finite.
+// The rule: only the mask gives a gradient 0; a kept key is computed whatever its weight, so the
+// softmax's Σ_t A_t dA_t holds 0·NaN or 3.7·10⁻⁴⁴·NaN — NaN on both paths, and so is every dZ_j.
+// (The SIMD path skipped weight 0 and gave finite gradients.)
+TEST_CASE("issue 19: a NaN value behind a kept key whose weight underflowed reaches the gradients on both paths") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Matrix q(1, 1, {1}), g(1, 1, {1});
+    for (const float far : {-100.0f, -200.0f}) {  // −200: exp is 0 in float32 on both paths, std::exp's too
+        INFO("keys 1-3 at score " << far);
+        const Matrix k(4, 1, {0, far, far, far}), v(4, 1, {1, 2, 3, nan});
+        for (const bool simd : {false, true}) {
+            INFO(std::string(simd ? "simd" : "reference") << " path");
+            const auto o = options(Scale::None);
+            const auto r = backward_on(simd, q, k, v, g, o);
+            REQUIRE(r.ok());
+            const attn::AttentionGrads& gr = r.value.grads;
+            REQUIRE(std::isnan(r.value.forward.output(0, 0)));
+            check_close(gr.d_weights, Matrix(1, 4, {1, 2, 3, nan}), 0, 0, "dA = dO·Vᵀ");
+            for (const Matrix* m : {&gr.d_scaled, &gr.d_scores, &gr.d_q, &gr.d_k})
+                for (float x : m->data) CHECK(std::isnan(x));
+            CHECK(gr.d_v(0, 0) == 1.0f);
+            for (std::size_t j = 1; j < 4; ++j) CHECK(gr.d_v(j, 0) < std::numeric_limits<float>::min());  // A_0j ≥ 0
+        }
+    }
+    // Masked, key 3 is left out on both paths: every gradient finite, dZ and dS 0 at the masked key.
+    AttentionOptions o = options(Scale::None, 1.0f, MaskKind::Custom, Matrix(1, 4, {1, 1, 1, 0}));
+    const Matrix k(4, 1, {0, -100, -100, -100}), v(4, 1, {1, 2, 3, nan});
+    for (const bool simd : {false, true}) {
+        INFO(std::string(simd ? "simd" : "reference") << " path, key 3 masked");
+        const auto r = backward_on(simd, q, k, v, g, o);
+        REQUIRE(r.ok());
+        for (const Matrix* m : {&r.value.grads.d_q, &r.value.grads.d_k, &r.value.grads.d_v, &r.value.grads.d_scores})
+            for (float x : m->data) CHECK(std::isfinite(x));
+        CHECK(r.value.grads.d_scores(0, 3) == 0.0f);
+    }
+}
+
+// The same rule in dV = Aᵀ·dO, step by step: the backward steps are also called unchecked (the
+// model's), where dO may hold NaN. A kept key of weight exactly 0 still multiplies dO: 0·NaN = NaN.
+TEST_CASE("issue 19: dV reads dO behind a kept key of weight 0, not behind a masked one, on both paths") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Matrix a(2, 2, {1, 0, 0, 1}), kept(2, 2, {1, 1, 0, 1}), d_output(2, 1, {nan, 1});
+    for (const bool simd : {false, true}) {
+        INFO(std::string(simd ? "simd" : "reference") << " path");
+        const Matrix dv =
+            simd ? attn::simd_backward::d_values(a, kept, d_output) : attn::reference::d_values(a, kept, d_output);
+        CHECK(std::isnan(dv(0, 0)));  // 1·NaN, from query 0
+        CHECK(std::isnan(dv(1, 0)));  // 0·NaN from query 0 (kept), + 1·1
+        const Matrix dz = simd ? attn::simd_backward::d_softmax(a, kept, Matrix(2, 2, {1, nan, nan, 2}))
+                               : attn::reference::d_softmax(a, kept, Matrix(2, 2, {1, nan, nan, 2}));
+        for (std::size_t j = 0; j < 2; ++j) CHECK(std::isnan(dz(0, j)));  // the kept NaN, weight 0, in the sum
+        CHECK(dz(1, 0) == 0.0f);                                          // masked: exactly 0, its NaN dA left out
+        CHECK(dz(1, 1) == 0.0f);                                          // 1·(2 − 1·2)
+    }
+}
+
+// The mask's rule reaches Q·Kᵀ's backward too: query 1 is NaN and fully masked, key 4's k row is
+// NaN and masked for every query, so the forward output and the float64 loss are finite and depend
+// on neither. dQ = dS·K and dK = dSᵀ·Q take only the kept pairs (a masked dS_ij is 0, and 0·NaN
+// would be NaN): every gradient finite, dQ_1 = 0 and dK_4 = 0.
+TEST_CASE("backward: a NaN query or key row that only masked pairs meet stays out of dQ and dK, on both paths") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Matrix q = random_matrix(4, 3, 17), k = random_matrix(5, 3, 18);
+    const Matrix v = random_matrix(5, 2, 19), g = random_matrix(4, 2, 20);
+    Matrix keep = mask_with_empty_row(4, 5, 21);
+    for (std::size_t i = 0; i < 4; ++i) keep(i, 4) = 0.0f;
+    q(1, 2) = nan;
+    k(4, 0) = nan;
+    for (const bool simd : {false, true}) {
+        INFO(std::string(simd ? "simd" : "reference") << " path");
+        const auto o = options(Scale::SqrtDk, 1.0f, MaskKind::Custom, keep);
+        const auto r = backward_on(simd, q, k, v, g, o);
+        REQUIRE(r.ok());
+        const attn::AttentionGrads& gr = r.value.grads;
+        for (float x : r.value.forward.output.data) CHECK(std::isfinite(x));
+        for (const Matrix* m : {&gr.d_q, &gr.d_k, &gr.d_v})
+            for (float x : m->data) CHECK(std::isfinite(x));
+        for (std::size_t c = 0; c < 3; ++c) {
+            CHECK(gr.d_q(1, c) == 0.0f);
+            CHECK(gr.d_k(4, c) == 0.0f);
+        }
     }
 }
 
@@ -307,9 +401,14 @@ TEST_CASE(
         for (std::size_t d : {1u, 4u, 5u, 17u}) {
             const Matrix x = random_matrix(n, d, unsigned(n * 31 + d)), w = random_matrix(d, d + 3, unsigned(n + d));
             const Matrix d_out = random_matrix(n, d + 3, unsigned(n * 7 + d * 3));
-            // dW_tc = Σ_i x_it dOut_ic, summed over i in order on both paths: equal bit for bit.
+            // dW_tc = Σ_i x_it dOut_ic, summed over i in order on both paths: equal bit for bit,
+            // but in the relaxed-SIMD build, whose multiply–adds may fuse (backward_kernels.hpp).
             const Matrix dw = attn::reference::d_project_weights(x, d_out);
+#if ATTN_RELAXED_SIMD
+            check_close(attn::simd_backward::d_project_weights(x, d_out), dw, 1e-5, 0, "dW");
+#else
             CHECK(attn::simd_backward::d_project_weights(x, d_out).data == dw.data);
+#endif
             check_close(attn::simd_backward::d_project_input(d_out, w), attn::reference::d_project_input(d_out, w),
                         1e-5, 0, "dX");
             // Against finite differences of L = Σ (X·W) ∘ dOut, which is linear: the exact products.
@@ -327,18 +426,55 @@ TEST_CASE("backward kernels: weighted_sum and softmax_grad against their scalar 
     for (std::size_t n = 0; n <= 4 * w + 3; ++n) {
         INFO("n = " << n);
         Matrix a = random_matrix(1, n + 1, unsigned(n + 1), 0.0f, 1.0f), g = random_matrix(1, n + 1, unsigned(n + 50));
+        Matrix kept(1, n + 1, 1.0f);
         for (std::size_t i = 0; i < n; i += 3) {
-            a.data[i] = 0.0f;                                     // a masked key…
+            a.data[i] = kept.data[i] = 0.0f;                      // a masked key…
             g.data[i] = std::numeric_limits<float>::quiet_NaN();  // …whose dA is NaN: selected away
         }
-        const float sum = attn::simd::weighted_sum(a.data.data(), g.data.data(), n);
-        const float want = attn::simd::weighted_sum_tail(a.data.data(), g.data.data(), 0, n);
+        for (std::size_t i = 1; i < n; i += 3) a.data[i] = 0.0f;  // a kept key whose weight underflowed
+        const float sum = attn::simd::weighted_sum(a.data.data(), kept.data.data(), g.data.data(), n);
+        const float want = attn::simd::weighted_sum_tail(a.data.data(), kept.data.data(), g.data.data(), 0, n);
         CHECK(testing::close(sum, want, 1e-6 * (1.0 + n)));
         std::vector<float> out(n + 1, -7.0f), expect(n + 1, -7.0f);
-        attn::simd::softmax_grad(out.data(), a.data.data(), g.data.data(), 0.25f, n);
-        attn::simd::softmax_grad_tail(expect.data(), a.data.data(), g.data.data(), 0.25f, 0, n);
+        attn::simd::softmax_grad(out.data(), a.data.data(), kept.data.data(), g.data.data(), 0.25f, n);
+        attn::simd::softmax_grad_tail(expect.data(), a.data.data(), kept.data.data(), g.data.data(), 0.25f, 0, n);
         CHECK(out == expect);    // one subtraction and one multiplication each: equal bit for bit
         CHECK(out[n] == -7.0f);  // nothing written past the end
+    }
+}
+
+// Issue 20, item 1: the backward pass's dot and axpy multiply–add with backward_madd — in the
+// relaxed-SIMD build fast_kernels.hpp's madd (one f32x4.relaxed_madd, as the fast paths'
+// microkernels), so they round as a chain of madd written here does, bit for bit; in every other
+// build they are simd_kernels.hpp's dot and axpy, bit for bit. At every length around W, and
+// within float32 rounding of the sums either way.
+TEST_CASE("backward kernels: dot and axpy through the build's multiply-add (fused with relaxed SIMD)") {
+    const std::size_t w = attn::simd::batch_size();
+    for (std::size_t n = 0; n <= 4 * w + 3; ++n) {
+        INFO("n = " << n);
+        const Matrix a = random_matrix(1, n + 1, unsigned(n + 3)), b = random_matrix(1, n + 1, unsigned(n + 90));
+        const float got = attn::simd::backward_dot(a.data.data(), b.data.data(), n);
+        std::vector<float> y(n + 1, 0.5f), y_want(n + 1, 0.5f);
+        attn::simd::backward_axpy(y.data(), 0.75f, a.data.data(), n);
+#if ATTN_RELAXED_SIMD
+        using batch = xsimd::batch<float, attn::simd::arch>;
+        const std::size_t vec_end = n - n % w;
+        batch acc(0.0f);
+        for (std::size_t i = 0; i < vec_end; i += w)
+            acc = attn::fast::madd(batch::load_unaligned(&a.data[i]), batch::load_unaligned(&b.data[i]), acc);
+        CHECK(got == xsimd::reduce_add(acc) + attn::simd::dot_tail(a.data.data(), b.data.data(), vec_end, n));
+        for (std::size_t i = 0; i < vec_end; i += w)
+            attn::fast::madd(batch(0.75f), batch::load_unaligned(&a.data[i]), batch::load_unaligned(&y_want[i]))
+                .store_unaligned(&y_want[i]);
+        attn::simd::axpy_tail(y_want.data(), 0.75f, a.data.data(), vec_end, n);
+#else
+        CHECK(got == attn::simd::dot(a.data.data(), b.data.data(), n));
+        attn::simd::axpy(y_want.data(), 0.75f, a.data.data(), n);
+#endif
+        CHECK(y == y_want);
+        double exact = 0.0;
+        for (std::size_t i = 0; i < n; ++i) exact += double(a.data[i]) * double(b.data[i]);
+        CHECK(testing::close(got, exact, 1e-6 * (1.0 + n)));
     }
 }
 

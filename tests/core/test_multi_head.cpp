@@ -377,4 +377,11 @@ TEST_CASE("multi-head refusals: a code, the argument at fault and a sentence, be
         const std::uint64_t bytes = attn::multi_head_working_bytes({4096, 64, 8, 8, 8, 64}, Axis::Row);
         CHECK(bytes >= 8 * attn::working_bytes(attn::Operation::AttentionSteps, {4096, 4096, 8, 8}));
     }
+    SUBCASE("the 1 GiB rule counts each head's record too, which outweighs the numbers at n = d = 1") {
+        // tests/fuzz/fuzz_differential.cpp measured 628 bytes held against 84 counted for one
+        // head of 1×1 matrices: the vector of HeadSteps was left out.
+        const std::uint64_t steps = attn::working_bytes(attn::Operation::AttentionSteps, {1, 1, 1, 1});
+        CHECK(attn::multi_head_working_bytes({1, 1, 1, 1, 1, 1}, Axis::Row) >= steps + sizeof(attn::HeadSteps));
+        CHECK(attn::multi_head_working_bytes({1, 1, 3, 1, 1, 1}, Axis::Row) >= 3 * (steps + sizeof(attn::HeadSteps)));
+    }
 }

@@ -7,7 +7,9 @@
 // SIMD128 layout (the same batch width, MR = 8 query rows per group, no fused multiply–add). The
 // inputs are fuzz_attention.cpp's (its header comment; tests/fuzz/corpus/ replays in both):
 // byte 0 < 230 an attention call, 230–239 the labs' sampler, 240 and up claimed shapes (that
-// target's business: skipped here).
+// target's business: skipped here). After an attention call's bytes come the backward pass's dO
+// and a multi-head call made from it (read_extras below), so every attention input runs the
+// attention, backward and multi-head families.
 //
 // For every input and every entry point of its family (kEntryPoints below):
 //   1. it refuses with the reference's Error (code, argument, message), or computes;
@@ -25,10 +27,14 @@
 //      counted; for the step-by-step paths exactly those bytes (working_memory.cpp counts their
 //      peak, not a bound); a refusal allocates nothing but its message.
 //
-// A new entry point (the multi-head path, the backward pass) is one more row of kEntryPoints: a
-// name, its family (what it is compared with: an attention output and weights, or the sampler's
-// dot products; a new family brings its reference and its float64 computation) and a function that
-// makes the call inside measure() and says what its memory check counted.
+// The backward pass (attention_backward, _simd) and multi-head (multi_head_attention_steps, _simd)
+// are families of their own, each with its float64 computation: the gradients by the chain rule
+// with a propagated error bound per cell (float64_backward), and multi-head stage by stage (X·W,
+// every head as the attention family, concat·W_O; check_multi_head).
+//
+// A new entry point is one more row of kEntryPoints: a name, its family (what it is compared with;
+// a new family brings its reference and its float64 computation) and a function that makes the
+// call inside measure() and says what its memory check counted.
 #include <sanitizer/allocator_interface.h>
 
 #include <algorithm>
@@ -39,9 +45,11 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "backward_attention.hpp"
 #include "fast_kernels.hpp"
 #include "fast_path.hpp"
 #include "fuzz_input.hpp"
+#include "multi_head.hpp"
 #include "reference.hpp"
 #include "samples.hpp"
 #include "simd_kernels.hpp"
@@ -89,13 +97,16 @@ auto measure(long long& peak, Call&& call) {
 
 // ---- What one call of an entry point gives ---------------------------------------------------------
 struct Outcome {
-    attn::Error error;          // code None when it computed
-    Matrix output;              // the attention output, or the sampler's dot products (count×1)
-    Matrix weights;             // the step-by-step paths' A (empty for the others)
-    long long peak = 0;         // measured: the call's peak heap
-    long long held = 0;         // workspace bytes held before the call, for it to reuse (the fast kernels)
-    std::uint64_t counted = 0;  // what its memory check counted (working_memory.hpp)
-    bool exact_counts = false;  // the count is the peak itself, not a bound (the step paths)
+    attn::Error error;                // code None when it computed
+    Matrix output;                    // the attention output, or the sampler's dot products (count×1)
+    Matrix weights;                   // the step-by-step paths' A (empty for the others)
+    long long peak = 0;               // measured: the call's peak heap
+    long long held = 0;               // workspace bytes held before the call, for it to reuse (the fast kernels)
+    std::uint64_t counted = 0;        // what its memory check counted (working_memory.hpp)
+    bool exact_counts = false;        // the count is the peak itself, not a bound (the step paths)
+    bool computes_first = false;      // a refusal may come after computing (multi-head's projection_overflow)
+    attn::AttentionGrads grads;       // the backward pass's gradients
+    attn::MultiHeadSteps multi_head;  // every intermediate of a multi-head call
 };
 
 // How an entry point's finite and non-finite cells must agree with the reference's.
@@ -106,13 +117,50 @@ enum class Agreement {
                      // non-finite cells compared only where no score comes near it
 };
 
-enum class Family { Attention, Sampler };
+enum class Family { Attention, Backward, MultiHead, Sampler };
 
-// One input, decoded: an attention call or the sampler's arguments.
+// A multi-head call (multi_head.hpp): x (n, d_model), h heads, the four projections.
+struct MultiHeadCall {
+    Matrix x, w_q, w_k, w_v, w_o;
+    std::size_t heads = 1;
+    attn::AttentionOptions o;
+};
+
+// One input, decoded: an attention call with the backward pass's dO and a multi-head call made
+// from it, or the sampler's arguments.
 struct Case {
     Call call;
+    Matrix d_output;  // (n_q, d_v): ∂L/∂(A·V)
+    MultiHeadCall multi_head;
     std::int64_t dk = 0, count = 0, seed = 0;
 };
+
+// What the backward pass and multi-head read after the attention call's bytes (past the end of an
+// input they follow Reader's fixed pattern, so every input of the corpus has them):
+//   n_q × d_v values        dO (a NaN or ±∞ among them is refused: gradient_not_finite)
+//   4 bytes                 h − 1, a head's d_k − 1 and d_v − 1, d_out − 1 (each mod 4)
+//   then the values of      W_Q (d_model, h·d_k), W_K (likewise), W_V (d_model, h·d_v),
+//                           W_O (h·d_v, d_out), and with a custom mask its n × n cells
+// X is the call's q: n = n_q, d_model = the call's d_k. The options are the call's. Twists 5–7
+// break multi-head's shapes: 5 W_K one column wider, 6 W_O one row short, 7 h = 0.
+void read_extras(Reader& in, const Header& h, Case& out) {
+    out.d_output = in.matrix(h.n_q, h.d_v, h.n_q * h.d_v);
+    MultiHeadCall& m = out.multi_head;
+    const std::size_t heads = in.byte() % 4 + 1, d_k = in.byte() % 4 + 1, d_v = in.byte() % 4 + 1;
+    const std::size_t d_out = in.byte() % 4 + 1, n = out.call.q.rows, d_model = out.call.q.cols;
+    m.x = out.call.q;
+    m.heads = h.twist == 7 ? 0 : heads;
+    const std::size_t wk_cols = heads * d_k + (h.twist == 5 ? 1 : 0), wo_rows = heads * d_v - (h.twist == 6 ? 1 : 0);
+    m.w_q = in.matrix(d_model, heads * d_k, d_model * heads * d_k);
+    m.w_k = in.matrix(d_model, wk_cols, d_model * wk_cols);
+    m.w_v = in.matrix(d_model, heads * d_v, d_model * heads * d_v);
+    m.w_o = wo_rows == 0 ? Matrix{} : in.matrix(wo_rows, d_out, wo_rows * d_out);
+    m.o = out.call.o;
+    if (m.o.mask.kind == attn::MaskKind::Custom) {
+        m.o.mask.keep = Matrix(n, n);
+        for (std::size_t t = 0; t < m.o.mask.keep.size(); ++t) m.o.mask.keep.data[t] = in.mask_cell(t);
+    }
+}
 
 struct EntryPoint {
     const char* name;
@@ -220,12 +268,89 @@ Outcome run_sampler(const Case& in) {
     return out;
 }
 
+// The backward pass counts its forward steps and its gradients (backward_working_bytes): a bound,
+// not the peak, since the forward steps' softmax temporaries are gone before the gradients come.
+template <class Entry>
+Outcome backward_outcome(Entry entry, const Case& in) {
+    const Call& c = in.call;
+    Outcome out;
+    auto r = measure(out.peak, [&] { return entry(c.q, c.k, c.v, in.d_output, c.o); });
+    out.counted = attn::backward_working_bytes(attn::shape_of(c.q), attn::shape_of(c.k), attn::shape_of(c.v), c.o.axis);
+    if (!r.ok()) {
+        out.error = r.error;
+        return out;
+    }
+    out.output = std::move(r.value.forward.output);
+    out.weights = std::move(r.value.forward.weights);
+    out.grads = std::move(r.value.grads);
+    return out;
+}
+
+Outcome run_backward(const Case& in) {
+    return backward_outcome([](const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& g,
+                               const attn::AttentionOptions& o) { return attn::attention_backward(q, k, v, g, o); },
+                            in);
+}
+
+Outcome run_backward_simd(const Case& in) {
+    return backward_outcome(
+        [](const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& g, const attn::AttentionOptions& o) {
+            return attn::attention_backward_simd(q, k, v, g, o);
+        },
+        in);
+}
+
+// Multi-head counts multi_head_working_bytes; it refuses an overflowing projection only once it
+// has computed Q, K and V, so such a refusal may hold up to that count.
+template <class Entry>
+Outcome multi_head_outcome(Entry entry, const Case& in) {
+    const MultiHeadCall& m = in.multi_head;
+    const attn::MultiHeadInputs inputs{m.x, m.w_q, m.w_k, m.w_v, m.w_o};
+    Outcome out;
+    auto r = measure(out.peak, [&] { return entry(inputs, m.heads, m.o); });
+    const attn::Shape mask = attn::shape_of(m.o.mask.keep);
+    const bool shapes_ok = !attn::check_multi_head_shapes(
+        attn::shape_of(m.x), attn::shape_of(m.w_q), attn::shape_of(m.w_k), attn::shape_of(m.w_v), attn::shape_of(m.w_o),
+        static_cast<std::int64_t>(m.heads), m.o, m.o.mask.kind == attn::MaskKind::Custom ? &mask : nullptr);
+    if (shapes_ok)
+        out.counted = attn::multi_head_working_bytes(
+            attn::multi_head_shape(attn::shape_of(m.x), attn::shape_of(m.w_q), attn::shape_of(m.w_v),
+                                   attn::shape_of(m.w_o), m.heads),
+            m.o.axis);
+    out.computes_first = true;
+    if (!r.ok()) {
+        out.error = r.error;
+        return out;
+    }
+    out.output = r.value.output;
+    out.multi_head = std::move(r.value);
+    return out;
+}
+
+Outcome run_multi_head(const Case& in) {
+    return multi_head_outcome([](const attn::MultiHeadInputs& x, std::size_t h,
+                                 const attn::AttentionOptions& o) { return attn::multi_head_attention_steps(x, h, o); },
+                              in);
+}
+
+Outcome run_multi_head_simd(const Case& in) {
+    return multi_head_outcome(
+        [](const attn::MultiHeadInputs& x, std::size_t h, const attn::AttentionOptions& o) {
+            return attn::multi_head_attention_steps_simd(x, h, o);
+        },
+        in);
+}
+
 // Every entry point, by family; the first of each family is its reference.
 const EntryPoint kEntryPoints[] = {
     {"attention_steps", Family::Attention, Agreement::Reference, run_reference_steps},
     {"attention_steps_simd", Family::Attention, Agreement::RoundingOwnSums, run_simd_steps},
     {"attention", Family::Attention, Agreement::Rounding, run_attention},
     {"attention_streaming", Family::Attention, Agreement::Rounding, run_streaming},
+    {"attention_backward", Family::Backward, Agreement::Reference, run_backward},
+    {"attention_backward_simd", Family::Backward, Agreement::RoundingOwnSums, run_backward_simd},
+    {"multi_head_attention_steps", Family::MultiHead, Agreement::Reference, run_multi_head},
+    {"multi_head_attention_steps_simd", Family::MultiHead, Agreement::RoundingOwnSums, run_multi_head_simd},
     {"dot_product_samples", Family::Sampler, Agreement::Rounding, run_sampler},
 };
 
@@ -377,7 +502,12 @@ std::string cell(const char* entry, const char* what, std::size_t t, double got,
 void check_heap(const EntryPoint& e, const Outcome& out) {
     const std::string name = e.name;
     if (out.error) {
-        FUZZ_CHECK(out.peak <= 4096, name + ": a refusal allocated " + std::to_string(out.peak) + " bytes");
+        if (out.computes_first && out.error.code == attn::ErrorCode::ProjectionOverflow)
+            FUZZ_CHECK(static_cast<std::uint64_t>(out.peak) <= out.counted,
+                       name + ": a refusal after the projections held " + std::to_string(out.peak) +
+                           " bytes, its memory check counted " + std::to_string(out.counted));
+        else
+            FUZZ_CHECK(out.peak <= 4096, name + ": a refusal allocated " + std::to_string(out.peak) + " bytes");
         return;
     }
     FUZZ_CHECK(out.peak >= 0 && static_cast<std::uint64_t>(out.peak + out.held) <= out.counted,
@@ -389,70 +519,352 @@ void check_heap(const EntryPoint& e, const Outcome& out) {
                        " (the step paths' count is their peak)");
 }
 
-// Invariants 1–3 for the attention family.
-void check_attention(const Call& c) {
-    Case in;
-    in.call = c;
-    std::vector<Outcome> outcomes;
-    for (const EntryPoint& e : kEntryPoints)
-        if (e.family == Family::Attention) outcomes.push_back(e.run(in));
-    const Outcome& ref = outcomes[0];
-    std::size_t index = 0;
-    const Float64 f64 = ref.error ? Float64{} : float64_attention(c);
-    // The SIMD steps' own sums: non-finite cells compared where no score nears float32's limit
-    // (fuzz_attention.cpp's δ ≤ 10⁻²) and the naive softmax's exp stays below its own (80).
+// Where the SIMD steps' own sums give the reference's non-finite cells: no score near float32's
+// limit (fuzz_attention.cpp's δ ≤ 10⁻²) and the naive softmax's exp below its own (80).
+bool own_sums_agree(const Call& c) {
     const double divisor = attn::reference::score_divisor(c.o.scale, c.q.cols, c.o.temperature);
     const double delta = (2.0 * c.q.cols + 8.0) * kEps * max_abs(c.q) * max_abs(c.k) * c.q.cols / divisor + 1e-7;
-    for (const EntryPoint& e : kEntryPoints) {
-        if (e.family != Family::Attention) continue;
-        const Outcome& out = outcomes[index++];
-        check_heap(e, out);
-        if (ref.error) {
-            FUZZ_CHECK(same_error(out.error, ref.error), std::string(e.name) + " refused otherwise: " +
-                                                             describe(out.error) + " vs " + describe(ref.error));
+    double scaled_max = 0;
+    for (std::size_t i = 0; i < c.q.rows; ++i)
+        for (std::size_t j = 0; j < c.k.rows; ++j)
+            if (kept(c.o, i, j)) {
+                double s = 0;
+                for (std::size_t t = 0; t < c.q.cols; ++t) s += static_cast<double>(c.q(i, t)) * c.k(j, t);
+                if (!std::isnan(s)) scaled_max = std::max(scaled_max, std::fabs(s / divisor));
+            }
+    return delta <= 1e-2 && (c.o.stable || scaled_max < 80.0);
+}
+
+// Invariants 2–3 for one attention output and its weights (`out`, of entry point `name`) against
+// the reference's (`ref`) and the float64 computation of the same call.
+void compare_attention(const std::string& name, Agreement agreement, const Outcome& out, const Outcome& ref,
+                       const Float64& f64, const Call& c) {
+    const char* entry = name.c_str();
+    FUZZ_CHECK(out.output.rows == ref.output.rows && out.output.cols == ref.output.cols, name + ": output shape");
+    const bool compare_classes = agreement != Agreement::RoundingOwnSums || own_sums_agree(c);
+    for (std::size_t t = 0; t < ref.output.size(); ++t) {
+        const float got = out.output.data[t], want = ref.output.data[t];
+        if (compare_classes)
+            FUZZ_CHECK(same_class(got, want), cell(entry, "output", t, got, want) + " (the reference's)");
+        // 3: NaN where the float64 computation has NaN; within tolerance where float32 is exact
+        const double exact = f64.output[t];
+        if (std::isnan(exact)) {
+            if (f64.nan_exact)
+                FUZZ_CHECK(std::isnan(got),
+                           cell(entry, "output", t, got, exact) + " (float64: a NaN input reaches it)");
             continue;
         }
-        FUZZ_CHECK(!out.error, std::string(e.name) + " refused: " + describe(out.error));
-        FUZZ_CHECK(out.output.rows == ref.output.rows && out.output.cols == ref.output.cols,
-                   std::string(e.name) + ": output shape");
-        bool compare_classes = e.agreement != Agreement::RoundingOwnSums;
-        if (e.agreement == Agreement::RoundingOwnSums) {
-            double scaled_max = 0;
-            for (std::size_t i = 0; i < c.q.rows; ++i)
-                for (std::size_t j = 0; j < c.k.rows; ++j)
-                    if (kept(c.o, i, j)) {
-                        double s = 0;
-                        for (std::size_t t = 0; t < c.q.cols; ++t) s += static_cast<double>(c.q(i, t)) * c.k(j, t);
-                        if (!std::isnan(s)) scaled_max = std::max(scaled_max, std::fabs(s / divisor));
-                    }
-            compare_classes = delta <= 1e-2 && (c.o.stable || scaled_max < 80.0);
+        if (!f64.exact) continue;
+        FUZZ_CHECK(
+            std::isfinite(got) && std::fabs(got - exact) <= f64.tolerance[t],
+            cell(entry, "output", t, got, exact) + " (float64, tolerance " + std::to_string(f64.tolerance[t]) + ")");
+        FUZZ_CHECK(std::fabs(static_cast<double>(got) - want) <= 2 * f64.tolerance[t],
+                   cell(entry, "output", t, got, want) + " (the reference's)");
+    }
+    if (out.weights.size() == f64.weights.size() && f64.exact)
+        for (std::size_t t = 0; t < f64.weights.size(); ++t) {
+            const double exact = f64.weights[t], got = out.weights.data[t];
+            if (std::isnan(exact)) continue;
+            FUZZ_CHECK(std::fabs(got - exact) <= f64.weight_tolerance[t],
+                       cell(entry, "weights", t, got, exact) + " (float64)");
         }
-        for (std::size_t t = 0; t < ref.output.size(); ++t) {
-            const float got = out.output.data[t], want = ref.output.data[t];
-            if (compare_classes)
-                FUZZ_CHECK(same_class(got, want), cell(e.name, "output", t, got, want) + " (the reference's)");
-            // 3: NaN where the float64 computation has NaN; within tolerance where float32 is exact
-            const double exact = f64.output[t];
-            if (std::isnan(exact)) {
-                if (f64.nan_exact)
-                    FUZZ_CHECK(std::isnan(got),
-                               cell(e.name, "output", t, got, exact) + " (float64: a NaN input reaches it)");
+}
+
+// Invariant 1 and the heap (4) for one family's outcomes: each refuses as its reference, or
+// computes. Returns whether they computed.
+bool same_refusals(Family family, const std::vector<Outcome>& outcomes) {
+    const Outcome& ref = outcomes[0];
+    std::size_t index = 0;
+    for (const EntryPoint& e : kEntryPoints) {
+        if (e.family != family) continue;
+        const Outcome& out = outcomes[index++];
+        check_heap(e, out);
+        if (ref.error)
+            FUZZ_CHECK(same_error(out.error, ref.error), std::string(e.name) + " refused otherwise: " +
+                                                             describe(out.error) + " vs " + describe(ref.error));
+        else
+            FUZZ_CHECK(!out.error, std::string(e.name) + " refused: " + describe(out.error));
+    }
+    return !ref.error;
+}
+
+std::vector<Outcome> run_family(Family family, const Case& in) {
+    std::vector<Outcome> outcomes;
+    for (const EntryPoint& e : kEntryPoints)
+        if (e.family == family) outcomes.push_back(e.run(in));
+    return outcomes;
+}
+
+// Invariants 1–4 for the attention family. Returns the float64 computation (empty if refused),
+// which the backward pass's checks start from.
+Float64 check_attention(const Case& in) {
+    const std::vector<Outcome> outcomes = run_family(Family::Attention, in);
+    if (!same_refusals(Family::Attention, outcomes)) return {};
+    Float64 f64 = float64_attention(in.call);
+    std::size_t index = 0;
+    for (const EntryPoint& e : kEntryPoints)
+        if (e.family == Family::Attention)
+            compare_attention(e.name, e.agreement, outcomes[index++], outcomes[0], f64, in.call);
+    return f64;
+}
+
+// ---- The backward pass in float64 -----------------------------------------------------------------
+// From the float32 inputs, dO and the float64 forward's weights A (float64_attention), by the
+// README's rule (a masked pair takes part in no sum and has gradient 0; every kept one is
+// computed, whatever its weight):
+//   dA = dO·Vᵀ, c = Σ_t A_t·dA_t along each softmax line, dZ = A∘(dA − c), dS = dZ / f,
+//   dQ = dS·K, dK = dSᵀ·Q, dV = Aᵀ·dO (the sums over the kept pairs).
+// Each cell carries a bound on float32's error, propagated step by step from the weights'
+// tolerance eA and ε = 2⁻²⁴ per rounding (a sum of n terms in any order: (n + 2)·ε·Σ|terms|, plus
+// n·2⁻¹⁴⁹ for products below float32's normals); the final bounds are doubled for the products of
+// two rounding errors the propagation leaves out.
+struct Float64Grads {
+    std::vector<double> d_q, d_k, d_v, d_weights, d_scores;  // row-major, in the gradients' shapes
+    std::vector<double> tol_q, tol_k, tol_v, tol_weights, tol_scores;
+    bool exact = false;      // the bounds hold: the forward's are exact and nothing nears float32's limit
+    bool nan_exact = false;  // NaN exactly where float64 has NaN, no ±∞: nothing on the way can overflow
+};
+
+Float64Grads float64_backward(const Call& c, const Matrix& d_o, const Float64& fwd) {
+    const std::size_t n_q = c.q.rows, n_k = c.k.rows, d = c.q.cols, d_v = c.v.cols;
+    const double f = attn::reference::score_divisor(c.o.scale, d, c.o.temperature);
+    const std::vector<double>&a = fwd.weights, &e_a = fwd.weight_tolerance;
+    double big = 0;  // the largest magnitude on the way: float32 overflows nowhere while it is ≤ 10³⁰
+    const auto track = [&big](double x) {
+        if (!std::isnan(x)) big = std::max(big, std::fabs(x));
+    };
+    Float64Grads g;
+    g.d_weights.assign(n_q * n_k, 0.0);
+    g.tol_weights.assign(n_q * n_k, 0.0);
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) {
+            double sum = 0, size = 0;
+            for (std::size_t t = 0; t < d_v; ++t) {
+                sum += static_cast<double>(d_o(i, t)) * c.v(j, t);
+                size += std::fabs(static_cast<double>(d_o(i, t)) * c.v(j, t));
+            }
+            track(size);
+            g.d_weights[i * n_k + j] = sum;
+            g.tol_weights[i * n_k + j] = (d_v + 2.0) * kEps * size + d_v * 0x1p-149;
+        }
+    // the softmax's backward along each line, then the scaling
+    std::vector<double> d_s(n_q * n_k, 0.0), e_s(n_q * n_k, 0.0);
+    const bool by_column = c.o.axis == Axis::Column;
+    const std::size_t lines = by_column ? n_k : n_q, cells = by_column ? n_q : n_k;
+    for (std::size_t line = 0; line < lines; ++line) {
+        const auto at = [&](std::size_t cell) { return by_column ? cell * n_k + line : line * n_k + cell; };
+        const auto is_kept = [&](std::size_t cell) {
+            return by_column ? kept(c.o, cell, line) : kept(c.o, line, cell);
+        };
+        double sum = 0, size = 0, error = 0;
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+            if (!is_kept(cell)) continue;
+            const std::size_t t = at(cell);
+            const double da = g.d_weights[t], e_da = g.tol_weights[t];
+            sum += a[t] * da;
+            size += std::fabs(a[t] * da);
+            error += e_a[t] * std::fabs(da) + std::fabs(a[t]) * e_da + e_a[t] * e_da;
+        }
+        track(size);
+        const double e_c = error + (cells + 2.0) * kEps * size + cells * 0x1p-149;
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+            if (!is_kept(cell)) continue;
+            const std::size_t t = at(cell);
+            const double diff = g.d_weights[t] - sum, e_diff = g.tol_weights[t] + e_c + kEps * std::fabs(diff);
+            const double dz = a[t] * diff;
+            const double e_z =
+                e_a[t] * std::fabs(diff) + std::fabs(a[t]) * e_diff + e_a[t] * e_diff + kEps * std::fabs(dz) + 0x1p-149;
+            track(std::fabs(diff) + e_diff);
+            d_s[t] = dz / f;
+            e_s[t] = e_z / f + kEps * std::fabs(d_s[t]) + 0x1p-149;
+            track(std::fabs(d_s[t]) + e_s[t]);
+        }
+    }
+    g.d_scores = d_s;
+    g.tol_scores = e_s;
+    // dQ = dS·K, dK = dSᵀ·Q, dV = Aᵀ·dO, over the kept pairs
+    const auto product = [&](std::size_t rows, std::size_t cols, std::size_t terms, auto&& term,
+                             std::vector<double>& out, std::vector<double>& tol) {
+        out.assign(rows * cols, 0.0);
+        tol.assign(rows * cols, 0.0);
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t col = 0; col < cols; ++col) {
+                double sum = 0, size = 0, error = 0;
+                for (std::size_t t = 0; t < terms; ++t) {
+                    double x = 0, e_x = 0, y = 0;
+                    if (!term(r, col, t, x, e_x, y)) continue;
+                    sum += x * y;
+                    size += std::fabs(x * y);
+                    error += e_x * std::fabs(y);
+                }
+                track(size);
+                out[r * cols + col] = sum;
+                tol[r * cols + col] = 2 * (error + (terms + 2.0) * kEps * size + terms * 0x1p-149);
+            }
+    };
+    product(
+        n_q, d, n_k,
+        [&](std::size_t i, std::size_t col, std::size_t j, double& x, double& e_x, double& y) {
+            x = d_s[i * n_k + j], e_x = e_s[i * n_k + j], y = c.k(j, col);
+            return kept(c.o, i, j);
+        },
+        g.d_q, g.tol_q);
+    product(
+        n_k, d, n_q,
+        [&](std::size_t j, std::size_t col, std::size_t i, double& x, double& e_x, double& y) {
+            x = d_s[i * n_k + j], e_x = e_s[i * n_k + j], y = c.q(i, col);
+            return kept(c.o, i, j);
+        },
+        g.d_k, g.tol_k);
+    product(
+        n_k, d_v, n_q,
+        [&](std::size_t j, std::size_t col, std::size_t i, double& x, double& e_x, double& y) {
+            x = a[i * n_k + j], e_x = e_a[i * n_k + j], y = d_o(i, col);
+            return kept(c.o, i, j);
+        },
+        g.d_v, g.tol_v);
+    for (double& t : g.tol_scores) t *= 2;
+    for (double& t : g.tol_weights) t *= 2;
+    g.nan_exact = fwd.nan_exact && own_sums_agree(c) && big <= 1e30;
+    g.exact = g.nan_exact && fwd.exact;
+    return g;
+}
+
+// Calls of more than kBackwardKeys keys are skipped: the backward pass has no kernel that changes
+// with n_k past a few SIMD widths (unlike attention at 64 keys), so they cost time, not coverage,
+// and the 20 s of scripts/run-tests.mjs go further on the rest.
+constexpr std::size_t kBackwardKeys = 40;
+
+// Invariants 1–4 for the backward pass: both paths refuse alike; NaN exactly where float64 has
+// NaN and no ±∞ (so the paths' non-finite cells are the same) wherever nothing can overflow; every
+// finite gradient within its bound of float64's, and of the reference's (twice the bound).
+void check_backward(const Case& in, const Float64& forward) {
+    if (in.call.k.rows > kBackwardKeys) return;
+    const std::vector<Outcome> outcomes = run_family(Family::Backward, in);
+    if (!same_refusals(Family::Backward, outcomes)) return;
+    FUZZ_CHECK(forward.weights.size() == in.call.q.rows * in.call.k.rows,
+               "attention_backward computed where attention_steps refused");
+    const Float64Grads f64 = float64_backward(in.call, in.d_output, forward);
+    const attn::AttentionGrads& ref = outcomes[0].grads;
+    struct Field {
+        const char* name;
+        const Matrix attn::AttentionGrads::*got;
+        const std::vector<double> Float64Grads::*exact;
+        const std::vector<double> Float64Grads::*tol;
+    };
+    static const Field kFields[] = {
+        {"gradQ", &attn::AttentionGrads::d_q, &Float64Grads::d_q, &Float64Grads::tol_q},
+        {"gradK", &attn::AttentionGrads::d_k, &Float64Grads::d_k, &Float64Grads::tol_k},
+        {"gradV", &attn::AttentionGrads::d_v, &Float64Grads::d_v, &Float64Grads::tol_v},
+        {"gradWeights", &attn::AttentionGrads::d_weights, &Float64Grads::d_weights, &Float64Grads::tol_weights},
+        {"gradScores", &attn::AttentionGrads::d_scores, &Float64Grads::d_scores, &Float64Grads::tol_scores},
+    };
+    std::size_t index = 0;
+    for (const EntryPoint& e : kEntryPoints) {
+        if (e.family != Family::Backward) continue;
+        const attn::AttentionGrads& grads = outcomes[index++].grads;
+        for (const Field& field : kFields) {
+            const Matrix &got = grads.*field.got, &want = ref.*field.got;
+            const std::vector<double>&exact = f64.*field.exact, &tol = f64.*field.tol;
+            FUZZ_CHECK(got.size() == exact.size(), std::string(e.name) + ": " + field.name + " shape");
+            for (std::size_t t = 0; t < exact.size(); ++t) {
+                const float x = got.data[t];
+                if (f64.nan_exact) {
+                    FUZZ_CHECK(std::isnan(x) == std::isnan(exact[t]) && !std::isinf(x),
+                               cell(e.name, field.name, t, x, exact[t]) + " (float64's NaN cells)");
+                    FUZZ_CHECK(same_class(x, want.data[t]),
+                               cell(e.name, field.name, t, x, want.data[t]) + " (the reference's)");
+                }
+                if (std::isnan(exact[t])) {
+                    if (f64.nan_exact) FUZZ_CHECK(std::isnan(x), cell(e.name, field.name, t, x, exact[t]));
+                    continue;
+                }
+                if (!f64.exact) continue;
+                FUZZ_CHECK(
+                    std::fabs(x - exact[t]) <= tol[t],
+                    cell(e.name, field.name, t, x, exact[t]) + " (float64, tolerance " + std::to_string(tol[t]) + ")");
+                FUZZ_CHECK(std::fabs(static_cast<double>(x) - want.data[t]) <= 2 * tol[t],
+                           cell(e.name, field.name, t, x, want.data[t]) + " (the reference's)");
+            }
+        }
+    }
+}
+
+// ---- Multi-head, stage by stage in float64 -------------------------------------------------------
+// got = a·b against the float64 product of the same float32 operands: NaN where a NaN operand
+// reaches a cell (always: float64 cannot overflow here, and NaN survives float32's overflow), and
+// where no sum nears float32's limit, NaN only there and every other cell within (n + 2)·ε·Σ|terms|.
+void check_product(const std::string& name, const char* what, const Matrix& got, const Matrix& a, const Matrix& b) {
+    FUZZ_CHECK(got.rows == a.rows && got.cols == b.cols, name + ": " + what + " shape");
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t col = 0; col < b.cols; ++col) {
+            double sum = 0, size = 0;
+            for (std::size_t t = 0; t < a.cols; ++t) {
+                const double term = static_cast<double>(a(i, t)) * b(t, col);
+                sum += term;
+                if (!std::isnan(term)) size += std::fabs(term);
+            }
+            const float x = got(i, col);
+            const std::size_t at = i * b.cols + col;
+            if (std::isnan(sum)) {
+                FUZZ_CHECK(std::isnan(x),
+                           cell(name.c_str(), what, at, x, sum) + " (float64: a NaN operand reaches it)");
                 continue;
             }
-            if (!f64.exact) continue;
-            FUZZ_CHECK(std::isfinite(got) && std::fabs(got - exact) <= f64.tolerance[t],
-                       cell(e.name, "output", t, got, exact) + " (float64, tolerance " +
-                           std::to_string(f64.tolerance[t]) + ")");
-            FUZZ_CHECK(std::fabs(static_cast<double>(got) - want) <= 2 * f64.tolerance[t],
-                       cell(e.name, "output", t, got, want) + " (the reference's)");
+            if (size > 1e30) continue;
+            const double tol = (a.cols + 2.0) * kEps * size + a.cols * 0x1p-149;
+            FUZZ_CHECK(std::isfinite(x) && std::fabs(x - sum) <= tol,
+                       cell(name.c_str(), what, at, x, sum) + " (float64, tolerance " + std::to_string(tol) + ")");
         }
-        if (out.weights.size() == f64.weights.size() && f64.exact)
-            for (std::size_t t = 0; t < f64.weights.size(); ++t) {
-                const double exact = f64.weights[t], got = out.weights.data[t];
-                if (std::isnan(exact)) continue;
-                FUZZ_CHECK(std::fabs(got - exact) <= f64.weight_tolerance[t],
-                           cell(e.name, "weights", t, got, exact) + " (float64)");
-            }
+}
+
+bool same_bits(const Matrix& a, const Matrix& b) {
+    if (a.rows != b.rows || a.cols != b.cols) return false;
+    for (std::size_t t = 0; t < a.size(); ++t)
+        if (!(a.data[t] == b.data[t] || (std::isnan(a.data[t]) && std::isnan(b.data[t])))) return false;
+    return true;
+}
+
+// Invariants 1–4 for multi-head: both paths refuse alike; Q, K and V are X·W within float32
+// rounding of float64 and equal bit for bit on both paths (one axpy per term, in order); every
+// head is the single head on its column blocks, checked as the attention family is (the SIMD
+// path's head against the reference path's, both against float64); concat holds the heads'
+// outputs; the output is concat·W_O within rounding of float64 from the path's own concat (so
+// its NaN cells are the reference's wherever the heads' are).
+void check_multi_head(const Case& in) {
+    const std::vector<Outcome> outcomes = run_family(Family::MultiHead, in);
+    if (!same_refusals(Family::MultiHead, outcomes)) return;
+    const MultiHeadCall& m = in.multi_head;
+    const attn::MultiHeadSteps& ref = outcomes[0].multi_head;
+    std::size_t index = 0;
+    for (const EntryPoint& e : kEntryPoints) {
+        if (e.family != Family::MultiHead) continue;
+        const attn::MultiHeadSteps& st = outcomes[index++].multi_head;
+        const std::string name = e.name;
+        check_product(name, "q", st.q, m.x, m.w_q);
+        check_product(name, "k", st.k, m.x, m.w_k);
+        check_product(name, "v", st.v, m.x, m.w_v);
+        FUZZ_CHECK(same_bits(st.q, ref.q) && same_bits(st.k, ref.k) && same_bits(st.v, ref.v),
+                   name + ": Q, K, V differ from the reference path's");
+        FUZZ_CHECK(st.heads.size() == m.heads, name + ": " + std::to_string(st.heads.size()) + " heads");
+        for (std::size_t i = 0; i < m.heads; ++i) {
+            const attn::HeadSteps& head = st.heads[i];
+            const Call call{head.q, head.k, head.v, Matrix{}, m.o};
+            Outcome got, want;
+            got.output = head.steps.output;
+            got.weights = head.steps.weights;
+            want.output = ref.heads[i].steps.output;
+            want.weights = ref.heads[i].steps.weights;
+            compare_attention(name + " head " + std::to_string(i), e.agreement, got, want, float64_attention(call),
+                              call);
+            const std::size_t d_v = head.v.cols;
+            for (std::size_t r = 0; r < st.concat.rows; ++r)
+                for (std::size_t col = 0; col < d_v; ++col) {
+                    const float x = st.concat(r, i * d_v + col), y = head.steps.output(r, col);
+                    FUZZ_CHECK(x == y || (std::isnan(x) && std::isnan(y)), name + ": concat is not the heads' outputs");
+                }
+        }
+        check_product(name, "output", st.output, st.concat, m.w_o);
     }
 }
 
@@ -504,6 +916,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     const Header h = read_header(in);
-    check_attention(read_call(in, h));
+    Case c;
+    c.call = read_call(in, h);
+    read_extras(in, h, c);
+    check_backward(c, check_attention(c));
+    check_multi_head(c);
     return 0;
 }

@@ -84,6 +84,7 @@ function call({
   column = false,
   temperature = 1,
   twist = 'none',
+  extras = [],
 }) {
   const [nQ, dK, nK, dV] = [q.length, q[0].length, k.length, v[0].length];
   const t = TEMPERATURES.findIndex((p) => Object.is(p, temperature));
@@ -100,6 +101,20 @@ function call({
   for (const m of [q, k, v]) for (const x of m.flat()) bytes.push(...value(x));
   if (mask) for (const x of mask.flat()) bytes.push(x === 0 ? 0 : x === 1 ? 1 : 254);
   for (const x of (w ?? [[1]]).flat()) bytes.push(...value(x));
+  bytes.push(...extras);
+  return bytes;
+}
+
+/**
+ * What fuzz_differential.cpp reads after a call (its read_extras): dO for the backward pass
+ * (n_q×d_v), then a multi-head call on X = q — h heads of d_k and d_v, d_out, the four projections
+ * and, with a custom mask, its n×n cells.
+ */
+function extras({ gradOutput, heads = 1, dK = 1, dV = 1, dOut = 1, wq, wk, wv, wo, mask }) {
+  const bytes = gradOutput.flat().flatMap(value);
+  bytes.push(heads - 1, dK - 1, dV - 1, dOut - 1);
+  for (const m of [wq, wk, wv, wo]) for (const x of m.flat()) bytes.push(...value(x));
+  if (mask) for (const x of mask.flat()) bytes.push(x === 0 ? 0 : 1);
   return bytes;
 }
 
@@ -281,6 +296,66 @@ const CASES = {
       [1, 1],
       [1, 1],
     ],
+  }),
+  // issue 19, item 1, in the backward pass (fuzz_differential.cpp's attention_backward rows), with
+  // dO = [[1]]: the NaN value reaches gradQ, gradK and gradScores on both paths (the SIMD path's
+  // weight-0 test dropped it)
+  'issue19-item1-backward-nan-behind-underflowed-weight': call({
+    q: [[1]],
+    k: [[0], [-200], [-200], [-200]],
+    v: [[1], [2], [3], [NaN_]],
+    scale: 'none',
+    extras: extras({ gradOutput: [[1]], wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] }),
+  }),
+  // the backward's mask rule in dK and dQ, down columns: query 1 is NaN and fully masked
+  'backward-column-nan-query-fully-masked': call({
+    q: [
+      [1, 0],
+      [NaN_, 1],
+      [0, 1],
+    ],
+    k: I2,
+    v: V10,
+    mask: [
+      [1, 1],
+      [0, 0],
+      [1, 0],
+    ],
+    column: true,
+    extras: extras({ gradOutput: I2.concat([[1, 1]]), wq: I2, wk: I2, wv: I2, wo: [[1]] }),
+  }),
+  // multi-head (fuzz_differential.cpp's multi_head rows): X = the worked example's 2×2 Q, two heads
+  // of d_k = 1 and d_v = 2, causal, W_O 4×2; its 1 GiB count against the peak (HeadSteps included)
+  'multi-head-two-heads-causal': call({
+    q: I2,
+    k: I2,
+    v: V10,
+    maskKind: 'causal',
+    extras: extras({
+      gradOutput: I2,
+      heads: 2,
+      dK: 1,
+      dV: 2,
+      dOut: 2,
+      wq: [
+        [1, 0],
+        [0, 1],
+      ],
+      wk: [
+        [1, 0.5],
+        [0.5, 1],
+      ],
+      wv: [
+        [1, 0, 10, 0],
+        [0, 1, 0, 10],
+      ],
+      wo: [
+        [1, 0],
+        [0, 1],
+        [0.5, 0],
+        [0, 0.5],
+      ],
+    }),
   }),
   'streaming-65-keys': call({
     q: [[0.5, -1]],

@@ -258,17 +258,24 @@ for (const build of ['simd', 'scalar']) {
         w = { rows: 8, cols: 8, data: new Float32Array(64) };
       // each head's steps as attentionSteps counts them, and its blocks Q_i, K_i, V_i; then Q, K, V, concat, output
       const steps = attn.workingMemory({ operation: 'attention_steps', nq: 4096, nk: 4096, d: 1, dv: 1 }).bytes;
-      assert.throws(() => attn.multiHeadAttentionSteps({ x, wq: w, wk: w, wv: w, wo: w, heads: 8 }), {
-        code: 'too_much_memory',
-        params: {
-          operation: 'multi_head_attention_steps',
-          what: 'scores',
-          rows: 4096,
-          cols: 4096,
-          bytes: 8 * (steps + 3 * 4096 * 4) + 5 * 4096 * 8 * 4,
-          limit: 2 ** 30,
-        },
+      const numbers = 8 * (steps + 3 * 4096 * 4) + 5 * 4096 * 8 * 4;
+      let refusal;
+      assert.throws(
+        () => attn.multiHeadAttentionSteps({ x, wq: w, wk: w, wv: w, wo: w, heads: 8 }),
+        (e) => (refusal = e).code === 'too_much_memory',
+      );
+      const { bytes, ...rest } = refusal.params;
+      assert.deepEqual(rest, {
+        operation: 'multi_head_attention_steps',
+        what: 'scores',
+        rows: 4096,
+        cols: 4096,
+        limit: 2 ** 30,
       });
+      // and each head's record, the core's HeadSteps (its matrices' headers, the divisor, the counts):
+      // a few hundred bytes, whatever its size in this build
+      const record = (bytes - numbers) / 8;
+      assert.ok(Number.isInteger(record) && record > 0 && record < 1024, `per head ${record} bytes beyond the numbers`);
     });
   });
 }

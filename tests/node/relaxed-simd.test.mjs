@@ -1,7 +1,7 @@
 // The relaxed-SIMD build (issue 20): the pass that renames clang 14's prototype f32x4.qfma to
 // f32x4.relaxed_madd (scripts/lib/relaxed-simd.mjs), proved on a module small enough to read,
-// and the built module: relaxed_madd in its fast paths and nowhere else, its steps the SIMD128
-// build's bit for bit. Its numbers against the reference are in fast-paths.test.mjs and
+// and the built module: relaxed_madd in its fast paths and its backward pass (the training
+// kernels), its forward steps the SIMD128 build's bit for bit. Its numbers against the reference are in fast-paths.test.mjs and
 // api.test.mjs, which run every build.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
