@@ -9,6 +9,7 @@ import { toRows } from '../matrix.js';
 import { renderPanel, showErrors } from '../views/panel.js';
 import { showStageErrors } from '../views/controls.js';
 import { keepingFocus } from './keep-focus.js';
+import { headHandlers } from './heads.js';
 
 const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
@@ -95,6 +96,7 @@ export function createEditing(page) {
 function handlers(page, { numberField, growing, describe, refuse }) {
   const { errors } = page;
   return {
+    ...headHandlers(page),
     preset: (preset) => {
       errors.clear();
       page.commit(choosePreset(page.state, preset));

@@ -29,7 +29,7 @@ export function createEmbedding(page) {
       pageUrl: embedPage ? new URL(embedPage, location.href).href : location.href,
       hash: serializeState({ ...state, embed: true }),
       // The frame's title names what it shows: the step, or the lab.
-      title: `${t('app.title')} · ${state.view === 'steps' ? stepTitle(t, state.step) : t(`view.${state.view}`)}`,
+      title: `${t('app.title')} · ${state.view === 'steps' ? stepTitle(t, state.step, state) : t(`view.${state.view}`)}`,
     });
     renderEmbedDialog(page.$('embed-dialog'), {
       t,

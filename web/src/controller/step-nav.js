@@ -1,13 +1,13 @@
 // Step navigation: the map and the previous / next buttons (views/nav.js), ←/→ on the page, and
 // what a screen reader is told when the step changes.
 
-import { STEPS } from '../steps.js';
+import { STEPS, stepCount } from '../steps.js';
 import { renderNav, updateMap } from '../views/nav.js';
 import { listeners } from './listeners.js';
 
-/** The words for step `step` (1-based): "第 3 / 9 步 打分:QKᵀ". */
-export const stepTitle = (t, step) =>
-  `${t('nav.position', { step, total: STEPS.length })} ${t(`step.${STEPS[step - 1]}.title`)}`;
+/** The words for step `step` (1-based) of this state: "第 3 / 9 步 打分:QKᵀ". */
+export const stepTitle = (t, step, state) =>
+  `${t('nav.position', { step, total: stepCount(state) })} ${t(`step.${STEPS[step - 1]}.title`)}`;
 
 export function createStepNav(page) {
   const { document } = page.dom;
@@ -15,11 +15,11 @@ export function createStepNav(page) {
   const shown = () => !page.state.embed || page.state.nav; // an embed shows the map only with nav=1
 
   function go(step) {
-    if (step < 1 || step > STEPS.length || step === page.state.step) return;
+    if (step < 1 || step > stepCount(page.state) || step === page.state.step) return;
     page.part('explain').close();
     // Said once to screen readers (the map and the title change silently).
     if (page.commit({ ...page.state, step }, { panel: false }))
-      page.$('step-announce').textContent = stepTitle(page.t, step);
+      page.$('step-announce').textContent = stepTitle(page.t, step, page.state);
   }
 
   // ←/→ change the step, except while typing or moving inside a matrix, in an embed fixed to its

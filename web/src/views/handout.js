@@ -6,7 +6,7 @@
 // only.
 
 import { h } from './dom.js';
-import { STEPS } from '../steps.js';
+import { stepsFor } from '../steps.js';
 import { TABLE_LIMIT } from '../state.js';
 import { OPTIONS, optionDefaults } from '../options.js';
 import { matrixFormat } from '../format.js';
@@ -63,15 +63,15 @@ export function renderHandout(root, { state, model, t, engine }) {
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
-    shown = { ...state, ...optionDefaults(), mode: 'qkv' };
+    shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1 };
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
   const given = new Set(exercise ? ['q', 'k', 'v'] : ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v']);
   const printedOnce = new Set();
-  const steps = STEPS.map((stepId, index) => {
+  const steps = stepsFor(shown).map(({ id: stepId }, index) => {
     // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
-    const ids = stepMatrices(stepId, shown.mode).filter((id) => !printedOnce.has(id));
+    const ids = stepMatrices(stepId, shown.mode, shown.heads).filter((id) => !printedOnce.has(id));
     ids.forEach((id) => printedOnce.add(id));
     return h(
       'section',
