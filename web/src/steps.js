@@ -324,7 +324,7 @@ export const STEP_LIST = Object.freeze([
       matrices: () => ['output'],
       symbol: (m) => [m.mi('A'), m.mi('V')],
       op: (m) => [m.mo('·'), m.mi('V')],
-      shape: (s) => [s.n, s.dv],
+      shape: (s) => [s.n, sizeOf(s, 'dvHead')],
     },
     controls: [],
     notices: [],
@@ -340,7 +340,7 @@ export const STEP_LIST = Object.freeze([
       part: 'output',
       detail: () =>
         '\\operatorname{concat} = [\\,\\mathrm{head}_1 \\mid \\cdots \\mid \\mathrm{head}_h\\,] \\in \\mathbb{R}^{n \\times h d_v},' +
-        '\\qquad \\mathrm{head}_i = \\operatorname{softmax}\\!\\left(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\right) V_i',
+        '\\qquad \\mathrm{head}_i = A_i V_i',
     },
     figures: () => [[FIGURE('concat', { ...token, blocks: 'dvHead' })]],
     produces: ['concat'],

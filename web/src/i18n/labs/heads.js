@@ -26,6 +26,9 @@ export default {
     'mat.concat': '拼接:每个列块是一个头的输出',
     'mat.wo': '输出投影 W_O:每个行块读一个头的输出',
     'mat.projected': '多头注意力的输出:每个词一行',
+    'export.py.heads': '头数:每个头取 Q、K、V 的一个列块',
+    'export.py.concat': '拼接各个头的输出',
+    'export.py.outproj': '输出投影',
     'explain.projectionHeading': '第 {i} 个词的多头输出,第 {c} 维:拼接的这一行乘以 W_O 的这一列',
     'explain.projectionTerms': '拼接的第 t 个数 × W_O 第 t 行的这一维,逐项相乘',
 
@@ -67,6 +70,9 @@ export default {
     'mat.concat': "concat: each column block is one head's output",
     'mat.wo': "output projection W_O: each block of rows reads one head's output",
     'mat.projected': 'output of multi-head attention: one row per word',
+    'export.py.heads': 'heads: each takes one column block of Q, K and V',
+    'export.py.concat': "the heads' outputs side by side",
+    'export.py.outproj': 'the output projection',
     'explain.projectionHeading':
       'Multi-head output of word {i}, dimension {c}: this row of the concat times this column of W_O',
     'explain.projectionTerms': 'each number t of the concat times row t of W_O in this dimension',
