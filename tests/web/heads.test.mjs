@@ -26,6 +26,7 @@ import { exportCsv, readCsvExport } from '../../web/src/labs/export/csv.js';
 import { engineErrorField, describeEngineError } from '../../web/src/engine-errors.js';
 import { translator } from '../../web/src/i18n/index.js';
 import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
+import { embedSnippet } from '../../web/src/embed/snippet.js';
 import { toRows } from '../../web/src/matrix.js';
 
 const FIXTURE = JSON.parse(fs.readFileSync(new URL('../fixtures/multi-head.json', import.meta.url), 'utf8'));
@@ -236,4 +237,16 @@ test("JSON and CSV hold every head: the shown head's steps, concat, concat·W_O,
   for (const name of ['wo', 'concat', 'projected', 'qAll', 'head1.scores', 'head2.weights']) assert.ok(csv[name], name);
   near(csv['head1.weights'], TWO_HEADS.expected.heads[0].weights, 'CSV head 1 A');
   near(csv.concat, TWO_HEADS.expected.concat, 'CSV concat');
+});
+
+test('an embed of head 2 at the concat step carries step=10, heads=2 and head=2, and the frame reads it back', () => {
+  const state = { ...heads(), head: 2, step: 10, embed: true };
+  const snippet = embedSnippet({
+    pageUrl: 'https://example.org/attention/index.html',
+    hash: serializeState(state),
+    title: 'x',
+  });
+  assert.match(snippet, /#step=10&amp;[^"]*&amp;heads=2&amp;head=2&amp;[^"]*embed=1"/);
+  const hash = /src="[^#"]*(#[^"]*)"/.exec(snippet)[1].replace(/&amp;/g, '&');
+  assert.deepEqual(parseState(hash).state, state);
 });

@@ -9,7 +9,6 @@ export default {
     'heads.value': '{h} 个头',
     'heads.head': '显示第几个头',
     'heads.headN': '头 {i}',
-    'heads.fromX': '多个头要从 X 计算:已切换为"从 X 计算"(X = I,W = 原来的 Q、K、V)。',
     'heads.showing': '正在看头 {i} / {h}:第 3–9 步是这个头自己的 Q、K、V(Q、K、V 的第 {i} 个列块)。',
 
     'step.concat.title': '拼接:把各个头的输出并排',
@@ -53,7 +52,6 @@ export default {
     'heads.value': '{h} heads',
     'heads.head': 'head shown',
     'heads.headN': 'head {i}',
-    'heads.fromX': 'Heads are computed from X: the inputs are now "from X" (X = I, W = the former Q, K, V).',
     'heads.showing': "Showing head {i} of {h}: steps 3–9 are this head's own Q, K, V (column block {i} of Q, K, V).",
 
     'step.concat.title': "Concat: the heads' outputs side by side",
