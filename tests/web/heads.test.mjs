@@ -14,6 +14,7 @@ import {
   setHeads,
   switchMode,
   resize,
+  shapesAgree,
   HEADS_LIMIT,
 } from '../../web/src/state.js';
 import { stepsFor } from '../../web/src/steps.js';
@@ -104,8 +105,18 @@ test('choosing heads: from Q, K, V the inputs become X = I and W = Q, K, V, with
   assert.deepEqual([back.step, back.head], [9, 1]);
   // Larger sizes grow W_O with the others; back to Q, K, V directly, the head shown is the one head.
   assert.deepEqual(resize(heads(), { dv: 6 }).mats.wo.length, 6);
-  const direct = switchMode({ ...heads(), head: 2, step: 10 }, 'qkv', { q: [[1]], k: [[1]], v: [[1]] });
-  assert.deepEqual([direct.heads, direct.head, direct.step], [1, 1, 9]);
+  const shown = { ...heads(), head: 2, step: 10 };
+  const { q, k, v } = computeModel(engine, shown);
+  const direct = switchMode(shown, 'qkv', { q: toRows(q), k: toRows(k), v: toRows(v) });
+  assert.deepEqual([direct.heads, direct.head, direct.step, direct.dk, direct.dv], [1, 1, 9, 2, 2]);
+  assert.ok(shapesAgree(direct));
+  // …whose weights are the head's, now computed as the one head.
+  near(
+    computeModel(engine, direct).weights,
+    toRows(computeModel(engine, shown).weights),
+    'head 2 as the one head',
+    1e-6,
+  );
 });
 
 test("the model shows head 1 or head 2 in the nine steps: the fixture's weights, concat and output to 1e-5", () => {

@@ -297,6 +297,8 @@ export function switchMode(state, mode, projections) {
   if (mode === 'qkv') next.step = Math.min(next.step, stepsFor(next).length);
   if (mode === 'qkv') {
     next.mats = { q: copyRows(projections.q), k: copyRows(projections.k), v: copyRows(projections.v) };
+    // One head's Q, K, V are narrower than W_Q and W_V were (d_k = h·d_k / h).
+    Object.assign(next, { dk: projections.q[0].length, dv: projections.v[0].length });
   } else {
     const identity = Array.from({ length: state.n }, (_, i) =>
       Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)),

@@ -28,7 +28,7 @@ export function headsControls({ state, t, on }) {
       t('heads.label'),
       counts,
       state.heads,
-      (h) => t('heads.value', { h }),
+      (count) => t('heads.value', { h: count }),
       on.heads,
       'err-heads hint-heads',
     ),
