@@ -136,6 +136,23 @@ inEachEngine((name, driver) => {
     await page.closeAll();
   });
 
+  test(`${name}: 3 heads cannot split d_k = 4: the core's refusal is worded at the heads field, and 4 heads of d_k = 1 work`, async () => {
+    const page = await driver.newPage();
+    await page.goto(`${site.url}index.html${HEADS}&step=3`);
+    await ready(page);
+    await setField(page, '#heads', '3');
+    await page.until(() => document.getElementById('err-heads').textContent !== '');
+    assert.match(await page.evaluate(() => document.getElementById('err-heads').textContent), /W_Q 有 4 列,3 个头/);
+    assert.match(await page.evaluate(() => location.hash), /heads=2/, 'the last good state stays');
+    await setField(page, '#heads', '4');
+    await page.until(() => /heads=4/.test(location.hash));
+    assert.equal(await page.evaluate(() => document.getElementById('err-heads').textContent), '');
+    assert.equal((await matrixIn(page, 'q'))[0].length, 1, "one head's Q has d_k = 4 / 4 = 1 column");
+    assert.match(await title(page), /第 3 \/ 11 步/);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
   test(`${name}: the offline file opens a heads link with no request at all`, async () => {
     const page = await driver.newPage({ blockNetwork: true });
     await page.goto(`${FILE}${HEADS.replace('head=1', 'head=2')}&step=8`);

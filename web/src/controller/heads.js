@@ -1,11 +1,12 @@
 // Multi-head attention's two choices: how many heads (the panel), and which head the article's
 // steps show (the panel, and a head chosen in the overview on the concat step).
 
-import { setHeads, setOption } from '../state.js';
+import { setHeads } from '../state.js';
 import { toRows } from '../matrix.js';
+import { STEPS } from '../steps.js';
 
 /** The step a head chosen in the overview opens at: its scores, the first step that is its own. */
-const HEAD_OPENS_AT = 3;
+const HEAD_OPENS_AT = STEPS.indexOf('scores') + 1;
 
 export function createHeads(page) {
   return {
@@ -18,7 +19,7 @@ export function createHeads(page) {
     /** Shows head `head` (1-based) in the steps; from the overview, at its own first step. */
     showHead(head, { open = false } = {}) {
       page.part('explain').close();
-      const next = setOption(page.state, 'head', head);
+      const next = { ...page.state, head };
       page.commit(open ? { ...next, step: HEAD_OPENS_AT } : next, { panel: true });
       if (open) page.$('step-title')?.focus();
     },
