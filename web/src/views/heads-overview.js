@@ -139,10 +139,24 @@ function headLines({ model, t, theme, tokens, state }) {
   );
 }
 
+// The overview last built for each result (model.heads), with what else shaped it: a render
+// that changes neither (a word chosen, the popover moved) keeps the same elements.
+const built = new WeakMap();
+
 /** The heads overview: ctx { state, model, t, theme, tokens, chooseHead(head) }. */
 export function renderHeadsOverview(ctx) {
-  const { model, t } = ctx;
+  const { model, state, theme, tokens } = ctx;
   if (!model.heads) return null;
+  const key = JSON.stringify([state.lang, state.head, state.digits, state.axis, theme, tokens]);
+  const last = built.get(model.heads);
+  if (last?.key === key) return last.el;
+  const el = overview(ctx);
+  built.set(model.heads, { key, el });
+  return el;
+}
+
+function overview(ctx) {
+  const { model, t } = ctx;
   return h(
     'section',
     { class: 'heads-overview', 'aria-labelledby': 'heads-overview-title' },
