@@ -30,7 +30,7 @@ export function headsControls({ state, t, on }) {
       state.heads,
       (count) => t('heads.value', { h: count }),
       on.heads,
-      'err-heads hint-heads',
+      state.heads > 1 ? 'err-heads hint-heads' : 'err-heads',
     ),
     state.heads > 1
       ? choice(
@@ -43,6 +43,7 @@ export function headsControls({ state, t, on }) {
         )
       : null,
     h('p', { class: 'field-error', id: 'err-heads', role: 'alert' }),
-    h('p', { class: 'hint', id: 'hint-heads' }, t('heads.hint')),
+    // With heads, what d_k and d_v now mean (the widths of all heads together).
+    state.heads > 1 ? h('p', { class: 'hint', id: 'hint-heads' }, t('heads.hint')) : null,
   );
 }
