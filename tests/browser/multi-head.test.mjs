@@ -46,6 +46,25 @@ inEachEngine((name, driver) => {
     assert.deepEqual(await matrixIn(page, 'weights'), HEAD_1, 'head 1: 是 → 它, 猫 → 是 (the previous word)');
     assert.match(await stageText(page), /正在看头 1 \/ 2/);
 
+    // The projections: W_Q's and Q's columns in the heads' blocks, named and coloured.
+    await page.click('.map-node[data-step="2"]');
+    await page.until(() => document.querySelector('figure[data-name="qAll"]'));
+    assert.deepEqual(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('figure[data-name="wq"] th.head-block')].map((th) => [
+          th.textContent,
+          th.colSpan,
+        ]),
+      ),
+      [
+        ['头 1', 2],
+        ['头 2', 2],
+      ],
+    );
+    assert.deepEqual(await axeViolations(page), [], 'axe on the projections in blocks');
+    await page.click('.map-node[data-step="8"]');
+    await page.until(() => document.querySelector('figure[data-name="weights"]'));
+
     await setField(page, '#head', '2');
     await page.until(() => /head=2/.test(location.hash));
     assert.deepEqual(await matrixIn(page, 'weights'), HEAD_2, 'head 2: each word → itself');

@@ -21,6 +21,7 @@ import { stepsFor } from '../../web/src/steps.js';
 import { computeModel, largestDifference } from '../../web/src/model.js';
 import { HEAD_COLORS } from '../../web/src/head-colors.js';
 import { headSummary } from '../../web/src/heads.js';
+import { nonFiniteFrom } from '../../web/src/non-finite.js';
 import { contrast } from '../../web/src/colors.js';
 import { exportJson, readJsonExport } from '../../web/src/labs/export/json.js';
 import { exportCsv, readCsvExport } from '../../web/src/labs/export/csv.js';
@@ -260,4 +261,18 @@ test('an embed of head 2 at the concat step carries step=10, heads=2 and head=2,
   assert.match(snippet, /#step=10&amp;[^"]*&amp;heads=2&amp;head=2&amp;[^"]*embed=1"/);
   const hash = /src="[^#"]*(#[^"]*)"/.exec(snippet)[1].replace(/&amp;/g, '&');
   assert.deepEqual(parseState(hash).state, state);
+});
+
+test("a number float32 cannot hold is placed at the shown head's step, and at concat when only another head has it", () => {
+  // X = 1e19 on 它: head 2 asks 它 with its own key, q·k = 4e39 is beyond float32 (∞) from its scores
+  // on; head 1's query for 它 is (0, 0), so its steps stay finite and the ∞ first shows in the concat.
+  const mats = { ...heads().mats, x: [[1e19, 0, 0, 1], ...heads().mats.x.slice(1)] };
+  const big = { ...heads(), preset: 'custom', mats };
+  assert.equal(nonFiniteFrom(computeModel(engine, { ...big, head: 2 })), 'scores');
+  const first = computeModel(engine, { ...big, head: 1 });
+  assert.equal(nonFiniteFrom(first), 'concat');
+  assert.deepEqual(
+    [first.nonFinite.weights, first.nonFinite.concat > 0, first.nonFinite.projected > 0],
+    [0, true, true],
+  );
 });
