@@ -18,7 +18,10 @@
 //      held     — a first pass with no pause, one click per frame (a key held down), on a page
 //                 just opened: nothing is built ahead, every step is made from nothing;
 //      settled  — the same on a page open for SETTLE_MS: the steps ahead were built meanwhile.
-// 3. Cold start: a fresh browser context (no cache, no service worker) opening the hosted build
+// 3. Multi-head attention at h = 4, n = 16 (d = 16, four heads of d_k = 4): an edit on the
+//    projections, AV and ·W_O steps, and a first pass 1 → 11 at a reader's pace.
+//    `node bench/ui-latency.mjs --heads` measures only this and prints it (the .md is not written).
+// 4. Cold start: a fresh browser context (no cache, no service worker) opening the hosted build
 //    (dist/site behind python3 -m http.server) at step 9, until the worked example's 6.698 is in
 //    the DOM, measured from the navigation's start (performance.now() in the page).
 
@@ -90,6 +93,67 @@ const quantile = (xs, q) => {
 };
 const ms = (x) => x.toFixed(2);
 const hashFor = (n, step) => `#preset=random&mode=x&n=${n}&d=${D}&dk=${D}&dv=${D}&seed=11&step=${step}`;
+const HEADS = { n: 16, heads: 4, steps: [2, 9, 11] };
+const headsHash = (step) => `${hashFor(HEADS.n, step)}&heads=${HEADS.heads}&head=1`;
+const HEADS_ONLY = process.argv.includes('--heads');
+
+/** ${REPS} edits of X[0][0] on the page at `hash`, as typing does: the main thread's ms for each. */
+async function editTimes(hash) {
+  const page = await b.open(hash, { reducedMotion: 'no-preference' });
+  const work = await frameWork(
+    page,
+    async ({ warmup, reps }) => {
+      const input = document.getElementById('in-x-0-0');
+      const frame = () => new Promise(requestAnimationFrame);
+      for (let r = 0; r < warmup + reps; r++) {
+        await frame();
+        await frame();
+        if (r >= warmup) performance.mark(`m:${r}`);
+        input.value = String(((r % 9) - 4) / 4);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      await frame();
+      await frame();
+    },
+    { warmup: WARMUP, reps: REPS },
+  );
+  if (page.problems.length) throw new Error(page.problems.join('\n'));
+  return { page, times: [...work.values()] };
+}
+
+/** Multi-head attention, h = 4 at n = 16: edits on three steps, and a reader's first pass 1 → 11. */
+async function measureHeads() {
+  const out = { edits: [], reading: [] };
+  for (const step of HEADS.steps) {
+    const { page, times } = await editTimes(headsHash(step));
+    out.edits.push({ step, times });
+    console.log(`heads: edit at step ${step}: ${ms(median(times))} ms (median of ${REPS})`);
+    await page.context().close();
+  }
+  for (let pass = 0; pass < PASSES; pass++) {
+    const page = await b.open(headsHash(1), { reducedMotion: 'no-preference' });
+    const work = await frameWork(
+      page,
+      async ({ read }) => {
+        const frame = () => new Promise(requestAnimationFrame);
+        const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        for (let step = 2; step <= 11; step++) {
+          await pause(read);
+          performance.mark(`m:${step}`);
+          document.getElementById('next').click();
+          await frame();
+          await frame();
+        }
+      },
+      { read: READ_MS },
+    );
+    out.reading.push(...work.values());
+    if (page.problems.length) throw new Error(page.problems.join('\n'));
+    await page.context().close();
+  }
+  console.log(`heads: a step, reading 1 → 11: ${ms(median(out.reading))} ms (max ${ms(Math.max(...out.reading))})`);
+  return out;
+}
 
 const loadBefore = os.loadavg()[0];
 const b = await openBrowser();
@@ -97,35 +161,22 @@ const edits = [];
 const steps = [];
 const cold = [];
 let info = '';
+let heads;
 try {
+  heads = await measureHeads();
+  if (HEADS_ONLY) {
+    await b.close();
+    process.exit(0);
+  }
   for (const n of SIZES) {
     for (const [step, what] of STEPS) {
-      const page = await b.open(hashFor(n, step), { reducedMotion: 'no-preference' });
+      const { page, times } = await editTimes(hashFor(n, step));
       info ||= await page.evaluate(
         () =>
           `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`,
       );
-      const work = await frameWork(
-        page,
-        async ({ warmup, reps }) => {
-          const input = document.getElementById('in-x-0-0');
-          const frame = () => new Promise(requestAnimationFrame);
-          for (let r = 0; r < warmup + reps; r++) {
-            await frame();
-            await frame();
-            if (r >= warmup) performance.mark(`m:${r}`);
-            input.value = String(((r % 9) - 4) / 4);
-            input.dispatchEvent(new Event('input', { bubbles: true }));
-          }
-          await frame();
-          await frame();
-        },
-        { warmup: WARMUP, reps: REPS },
-      );
-      const times = [...work.values()];
       const cells = await page.locator('#stage-body figure[data-name] td.c').count();
       const canvases = await page.locator('#stage-body figure[data-name] canvas').count();
-      if (page.problems.length) throw new Error(page.problems.join('\n'));
       edits.push({ n, step, what, cells, canvases, times });
       console.log(`edit n=${n} step ${step}: ${ms(median(times))} ms to the painted frame (median of ${REPS})`);
       await page.context().close();
@@ -263,6 +314,15 @@ ${editTable.join('\n')}
 | n | reading | back | held | held, after ${SETTLE_MS / 1000} s |
 |---|---|---|---|---|
 ${stepTable.join('\n')}
+
+## Multi-head attention: h = ${HEADS.heads}, n = ${HEADS.n} (d = ${D}, heads of d_k = ${D / HEADS.heads})
+
+Target (issue 16): a step or an edit within 16 ms of script and layout, median.
+
+| what | median (ms) | p90 (ms) | max (ms) |
+|---|---|---|---|
+${heads.edits.map(({ step, times }) => `| an edit at step ${step} | ${ms(median(times))} | ${ms(quantile(times, 0.9))} | ${ms(Math.max(...times))} |`).join('\n')}
+| a step, reading 1 → 11 (${PASSES} passes) | ${ms(median(heads.reading))} | ${ms(quantile(heads.reading, 0.9))} | ${ms(Math.max(...heads.reading))} |
 
 ## Cold start (hosted build, dist/site behind python3 -m http.server, a fresh context each time)
 

@@ -14,7 +14,7 @@ export const builds = {
   simd: { module: 'wasm/attention.mjs', core: 'build/wasm/attention_core.mjs', wasm: 'build/wasm/attention_core.wasm' },
   scalar: {
     module: 'wasm/attention-scalar.mjs',
-    core: 'build/wasm/attention_core_scalar.mjs',
+    core: 'build/wasm/attention_core_scalar.mjs', // the same glue as simd's (relaxed-simd.test.mjs)
     wasm: 'build/wasm/attention_core_scalar.wasm',
   },
 };

@@ -93,9 +93,10 @@ describe('the relaxed-SIMD build', () => {
     simd = await loadAttention('simd');
   });
 
-  it("has the SIMD128 build's JS glue, but for the name of its .wasm (so wasm/attention-relaxed.mjs can use that glue)", () => {
+  it("has the SIMD128 build's JS glue, but for the name of its .wasm (so wasm/attention-relaxed.mjs can use that glue); so has the scalar build", () => {
     const glue = (build) => fs.readFileSync(new URL(`../../${builds[build].core}`, import.meta.url), 'utf8');
     assert.equal(glue('relaxed').replaceAll('attention_core_relaxed.wasm', 'attention_core.wasm'), glue('simd'));
+    assert.equal(glue('scalar').replaceAll('attention_core_scalar.wasm', 'attention_core.wasm'), glue('simd'));
   });
 
   it('holds relaxed_madd instructions and no prototype qfma', () => {

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import katex from 'katex';
 import createAttention from '../../wasm/attention.mjs';
-import { STEP_LIST, STEPS, FIGURES, stepWordKeys, stepFigures, fieldOf } from '../../web/src/steps.js';
+import {
+  STEP_LIST,
+  STEPS,
+  FIGURES,
+  stepWordKeys,
+  stepFigures,
+  fieldOf,
+  stepsFor,
+  figureShape,
+} from '../../web/src/steps.js';
 import { OPTIONS, optionWordKeys, apiOptions, SCALE_RULES, scoreDivisor } from '../../web/src/options.js';
 import { VARIANTS, mainFormula, detailFormula, PART_OF_STEP } from '../../web/formulas/formulas.js';
 import { computeModel } from '../../web/src/model.js';
@@ -33,12 +42,38 @@ function states() {
     const [key, value] = pair.split(':');
     return setOption(s, key, key === 'temperature' ? Number(value) : value);
   }, cat);
-  return [article, fromX, cat, odd];
+  // "它 是 猫" with 2 heads, its second head shown, and with the options away from their defaults.
+  const heads = { ...choosePreset(defaultState(), 'heads'), head: 2 };
+  const oddHeads = { ...odd, ...heads, mats: heads.mats, n: 3, d: 4, dk: 4, dv: 4, preset: 'custom' };
+  return [article, fromX, cat, odd, heads, oddHeads];
 }
 
-test('the URL numbers the steps as the list orders them: step=3 is the scores, step=9 the output', () => {
-  assert.deepEqual(STEPS, ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output']);
-  STEP_LIST.forEach((step, index) => {
+test('the URL numbers the steps as the list orders them: step=3 is the scores, step=9 the output, with heads 10 and 11 the concat and ·W_O', () => {
+  assert.deepEqual(
+    stepsFor(defaultState()).map((step) => step.id),
+    ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'],
+  );
+  assert.deepEqual(STEPS, [
+    'x',
+    'project',
+    'scores',
+    'scale',
+    'max',
+    'exp',
+    'sum',
+    'weights',
+    'output',
+    'concat',
+    'outproj',
+  ]);
+  const heads = choosePreset(defaultState(), 'heads');
+  assert.deepEqual(
+    stepsFor(heads).map((step) => step.id),
+    STEPS,
+  );
+  for (const step of [10, 11])
+    assert.equal(STEPS[parseState(serializeState({ ...heads, step })).state.step - 1], STEPS[step - 1]);
+  stepsFor(defaultState()).forEach((step, index) => {
     const { state } = parseState(serializeState({ ...defaultState(), step: index + 1 }));
     assert.equal(STEPS[state.step - 1], step.id);
   });
@@ -64,22 +99,25 @@ test('every word a step or an option names is in both dictionaries', () => {
 test('every figure of every step is drawn from a field of the model, with the shape its description says', () => {
   for (const state of states()) {
     const model = computeModel(engine, state, { article: true });
-    for (const step of STEP_LIST)
+    for (const step of stepsFor(state))
       for (const figure of stepFigures(step, state)) {
         const described = FIGURES[figure.figure];
         assert.ok(described, `${step.id}: ${figure.figure} is described`);
         const matrix = fieldOf(model, described.field);
         if (described.optional && state.softmax === 'naive') continue; // the article's exp: stable only
         assert.ok(matrix, `${step.id}: ${described.field} is in the model`);
-        const [rows, cols] = described.shape.map((size) => (typeof size === 'number' ? size : state[size]));
+        const [rows, cols] = figureShape(figure.figure, state);
         assert.deepEqual([matrix.rows, matrix.cols], [rows, cols], `${step.id}: ${figure.figure}`);
         if (figure.reduce) assert.equal(fieldOf(model, figure.reduce[1]).data.length, state.n, figure.reduce[1]);
       }
     // What the steps produce is what the exports carry, and the model has all of it.
     for (const field of STEP_MATRICES) assert.ok(model[field], field);
-    for (const step of STEPS) for (const field of stepMatrices(step, state.mode)) assert.ok(model[field], field);
+    for (const { id, produces } of stepsFor(state)) {
+      for (const field of stepMatrices(id, state.mode, state.heads)) assert.ok(model[field], field);
+      for (const field of produces) assert.ok(model[field], field);
+    }
     // The map's thumbnails are model fields too.
-    for (const step of STEP_LIST) for (const field of step.map.matrices(state)) assert.ok(model[field], field);
+    for (const step of stepsFor(state)) for (const field of step.map.matrices(state)) assert.ok(model[field], field);
   }
 });
 

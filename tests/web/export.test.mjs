@@ -130,6 +130,44 @@ for (const [name, state] of Object.entries(STATES)) {
   });
 }
 
+test('NumPy: "它 是 猫" with 2 heads (causal, too) — the script prints every head\'s A and AV, the concat and concat·W_O as the page', () => {
+  for (const [name, state] of [
+    ['2 heads', choosePreset(article, 'heads')],
+    ['2 heads, causal, 6 digits', { ...choosePreset(article, 'heads'), mask: 'causal', digits: 6, head: 2 }],
+  ]) {
+    const model = computeModel(engine, state);
+    const printed = runPython(numpyScript(model, state), name);
+    const blocks = [
+      ...model.heads.flatMap((head, i) => [
+        [`A (head ${i + 1})`, head.weights],
+        [`AV (head ${i + 1})`, head.output],
+      ]),
+      ['concat', model.concat],
+      ['concat @ W_O', model.projected],
+    ];
+    assert.deepEqual(
+      Object.keys(printed),
+      blocks.map(([block]) => block),
+    );
+    for (const [block, m] of blocks)
+      printed[block].forEach((row, i) =>
+        row.forEach((text, j) => {
+          const value = m.data[i * m.cols + j];
+          assert.ok(
+            samePrinted(text, value, state.digits),
+            `${name} ${block}[${i}][${j}]: printed ${text}, page ${value}`,
+          );
+        }),
+      );
+  }
+  // Head 1 of the preset: 是 gives 它 0.9411 of its attention, as the article's next step would say.
+  const printed = runPython(
+    numpyScript(computeModel(engine, choosePreset(article, 'heads')), choosePreset(article, 'heads')),
+    'heads',
+  );
+  assert.deepEqual(printed['A (head 1)'][1], ['0.9411', '0.05562', '0.003288']);
+});
+
 test('NumPy: the options appear as code only when used — mask, naive softmax, columns, temperature, ÷d_k, the fully-masked policy', () => {
   const text = (state) => numpyScript(computeModel(engine, state), state);
   assert.match(

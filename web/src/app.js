@@ -21,6 +21,7 @@ import { createExplain } from './controller/explain.js';
 import { createEditing } from './controller/editing.js';
 import { createUrlSync } from './controller/url-sync.js';
 import { createEmbedding } from './controller/embedding.js';
+import { createHeads } from './controller/heads.js';
 
 /**
  * The parts, in the order they render (each part's render(opts) runs after every change): the
@@ -39,6 +40,7 @@ const PARTS = [
   ['editing', createEditing],
   ['url', createUrlSync],
   ['embedding', createEmbedding],
+  ['heads', createHeads],
 ];
 
 /** The browser's objects the parts use (tests hand in fakes). */

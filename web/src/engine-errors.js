@@ -8,7 +8,7 @@ import { temperatureMessage } from './input-rules.js';
 
 // How the page names each argument. In mode "from X" the page computes Q, K and V itself, so a
 // refusal of q means the product X·W_Q (an overflow, say): the reader edits X or W_Q, not Q.
-const NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', q: 'Q', k: 'K', v: 'V', mask: 'mask', w: 'W' };
+const NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', q: 'Q', k: 'K', v: 'V', mask: 'mask', w: 'W' };
 const PRODUCTS = { q: 'Q = X·W_Q', k: 'K = X·W_K', v: 'V = X·W_V' };
 // Own properties only: an argument named 'constructor' (an unknown option's key) is not a matrix.
 const own = (table, key) =>
@@ -26,6 +26,7 @@ function bytes(value) {
  * `error.matrix` is set by model.js when a projection X·W_? was refused (the API says only 'w').
  */
 export function engineErrorField(error) {
+  if (error.code === 'heads_indivisible') return 'heads'; // the count of heads, not the matrix, is what to change
   const name = error.matrix ?? error.argument;
   return own(NAMES, name) !== undefined || name === 'temperature' ? name : null;
 }

@@ -67,6 +67,9 @@ export async function loadEngine({ binaries, build = bestBuild(binaries) } = {})
     simd: () => core.simd(),
     project: (args) => call(() => core.project(args)),
     attentionSteps: (args) => call(() => core.attentionSteps(args)),
+    // Multi-head attention: every head's intermediates, and what the heads cost (issue 16).
+    multiHeadAttentionSteps: (args) => call(() => core.multiHeadAttentionSteps(args)),
+    multiHeadMultiplyAdds: (args) => call(() => core.multiHeadMultiplyAdds(args)),
     // The labs (issue 11): the output-only paths the cost lab times, §4's sampler, the memory figures.
     attention: (args) => call(() => core.attention(args)),
     attentionStreaming: (args) => call(() => core.attentionStreaming(args)),

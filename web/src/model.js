@@ -17,11 +17,13 @@ export const stepOptions = apiOptions;
  *   path    — which code computed them: 'simd' (the API's default, the SIMD loops) or 'reference';
  *   article — with `article: true` and the stable softmax, the article's own hand computation
  *             (§7: exp of the scaled scores without the max): { exps, rowSum, weights }.
+ * With more than one head (multiHeadModel), the nine steps' fields are head `state.head`'s.
  * Throws the API's Error when the input is rejected: an English message, and code, argument,
  * cell and params to word it in the page's language (README.md, "The JS API").
  */
 export function computeModel(engine, state, { path = DEFAULTS.path, article = false } = {}) {
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
+  if ((state.heads ?? 1) > 1) return multiHeadModel(engine, state, m, { path, article });
   let q, k, v;
   if (state.mode === 'x') {
     q = project(engine, m.x, m.wq, 'wq', path);
@@ -37,10 +39,64 @@ export function computeModel(engine, state, { path = DEFAULTS.path, article = fa
   // From X, Q, K and V are computed too (X·W may overflow, ∞ − ∞ is NaN): their cells count as
   // the core's own count does, so that the notice can name step 2 (non-finite.js).
   if (state.mode === 'x') model.nonFinite = { ...steps.nonFinite, q: nonFinite(q), k: nonFinite(k), v: nonFinite(v) };
-  if (article && state.softmax === 'stable') {
-    const naive = engine.attentionSteps({ q, k, v, ...options, stable: false });
-    model.article = { exps: naive.exps, rowSum: naive.rowSum, weights: naive.weights };
-  }
+  if (article && state.softmax === 'stable') model.article = articleExps(engine, { q, k, v, ...options });
+  return model;
+}
+
+/** The article's own exp without the max (§7), on the same Q, K, V and options. */
+function articleExps(engine, args) {
+  const naive = engine.attentionSteps({ ...args, stable: false });
+  return { exps: naive.exps, rowSum: naive.rowSum, weights: naive.weights };
+}
+
+/**
+ * Multi-head attention through the core (multiHeadAttentionSteps): the nine steps' fields are the
+ * shown head's (its column blocks q, k, v and every intermediate), beside them
+ *   qAll, kAll, vAll — the whole projections X·W (every head's columns);
+ *   heads            — every head's intermediates, as the core returns them;
+ *   concat           — [head_1 | … | head_h], n × h·d_v;  projected — concat·W_O, n × d;
+ *   multiplyAdds     — the core's own count of the work, stage by stage.
+ * The non-finite counts are the shown head's, with concat and the output's.
+ */
+function multiHeadModel(engine, state, m, { path, article }) {
+  const options = { ...stepOptions(state), path };
+  const { x, wq, wk, wv, wo } = m;
+  const result = engine.multiHeadAttentionSteps({ x, wq, wk, wv, wo, heads: state.heads, ...options });
+  const { nonFinite: counts, divisor, ...shown } = result.heads[state.head - 1];
+  const model = {
+    x,
+    wq,
+    wk,
+    wv,
+    wo,
+    ...shown,
+    qAll: result.q,
+    kAll: result.k,
+    vAll: result.v,
+    heads: result.heads,
+    concat: result.concat,
+    projected: result.output,
+    multiplyAdds: result.multiplyAdds,
+    // One head as wide as all of them (d_k = h·d_k), counted by the core too: the same work.
+    oneHeadMultiplyAdds: engine.multiHeadMultiplyAdds({
+      n: state.n,
+      dModel: state.d,
+      heads: 1,
+      dk: state.dk,
+      dv: state.dv,
+      dOut: state.d,
+    }),
+    path,
+    weightTotals: totals(shown.weights),
+  };
+  model.nonFinite = {
+    ...counts,
+    ...Object.fromEntries(['q', 'k', 'v'].map((name) => [name, nonFinite(shown[name])])),
+    concat: result.nonFinite.concat,
+    projected: result.nonFinite.output,
+  };
+  if (article && state.softmax === 'stable')
+    model.article = articleExps(engine, { q: shown.q, k: shown.k, v: shown.v, ...options });
   return model;
 }
 
@@ -63,6 +119,8 @@ export function totals(m) {
 
 /** The intermediates both paths compute, in the article's order. */
 export const COMPARED = ['q', 'k', 'v', 'scores', 'scaled', 'shifted', 'exps', 'rowSum', 'weights', 'output'];
+/** …and with heads, the whole projections, the concat and the output projection too. */
+const COMPARED_HEADS = ['qAll', 'kAll', 'vAll', 'concat', 'projected'];
 
 /**
  * The largest difference between two models of the same state (the SIMD path and the reference):
@@ -71,7 +129,7 @@ export const COMPARED = ['q', 'k', 'v', 'scores', 'scaled', 'shifted', 'exps', '
  */
 export function largestDifference(a, b) {
   let best = { value: 0, name: null, i: 0, j: 0 };
-  for (const name of COMPARED) {
+  for (const name of a.concat ? [...COMPARED, ...COMPARED_HEADS] : COMPARED) {
     const x = a[name];
     const y = b[name];
     for (let k = 0; k < x.data.length; k++) {

@@ -2,10 +2,13 @@
 //   article  — the article's worked example (§7): Q = K = I₂, V = 10·I₂, d_k = 2.
 //   cat      — "它 是 猫": X is 3×4 as in §1; the weights are illustrative values chosen by hand so
 //              that "它" attends most to "猫" (a trained model would learn its own).
+//   heads    — "它 是 猫" again, with 2 heads (multi-head attention, the series' next step): one
+//              head attends to the previous word, the other to the word itself; the numbers of
+//              tests/fixtures/multi-head.json (scripts/make-multi-head-fixture.mjs explains them).
 //   overflow — scores near 1000, where naive softmax overflows (§5's warning).
 //   random   — seeded random inputs of any size, reproducible from (seed, sizes).
 
-export const PRESETS = ['article', 'cat', 'overflow', 'random'];
+export const PRESETS = ['article', 'cat', 'heads', 'overflow', 'random'];
 
 const I2 = [
   [1, 0],
@@ -56,6 +59,49 @@ const FIXED = {
       ],
     },
   },
+  heads: {
+    mode: 'x',
+    // d_k and d_v are the widths of W_Q and W_V: h·d_k = 4 columns, two heads of d_k = 2.
+    sizes: { n: 3, d: 4, dk: 4, dv: 4 },
+    heads: 2,
+    tokens: { 'zh-CN': ['它', '是', '猫'], en: ['it', 'is', 'cat'] },
+    illustrative: true,
+    mats: {
+      // Each word's own one-hot column plus a shared 1; W's last row is 0, so row i of Q = X·W_Q is
+      // row i of W_Q. Columns 1–2 are head 1 (it asks for the previous word's key), 3–4 head 2
+      // (it asks for its own word's key).
+      x: [
+        [1, 0, 0, 1],
+        [0, 1, 0, 1],
+        [0, 0, 1, 1],
+      ],
+      wq: [
+        [0, 0, 2, 0],
+        [2, 0, 0, 2],
+        [0, 2, -2, -2],
+        [0, 0, 0, 0],
+      ],
+      wk: [
+        [2, 0, 2, 0],
+        [0, 2, 0, 2],
+        [-2, -2, -2, -2],
+        [0, 0, 0, 0],
+      ],
+      wv: [
+        [1, 0, 1, 0],
+        [0, 1, 0, 1],
+        [1, 1, 1, 1],
+        [0, 0, 0, 0],
+      ],
+      // The heads' average in the first two outputs, half their difference in the last two.
+      wo: [
+        [0.5, 0, 0.5, 0],
+        [0, 0.5, 0, 0.5],
+        [0.5, 0, -0.5, 0],
+        [0, 0.5, 0, -0.5],
+      ],
+    },
+  },
   overflow: {
     mode: 'qkv',
     sizes: { n: 3, d: 4, dk: 4, dv: 2 },
@@ -85,7 +131,16 @@ export const MODE_MATRICES = {
   qkv: { q: ['n', 'dk'], k: ['n', 'dk'], v: ['n', 'dv'] },
 };
 
+/**
+ * The input matrices this state reads, with their shapes: the mode's, and with more than one head
+ * W_O (h·d_v × d_model: the heads' outputs side by side, back to the model's width).
+ */
+export const inputShapes = ({ mode, heads = 1 }) =>
+  mode === 'x' && heads > 1 ? { ...MODE_MATRICES.x, wo: ['dv', 'd'] } : MODE_MATRICES[mode];
+
 export const presetMode = (preset) => FIXED[preset]?.mode;
+/** How many heads a fixed preset has (1 but for "heads"); random keeps the state's. */
+export const presetHeads = (preset) => FIXED[preset]?.heads ?? 1;
 export const presetSizes = (preset) => FIXED[preset] && { ...FIXED[preset].sizes };
 export const isIllustrative = (preset) => Boolean(FIXED[preset]?.illustrative);
 
@@ -131,10 +186,10 @@ export function randomRange(name, sizes) {
 }
 
 /** The input matrices of a preset for the given mode; random needs sizes and seed. */
-export function presetMatrices(preset, { mode, sizes, seed } = {}) {
+export function presetMatrices(preset, { mode, sizes, seed, heads = 1 } = {}) {
   if (preset === 'random') {
     const next = seededRandom(seed);
-    const shapes = MODE_MATRICES[mode];
+    const shapes = inputShapes({ mode, heads });
     return Object.fromEntries(
       Object.entries(shapes).map(([name, [r, c]]) => [
         name,

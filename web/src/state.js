@@ -6,15 +6,19 @@
 
 import {
   PRESETS,
-  MODE_MATRICES,
+  inputShapes,
   presetMode,
+  presetHeads,
   presetSizes,
   presetMatrices,
   presetTokens,
   seededRandom,
   randomMatrix,
+  randomRange,
 } from './presets.js';
-import { STEPS } from './steps.js';
+import { STEPS, stepsFor } from './steps.js';
+import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
+import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
 import { OPTIONS, optionsAtDefaults } from './options.js';
 import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
@@ -34,7 +38,12 @@ export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise', 'train-lab']
 export const SIZE_LIMIT = 64; // n, d, d_k, d_v
 export const TABLE_LIMIT = 16; // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
-export const MATRIX_NAMES = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v'];
+export const MATRIX_NAMES = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'wo'];
+/**
+ * The most heads the page offers: the core's own limit (wasm/vocabulary.mjs MAX_HEADS), within
+ * the colours it can tell the heads apart by (head-colors.js).
+ */
+export const HEADS_LIMIT = Math.min(MAX_HEADS, HEAD_COLORS.light.length);
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -97,6 +106,11 @@ export const FIELDS = [
   { key: 'dk', type: size, initial: 2 },
   { key: 'dv', type: size, initial: 2 },
   { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
+  // Multi-head attention: how many heads (dk and dv are then the widths h·d_k and h·d_v of W_Q and
+  // W_V), and which head the article's steps show (1-based). Written only with more than one head,
+  // so that every one-head link reads as it always has.
+  { key: 'heads', type: integer(1, HEADS_LIMIT), initial: 1, only: (s) => s.heads > 1 },
+  { key: 'head', type: integer(1, HEADS_LIMIT), initial: 1, only: (s) => s.heads > 1 },
   // The article's switches (options.js): the JS API's names and defaults.
   ...OPTIONS.map((o) => ({ key: o.key, type: o.values ? oneOf(o.values) : number(o.validate), initial: o.initial })),
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
@@ -120,7 +134,7 @@ export const FIELDS = [
     key: name,
     type: matrix,
     matrix: true,
-    only: (s) => s.preset === 'custom' && name in MODE_MATRICES[s.mode],
+    only: (s) => s.preset === 'custom' && name in inputShapes(s),
   })),
 ];
 
@@ -136,8 +150,14 @@ export function defaultState() {
 function resolvePreset(state) {
   if (state.preset === 'custom') return state;
   state.words = presetTokens(state.preset, 'en') ? state.preset : 'none';
-  if (state.preset !== 'random') Object.assign(state, { mode: presetMode(state.preset) }, presetSizes(state.preset));
-  state.mats = presetMatrices(state.preset, { mode: state.mode, sizes: state, seed: state.seed });
+  if (state.preset !== 'random')
+    Object.assign(
+      state,
+      { mode: presetMode(state.preset), heads: presetHeads(state.preset) },
+      presetSizes(state.preset),
+    );
+  state.head = Math.min(state.head, state.heads);
+  state.mats = presetMatrices(state.preset, { mode: state.mode, sizes: state, seed: state.seed, heads: state.heads });
   return state;
 }
 
@@ -151,7 +171,7 @@ export function showsArticleNumbers(state) {
 
 /** True when every matrix the mode needs is present with the shape the sizes say. */
 export function shapesAgree(state) {
-  return Object.entries(MODE_MATRICES[state.mode]).every(([name, [r, c]]) => {
+  return Object.entries(inputShapes(state)).every(([name, [r, c]]) => {
     const m = state.mats[name];
     return Array.isArray(m) && m.length === state[r] && m.every((row) => row.length === state[c]);
   });
@@ -211,10 +231,13 @@ export function parseState(hash) {
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
   if (state.ex > state.exlen) return fallback; // a question beyond the series
+  if (state.head > state.heads) return fallback;
   resolvePreset(state);
+  if (state.heads > 1 && state.mode !== 'x') return fallback; // heads are computed from X
   if (!shapesAgree(state)) return fallback;
+  if (state.step > stepsFor(state).length) return fallback; // concat and ·W_O: with heads only
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
-  for (const name of Object.keys(state.mats)) if (!(name in MODE_MATRICES[state.mode])) delete state.mats[name];
+  for (const name of Object.keys(state.mats)) if (!(name in inputShapes(state))) delete state.mats[name];
   return { state, notice };
 }
 
@@ -254,7 +277,7 @@ export function resize(state, sizes) {
   if (state.preset === 'random') return resolvePreset(next);
   next.preset = 'custom';
   const fill = seededRandom(next.seed + 7919);
-  for (const [name, [r, c]] of Object.entries(MODE_MATRICES[next.mode])) {
+  for (const [name, [r, c]] of Object.entries(inputShapes(next))) {
     const old = next.mats[name] ?? [];
     const fresh = randomMatrix(fill, next[r], next[c]);
     next.mats[name] = fresh.map((row, i) => row.map((v, j) => old[i]?.[j] ?? v));
@@ -264,7 +287,7 @@ export function resize(state, sizes) {
 
 /** A whole pasted matrix; its shape may change the sizes, and the other matrices follow. */
 export function setMatrix(state, name, rows) {
-  const [r, c] = MODE_MATRICES[state.mode][name];
+  const [r, c] = inputShapes(state)[name];
   const sized = resize(state, { [r]: rows.length, [c]: rows[0].length });
   if (sized.error) return sized;
   const next = { ...sized, preset: 'custom' };
@@ -275,12 +298,16 @@ export function setMatrix(state, name, rows) {
 /**
  * Switches between "from X" and "Q, K, V directly" without changing any result:
  * to qkv, Q, K, V are the projections already computed; to x, X = I_n and W_Q, W_K, W_V = Q, K, V.
+ * Heads are computed from X only: to qkv, the head on screen (its Q, K, V) becomes the one head.
  */
 export function switchMode(state, mode, projections) {
   if (mode === state.mode) return state;
-  const next = { ...copy(state), mode, preset: 'custom' };
+  const next = { ...copy(state), mode, preset: 'custom', heads: 1, head: 1 };
+  if (mode === 'qkv') next.step = Math.min(next.step, stepsFor(next).length);
   if (mode === 'qkv') {
     next.mats = { q: copyRows(projections.q), k: copyRows(projections.k), v: copyRows(projections.v) };
+    // One head's Q, K, V are narrower than W_Q and W_V were (d_k = h·d_k / h).
+    Object.assign(next, { dk: projections.q[0].length, dv: projections.v[0].length });
   } else {
     const identity = Array.from({ length: state.n }, (_, i) =>
       Array.from({ length: state.n }, (_, j) => (i === j ? 1 : 0)),
@@ -288,5 +315,25 @@ export function switchMode(state, mode, projections) {
     next.d = state.n;
     next.mats = { x: identity, wq: next.mats.q, wk: next.mats.k, wv: next.mats.v };
   }
+  return next;
+}
+
+/**
+ * `heads` heads (multi-head attention), computed from X: from "Q, K, V directly" the inputs first
+ * become X = I_n and W = Q, K, V (switchMode). A new W_O is seeded random, like a grown matrix;
+ * the shown head and step stay where they are if they still exist. The core refuses a count that
+ * does not divide d_k and d_v (heads_indivisible), in the reader's words at the field.
+ */
+export function setHeads(state, heads, projections) {
+  if (heads === state.heads) return state;
+  const from = heads > 1 && state.mode !== 'x' ? switchMode(state, 'x', projections) : copy(state);
+  const next = { ...from, heads, head: Math.min(state.head, heads) };
+  next.step = Math.min(next.step, stepsFor(next).length);
+  if (next.preset === 'random') return resolvePreset(next);
+  next.preset = 'custom';
+  const [r, c] = inputShapes(next).wo ?? [];
+  if (!r) delete next.mats.wo;
+  else if (next.mats.wo?.length !== next[r] || next.mats.wo[0].length !== next[c])
+    next.mats.wo = randomMatrix(seededRandom(next.seed + 7919), next[r], next[c], randomRange('wo', next));
   return next;
 }

@@ -9,6 +9,7 @@
 //
 // A step:
 //   id        its name in the i18n keys step.<id>.title, step.<id>.text and map.<id>;
+//   when      state → whether the step exists (absent: always): concat and ·W_O need heads;
 //   section   the article's section;
 //   formula   { part: the main formula's part it marks, detail(variant) → TeX of the step alone,
 //               variant = { scale, softmax, axis } };
@@ -25,13 +26,30 @@
 //   columnWords  which of its words ('title', 'text') have a version for a column softmax
 //             (step.<id>.title.column): words that name the rows (stepWords);
 //   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
-//             'mix' (the mix of V's rows), 'lines' (the word-to-word lines).
+//             'mix' (the mix of V's rows), 'lines' (the word-to-word lines), 'heads' (every
+//             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost).
 
 import { SCALE_RULES } from './options.js';
 
 /**
+ * The sizes a shape may name besides the state's own (n, d, dk, dv): with h heads, dk and dv are
+ * the widths h·d_k and h·d_v of W_Q and W_V, and one head's Q, K and V have d_k and d_v columns.
+ */
+const HEAD_SIZES = {
+  dkHead: (state) => state.dk / (state.heads ?? 1),
+  dvHead: (state) => state.dv / (state.heads ?? 1),
+};
+
+/** A figure's symbol that is one letter or name (FIGURES `symbol`). */
+const plain = (name) => ({ text: name, nodes: (m) => [m.mi(name)] });
+
+/** The value of a size of a shape: a number, a state's size, or a head's (HEAD_SIZES). */
+export const sizeOf = (state, size) =>
+  typeof size === 'number' ? size : size in HEAD_SIZES ? HEAD_SIZES[size](state) : state[size];
+
+/**
  * Every matrix a step can show, by its figure id: the model field it is drawn from (a path, e.g.
- * 'article.exps'), its shape in the state's sizes, its colour scale (colors.js: 'div' diverging,
+ * 'article.exps'), its shape in the state's sizes (sizeOf), its colour scale (colors.js: 'div' diverging,
  * 'seq' sequential) and the figure it grows out of in the motion between steps. A new figure
  * also gives its symbol, { text: 'concat', nodes: (m) => [m.mi('concat')] } (views/names.js names
  * the article's own figures).
@@ -41,9 +59,10 @@ export const FIGURES = Object.freeze({
   wq: { field: 'wq', shape: ['d', 'dk'], kind: 'div' },
   wk: { field: 'wk', shape: ['d', 'dk'], kind: 'div' },
   wv: { field: 'wv', shape: ['d', 'dv'], kind: 'div' },
-  q: { field: 'q', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x' },
-  k: { field: 'k', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x' },
-  v: { field: 'v', shape: ['n', 'dv'], kind: 'div', madeFrom: 'x' },
+  // One head's Q, K, V (with one head, the whole projections).
+  q: { field: 'q', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'x' },
+  k: { field: 'k', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'x' },
+  v: { field: 'v', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'x' },
   scores: { field: 'scores', shape: ['n', 'n'], kind: 'div', madeFrom: 'k' },
   scaled: { field: 'scaled', shape: ['n', 'n'], kind: 'div', madeFrom: 'scores' },
   rowMax: { field: 'rowMax', shape: ['n', 1], kind: 'div' },
@@ -52,8 +71,30 @@ export const FIGURES = Object.freeze({
   expsArticle: { field: 'article.exps', shape: ['n', 'n'], kind: 'seq', madeFrom: 'shifted', optional: true },
   rowSum: { field: 'rowSum', shape: ['n', 1], kind: 'seq' },
   weights: { field: 'weights', shape: ['n', 'n'], kind: 'seq', madeFrom: 'exps' },
-  output: { field: 'output', shape: ['n', 'dv'], kind: 'div', madeFrom: 'weights' },
+  output: { field: 'output', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'weights' },
+  // Multi-head attention: the whole projections (every head's columns), the heads' outputs side
+  // by side, the output projection and what comes out of it.
+  qAll: { field: 'qAll', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x', symbol: plain('Q') },
+  kAll: { field: 'kAll', shape: ['n', 'dk'], kind: 'div', madeFrom: 'x', symbol: plain('K') },
+  vAll: { field: 'vAll', shape: ['n', 'dv'], kind: 'div', madeFrom: 'x', symbol: plain('V') },
+  wo: {
+    field: 'wo',
+    shape: ['dv', 'd'],
+    kind: 'div',
+    symbol: { text: 'W_O', nodes: (m) => [m.msub(m.mi('W'), m.mi('O'))] },
+  },
+  concat: { field: 'concat', shape: ['n', 'dv'], kind: 'div', madeFrom: 'output', symbol: plain('concat') },
+  projected: {
+    field: 'projected',
+    shape: ['n', 'd'],
+    kind: 'div',
+    madeFrom: 'concat',
+    symbol: { text: 'concat·W_O', nodes: (m) => [m.mi('concat'), m.msub(m.mi('W'), m.mi('O'))] },
+  },
 });
+
+/** The shape [rows, cols] of a figure (FIGURES) for a state. */
+export const figureShape = (id, state) => FIGURES[id].shape.map((size) => sizeOf(state, size));
 
 /**
  * A figure on a step: `id` (FIGURES) and how it is drawn there —
@@ -65,11 +106,15 @@ export const FIGURES = Object.freeze({
  *   caption  an i18n key other than mat.<id>.
  */
 export const FIGURE = (id, look = {}) => ({ figure: id, ...look });
+//   blocks   'dkHead' | 'dvHead': its columns split into the heads' blocks, each in its colour
+//            (head-colors.js); rowBlocks the same for its rows (W_O's rows are the heads' outputs).
 
 const token = { labels: 'token' };
 const scores = { labels: 'pair', pick: 'score' };
 const maskedScores = { ...scores, masked: true };
 const qkv = () => [[FIGURE('q', token), FIGURE('k', token), FIGURE('v', token)]];
+const headBlocks = (out) => ({ blocks: out === 'v' ? 'dvHead' : 'dkHead' });
+const hasHeads = (state) => (state.heads ?? 1) > 1;
 
 // max and sum along the softmax's axis, in the article's notation (§5)
 const maxOf = (axis) => (axis === 'column' ? "\\max_{i'} x_{i'j}" : "\\max_{j'} x_{ij'}");
@@ -98,10 +143,23 @@ export const STEP_LIST = Object.freeze([
         '\\quad\\Rightarrow\\quad Q, K \\in \\mathbb{R}^{n \\times d_k},\\; V \\in \\mathbb{R}^{n \\times d_v}',
     },
     // X once, then each projection on one line, X · W = result: the line scrolls, never wraps.
+    // With heads, the whole W's and projections, split into the heads' column blocks.
     figures: (state) =>
       state.mode !== 'x'
         ? qkv()
-        : [[FIGURE('x', token)], ...['q', 'k', 'v'].map((out) => ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, token)])],
+        : [
+            [FIGURE('x', token)],
+            ...['q', 'k', 'v'].map((out) =>
+              (state.heads ?? 1) > 1
+                ? [
+                    'X ·',
+                    FIGURE(`w${out}`, headBlocks(out)),
+                    '=',
+                    FIGURE(`${out}All`, { ...token, ...headBlocks(out) }),
+                  ]
+                : ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, token)],
+            ),
+          ],
     produces: ['q', 'k', 'v'],
     map: {
       matrices: () => ['q', 'k', 'v'],
@@ -271,17 +329,79 @@ export const STEP_LIST = Object.freeze([
       matrices: () => ['output'],
       symbol: (m) => [m.mi('A'), m.mi('V')],
       op: (m) => [m.mo('·'), m.mi('V')],
-      shape: (s) => [s.n, s.dv],
+      shape: (s) => [s.n, sizeOf(s, 'dvHead')],
     },
     controls: [],
     notices: [],
     remark: 'article.output',
     extras: ['mix', 'lines'],
   },
+  // Multi-head attention (the series' next step): the heads' outputs side by side, then W_O.
+  {
+    id: 'concat',
+    when: hasHeads,
+    section: 6,
+    formula: {
+      part: 'output',
+      detail: () =>
+        '\\operatorname{concat} = [\\,\\mathrm{head}_1 \\mid \\cdots \\mid \\mathrm{head}_h\\,] \\in \\mathbb{R}^{n \\times h d_v},' +
+        '\\qquad \\mathrm{head}_i = A_i V_i',
+    },
+    figures: () => [[FIGURE('concat', { ...token, blocks: 'dvHead' })]],
+    produces: ['concat'],
+    map: {
+      matrices: () => ['concat'],
+      symbol: (m, s) => m.symbol('concat', s),
+      op: (m) => [m.mo('[ | ]')],
+      shape: (s) => [s.n, s.dv],
+    },
+    controls: [],
+    notices: [],
+    extras: ['heads'],
+  },
+  {
+    id: 'outproj',
+    when: hasHeads,
+    section: 6,
+    formula: {
+      part: 'output',
+      detail: () =>
+        'O = \\operatorname{concat}\\,W_O \\in \\mathbb{R}^{n \\times d},\\qquad ' +
+        'O_{ij} = \\sum_{t=1}^{h d_v} \\operatorname{concat}_{it}\\,(W_O)_{tj}',
+    },
+    figures: () => [
+      [
+        FIGURE('concat', { ...token, blocks: 'dvHead' }),
+        '·',
+        FIGURE('wo', { rowBlocks: 'dvHead' }),
+        '=',
+        FIGURE('projected', { ...token, pick: 'projection' }),
+      ],
+    ],
+    produces: ['projected'],
+    map: {
+      matrices: () => ['projected'],
+      symbol: (m, s) => m.symbol('projected', s),
+      op: (m, s) => [m.mo('·'), ...m.symbol('wo', s)],
+      shape: (s) => [s.n, s.d],
+    },
+    controls: [],
+    notices: [],
+    extras: ['headCost'],
+  },
 ]);
 
 /** The step ids in order: the URL's step number is an id's position + 1. */
 export const STEPS = Object.freeze(STEP_LIST.map((step) => step.id));
+
+/**
+ * The steps this state has, in order: the nine of the article, then with heads concat and ·W_O.
+ * The steps that need heads come last, so a step's number is the same in both lists.
+ */
+export const stepsFor = (state) => STEP_LIST.filter((step) => !step.when || step.when(state));
+
+/** How many steps this state has: the "of 9" (or 11) of "step 3 of 9". */
+export const stepCount = (state) => stepsFor(state).length;
 
 /** The description of step `id` (undefined for an unknown id). */
 export const stepById = (id) => STEP_LIST.find((step) => step.id === id);

@@ -13,6 +13,7 @@ import { underflowsFloat32 } from '../../../wasm/vocabulary.mjs';
 import { renderPanel, showErrors } from '../views/panel.js';
 import { showStageErrors } from '../views/controls.js';
 import { keepingFocus } from './keep-focus.js';
+import { headHandlers } from './heads.js';
 
 const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
@@ -103,6 +104,7 @@ export function createEditing(page) {
 function handlers(page, { numberField, growing, describe, refuse, refused }) {
   const { errors } = page;
   return {
+    ...headHandlers(page),
     preset: (preset) => {
       errors.clear();
       refused.clear();

@@ -7,7 +7,7 @@ import { OPTION_KEYS } from '../options.js';
 import { renderEngineInfo } from '../views/engine-info.js';
 
 // Everything besides the matrices that the numbers depend on.
-const INPUT_KEYS = ['mode', 'n', 'd', 'dk', 'dv', ...OPTION_KEYS];
+const INPUT_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'heads', 'head', ...OPTION_KEYS];
 
 export function createEngineCalls(page) {
   let path = 'simd'; // which code computes: the SIMD loops (default) or the reference

@@ -52,6 +52,9 @@ function anchors(stage, ui) {
   return { shownMatrices, anchorOf, describeCell };
 }
 
+/** How many columns a kind of cell has in a state: a score's n, an output's d_v (one head's), a projection's d. */
+const colsOf = (kind, state) => ({ score: state.n, output: state.dv / state.heads, projection: state.d })[kind];
+
 export function createExplain(page) {
   const { document, window } = page.dom;
   const events = listeners();
@@ -125,7 +128,7 @@ export function createExplain(page) {
     },
     committed(next) {
       const { cell } = ui;
-      if (cell && (cell.i >= next.n || cell.j >= (cell.kind === 'output' ? next.dv : next.n))) ui.cell = null;
+      if (cell && (cell.i >= next.n || cell.j >= colsOf(cell.kind, next))) ui.cell = null;
     },
     destroy: () => events.removeAll(),
     listeners: events,

@@ -45,6 +45,7 @@ export function createStage(page) {
           stale: page.errors.size > 0,
           row: page.view.row,
           onRow: chooseRow,
+          chooseHead: (head) => page.part('heads').showHead(head, { open: true }),
         }),
       );
     },

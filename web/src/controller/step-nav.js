@@ -1,13 +1,13 @@
 // Step navigation: the map and the previous / next buttons (views/nav.js), ←/→ on the page, and
 // what a screen reader is told when the step changes.
 
-import { STEPS, stepWords } from '../steps.js';
+import { STEPS, stepCount, stepWords } from '../steps.js';
 import { renderNav, updateMap } from '../views/nav.js';
 import { listeners } from './listeners.js';
 
-/** The words for step `step` (1-based) in `state`: "第 3 / 9 步 打分:QKᵀ". */
+/** The words for step `step` (1-based) of this state: "第 3 / 9 步 打分:QKᵀ". */
 export const stepTitle = (t, step, state) =>
-  `${t('nav.position', { step, total: STEPS.length })} ${t(stepWords(STEPS[step - 1], state).title)}`;
+  `${t('nav.position', { step, total: stepCount(state) })} ${t(stepWords(STEPS[step - 1], state).title)}`;
 
 export function createStepNav(page) {
   const { document } = page.dom;
@@ -15,7 +15,7 @@ export function createStepNav(page) {
   const shown = () => !page.state.embed || page.state.nav; // an embed shows the map only with nav=1
 
   function go(step) {
-    if (step < 1 || step > STEPS.length || step === page.state.step) return;
+    if (step < 1 || step > stepCount(page.state) || step === page.state.step) return;
     page.part('explain').close();
     // Said once to screen readers (the map and the title change silently).
     if (page.commit({ ...page.state, step }, { panel: false }))

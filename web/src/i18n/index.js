@@ -1,6 +1,7 @@
 // The two dictionaries are JS modules (no runtime fetch), so the page also works as one offline file.
 // The stepper's words are in zh-CN.js and en.js; each lab keeps its words in both languages side by
-// side in labs/ (one file per view), merged here into one dictionary per language.
+// side in labs/ (one file per view, and one for multi-head attention), merged here into one
+// dictionary per language.
 import zh from './zh-CN.js';
 import en from './en.js';
 import scaleLab from './labs/scale-lab.js';
@@ -8,8 +9,9 @@ import costLab from './labs/cost-lab.js';
 import exercise from './labs/exercise.js';
 import exportAndPrint from './labs/export.js';
 import trainLab from './labs/train-lab.js';
+import heads from './labs/heads.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab];
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

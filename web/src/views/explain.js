@@ -1,6 +1,9 @@
-// The one-number expansion: a score or weight (i, j), or an output (i, c), written out as the
-// article computes it, with the live numbers substituted (MathML, views/math.js):
+// The one-number expansion: a score or weight (i, j), an output (i, c), or with heads an output
+// of multi-head attention (i, j), written out as the article computes it, with the live numbers
+// substituted (MathML, views/math.js):
 //   S_ij = q_i · k_j = Σ_t q_it·k_jt → x_ij = S_ij/√d_k → e_ij = exp(x_ij − max) → A_ij = e_ij/Σ_i
+//   O_ij = Σ_t concat_it · (W_O)_tj
+// Each kind of cell is one entry of KINDS: its heading, its lines, and what on the stage it is made of.
 // Every number is read from the model (the core's intermediates) and written with the same
 // per-matrix format as its cell on the stage, so the expansion agrees with the cell to the digit.
 // Negative factors are bracketed; a sum of more than FOLD terms shows its first terms and a button
@@ -82,6 +85,28 @@ function outputLines({ state, model, t, cell, expanded, onExpand }) {
         [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}j`)), msub(mi('v'), mi(`j${c + 1}`))],
         ...products(factors, { expanded, onExpand, t }),
         [mn(fo(at(model.output, i, c)))],
+      ),
+    ),
+  ];
+}
+
+/** O_ij = Σ_t concat_it · (W_O)_tj (multi-head attention's output projection), every term written out. */
+function projectionLines({ state, model, t, cell, expanded, onExpand }) {
+  const { i, j } = cell;
+  const [fc, fw, fo] = [model.concat, model.wo, model.projected].map((m) => matrixFormat(m.data, state.digits));
+  const factors = Array.from({ length: model.concat.cols }, (_, k) => [
+    fc(at(model.concat, i, k)),
+    fw(at(model.wo, k, j)),
+  ]);
+  const wo = (sub) => msub(mi('W'), mrow(mi('O'), mo(','), mi(sub)));
+  return [
+    line(
+      t('explain.projectionTerms'),
+      chain(
+        [msub(mi('O'), pair(i + 1, j + 1, state.n))],
+        [mo('∑', { largeop: 'false' }), msub(mi('concat'), mi(`${i + 1}t`)), wo(`t${j + 1}`)],
+        ...products(factors, { expanded, onExpand, t }),
+        [mn(fo(at(model.projected, i, j)))],
       ),
     ),
   ];
@@ -218,18 +243,39 @@ function scoreLines(ctx) {
 }
 
 /**
- * Fills the popover `root` for `cell` ({ i, j, kind: 'score'|'output' }, 0-based). ctx: { state,
+ * The kinds of cell that expand (steps.js FIGURE `pick`): the popover's heading (`word(k)` names
+ * row k), its lines, and what each matrix on the stage contributes — the row (`row`) and column
+ * (`col`) of it the number is made of, by figure name.
+ */
+const KINDS = {
+  score: {
+    heading: ({ t, cell, tokens }) =>
+      tokens
+        ? t('explain.headingWords', { i: tokens[cell.i], j: tokens[cell.j] })
+        : t('explain.heading', { i: cell.i + 1, j: cell.j + 1 }),
+    lines: (ctx) => scoreLines(ctx),
+    madeOf: { q: (c) => ({ row: c.i }), k: (c) => ({ row: c.j }) },
+  },
+  output: {
+    heading: ({ t, cell }, word) => t('explain.outputHeading', { i: word(cell.i), c: cell.j + 1 }),
+    lines: (ctx) => outputLines(ctx),
+    madeOf: { weights: (c) => ({ row: c.i }), v: (c) => ({ col: c.j }) },
+  },
+  projection: {
+    heading: ({ t, cell }, word) => t('explain.projectionHeading', { i: word(cell.i), c: cell.j + 1 }),
+    lines: (ctx) => projectionLines(ctx),
+    madeOf: { concat: (c) => ({ row: c.i }), wo: (c) => ({ col: c.j }) },
+  },
+};
+
+/**
+ * Fills the popover `root` for `cell` ({ i, j, kind: a KINDS key }, 0-based). ctx: { state,
  * model, t, cell, tokens, expanded (all terms shown), onExpand(), onClose() }.
  */
 export function renderExplain(root, ctx) {
   const { state, t, cell, tokens, onClose } = ctx;
-  const output = cell.kind === 'output';
   const word = (k) => (tokens ? `“${tokens[k]}”` : String(k + 1));
-  const heading = output
-    ? t('explain.outputHeading', { i: word(cell.i), c: cell.j + 1 })
-    : tokens
-      ? t('explain.headingWords', { i: tokens[cell.i], j: tokens[cell.j] })
-      : t('explain.heading', { i: cell.i + 1, j: cell.j + 1 });
+  const heading = KINDS[cell.kind].heading(ctx, word);
   root.replaceChildren(
     h(
       'div',
@@ -247,42 +293,31 @@ export function renderExplain(root, ctx) {
         '×',
       ),
     ),
-    h(
-      'ol',
-      { class: 'expansion', dataset: { i: cell.i, j: cell.j, kind: cell.kind } },
-      output ? outputLines(ctx) : scoreLines(ctx),
-    ),
+    h('ol', { class: 'expansion', dataset: { i: cell.i, j: cell.j, kind: cell.kind } }, KINDS[cell.kind].lines(ctx)),
     state.digits < 6 ? h('p', { class: 'hint' }, t('explain.rounding')) : null,
   );
 }
 
 /**
- * Marks what the chosen number is made of (class toggles only): for a score or weight (i, j),
- * row i of Q and row j of K; for an output (i, c), row i of A and column c of V. `row` is the
+ * Marks what the chosen number is made of (class toggles only, KINDS' madeOf): for a score or
+ * weight (i, j), row i of Q and row j of K; for an output (i, c), row i of A and column c of V;
+ * for a multi-head output (i, j), row i of concat and column j of W_O. `row` is the
  * word whose row is selected everywhere (views/mixing.js), or null.
  */
 export function highlight(stage, { cell, row }) {
   for (const el of stage.querySelectorAll('.hl-row, .hl-cell, .hl-col, .sel-row'))
     el.classList.remove('hl-row', 'hl-cell', 'hl-col', 'sel-row');
-  const output = cell?.kind === 'output';
+  const madeOf = cell ? KINDS[cell.kind].madeOf : {};
   for (const fig of stage.querySelectorAll('figure.matrix')) {
     const name = fig.dataset.name;
     if (row !== null && fig.dataset.tokenRows) fig.querySelector(`tbody tr[data-i="${row}"]`)?.classList.add('sel-row');
     const picked = cell && fig.querySelector(`[data-pick="${cell.kind}"]`) ? cell : null;
     markHeatmap(fig, { cell: picked, row: fig.dataset.tokenRows ? row : null });
     if (!cell) continue;
-    const rowIndex = output
-      ? name === 'weights'
-        ? cell.i
-        : null
-      : name === 'q'
-        ? cell.i
-        : name === 'k'
-          ? cell.j
-          : null;
-    if (rowIndex !== null) fig.querySelector(`tbody tr[data-i="${rowIndex}"]`)?.classList.add('hl-row');
-    if (output && name === 'v')
-      for (const td of fig.querySelectorAll(`td.c[data-j="${cell.j}"]`)) td.classList.add('hl-col');
+    const part = madeOf[name]?.(cell) ?? {};
+    if (part.row !== undefined) fig.querySelector(`tbody tr[data-i="${part.row}"]`)?.classList.add('hl-row');
+    if (part.col !== undefined)
+      for (const td of fig.querySelectorAll(`td.c[data-j="${part.col}"]`)) td.classList.add('hl-col');
     fig.querySelector(`td[data-pick="${cell.kind}"][data-i="${cell.i}"][data-j="${cell.j}"]`)?.classList.add('hl-cell');
   }
 }

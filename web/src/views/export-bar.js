@@ -29,7 +29,7 @@ function download(name, blob) {
 
 /** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
 function stepPng(model, state, theme) {
-  const ids = stepMatrices(STEPS[state.step - 1], state.mode);
+  const ids = stepMatrices(STEPS[state.step - 1], state.mode, state.heads);
   const layout = layoutMatrices(
     ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
     { digits: state.digits, theme },

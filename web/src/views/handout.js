@@ -6,7 +6,7 @@
 // only.
 
 import { h } from './dom.js';
-import { STEPS, stepWords } from '../steps.js';
+import { stepsFor, stepWords, atOrAfter } from '../steps.js';
 import { TABLE_LIMIT } from '../state.js';
 import { OPTIONS, optionDefaults } from '../options.js';
 import { matrixFormat } from '../format.js';
@@ -52,6 +52,22 @@ function formula(stepId, state) {
   return h('div', { class: 'handout-formula' }, template ? template.content.cloneNode(true) : null);
 }
 
+/**
+ * The handout's sections in order, each made by `section(step, numbers, head)`: every step with
+ * one head; with heads, steps 1–2, then each head's own steps (scores to AV, with its numbers),
+ * then concat and ·W_O.
+ */
+function handoutSteps(shown, numbers, heads, section) {
+  const all = stepsFor(shown);
+  if (!heads) return all.map((step) => section(step, numbers, null));
+  const own = (step) => atOrAfter(step.id, 'scores') && !atOrAfter(step.id, 'concat');
+  return [
+    ...all.filter((step) => atOrAfter('scores', step.id) && !own(step)).map((step) => section(step, numbers, null)),
+    ...heads.flatMap((head, b) => all.filter(own).map((step) => section(step, { ...numbers, ...head }, b + 1))),
+    ...all.filter((step) => atOrAfter(step.id, 'concat')).map((step) => section(step, numbers, null)),
+  ];
+}
+
 /** ctx: { state, model, t, engine } — fills `root` (#handout) for printing. */
 export function renderHandout(root, { state, model, t, engine }) {
   const exercise = state.view === 'exercise';
@@ -63,28 +79,35 @@ export function renderHandout(root, { state, model, t, engine }) {
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
-    shown = { ...state, ...optionDefaults(), mode: 'qkv' };
+    shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1 };
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
   const given = new Set(exercise ? ['q', 'k', 'v'] : ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v']);
   const printedOnce = new Set();
-  const steps = STEPS.map((stepId, index) => {
+  const section = (step, numbersOf, head) => {
+    const stepId = step.id;
     // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
-    const ids = stepMatrices(stepId, shown.mode).filter((id) => !printedOnce.has(id));
-    ids.forEach((id) => printedOnce.add(id));
+    const ids = stepMatrices(stepId, shown.mode, shown.heads).filter((id) => !printedOnce.has(`${head}/${id}`));
+    ids.forEach((id) => printedOnce.add(`${head}/${id}`));
+    const number = stepsFor(shown).indexOf(step) + 1;
     return h(
       'section',
-      { class: 'handout-step', dataset: { step: stepId } },
-      h('h2', {}, `${index + 1}. ${t(stepWords(stepId, shown).title)}`),
+      { class: 'handout-step', dataset: { step: stepId, head: head ?? null } },
+      h(
+        'h2',
+        {},
+        `${head ? `${t('heads.headN', { i: head })} · ` : ''}${number}. ${t(stepWords(stepId, shown).title)}`,
+      ),
       formula(stepId, shown),
       h(
         'div',
         { class: 'handout-matrices' },
-        ids.map((id) => printedMatrix(id, numbers[id], shown, { blank: exercise && !given.has(id) })),
+        ids.map((id) => printedMatrix(id, numbersOf[id], shown, { blank: exercise && !given.has(id) })),
       ),
     );
-  });
+  };
+  const steps = handoutSteps(shown, numbers, model.heads && !exercise ? model.heads : null, section);
   const options = OPTIONS.map((o) => o.summary(shown[o.key], t)).filter(Boolean);
   root.replaceChildren(
     h(

@@ -17,8 +17,10 @@ import { renderHeatmap } from './heatmap.js';
  *         side?: { head, title, values, name? } (one value beside each row, e.g. the row max;
  *                name: its symbol and shape, a <math>),
  *         foot?: { head, title, values, name? } (one value under each column),
- *         pick?: 'score' | 'output' (its cells expand into the one-number popover),
- *         masked?: (i, j) => bool }
+ *         pick?: 'score' | 'output' | 'projection' (its cells expand into the one-number popover),
+ *         masked?: (i, j) => bool,
+ *         blocks?, rowBlocks?: { width, colors, label(i) } (multi-head: its columns, or rows, in
+ *           blocks of `width`, one per head, each marked in the head's colour and named) }
  * view:  { digits, theme, t }
  * Returns { el, update(spec, view) }; update takes a spec of the same shape and options.
  */
@@ -128,7 +130,7 @@ function buildTable(spec, view) {
     h(
       'table',
       { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` },
-      h('thead', {}, head),
+      h('thead', {}, spec.blocks ? blockHead(spec) : null, head),
       h('tbody', {}, rows),
     ),
   );
@@ -136,10 +138,48 @@ function buildTable(spec, view) {
   return { el, cells, cellIndex, maskedCells, sideCells, footCells };
 }
 
+/**
+ * A header row over the columns that names each head's block ("头 1"), in its colour: the
+ * colour shows which columns belong together, the words say which head they are.
+ */
+function blockHead({ matrix, blocks, side }) {
+  const count = matrix.cols / blocks.width;
+  return h(
+    'tr',
+    { class: 'head-blocks' },
+    h('td', { class: 'corner' }),
+    Array.from({ length: count }, (_, b) =>
+      h(
+        'th',
+        {
+          scope: 'colgroup',
+          colspan: blocks.width,
+          class: 'head-block',
+          style: { color: blocks.colors[b], borderColor: blocks.colors[b] },
+        },
+        blocks.label(b),
+      ),
+    ),
+    side ? h('td', { class: 'corner', colspan: 2 }) : null,
+  );
+}
+
+/** Marks each head's block of rows (W_O's rows read one head's output each) in its colour. */
+function markRowBlocks(el, blocks) {
+  el.querySelectorAll('tbody tr').forEach((tr, i) => {
+    const b = Math.floor(i / blocks.width);
+    const th = tr.firstChild;
+    th.style.borderLeft = `4px solid ${blocks.colors[b]}`;
+    th.title = blocks.label(b);
+    if (i % blocks.width === 0) th.classList.add('block-start');
+  });
+}
+
 // Built apart from its update, so that the update (which a kept pane holds on to, views/panes.js)
 // refers to the cells alone, not to the spec and the model it was built from.
 function table(spec, view) {
   const { el, cells, cellIndex, maskedCells, sideCells, footCells } = buildTable(spec, view);
+  if (spec.rowBlocks) markRowBlocks(el, spec.rowBlocks);
   // What each cell shows now, so that an update repaints only the cells whose number, format or
   // colour scale changed (an edit of X leaves W_Q, W_K, W_V and most of Q, K, V as they were).
   const shown = new Float64Array(cells.length).fill(NaN);

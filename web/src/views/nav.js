@@ -6,7 +6,7 @@
 // from step to step, so that focus stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
-import { STEPS, STEP_LIST, stepWords } from '../steps.js';
+import { stepsFor, stepCount, stepWords } from '../steps.js';
 import { scaleFor, paintImage, KIND_OF } from '../colors.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
@@ -52,7 +52,7 @@ function node({ id, map: spec }, index, { state, t, go }) {
       h(
         'span',
         { class: 'sr-only' },
-        `${t('nav.position', { step, total: STEPS.length })} ${t(stepWords(id, state).title)}`,
+        `${t('nav.position', { step, total: stepCount(state) })} ${t(stepWords(id, state).title)}`,
       ),
       h(
         'span',
@@ -69,7 +69,16 @@ function node({ id, map: spec }, index, { state, t, go }) {
 export function renderNav(root, ctx) {
   const { state, t, go } = ctx;
   // Rebuilt when a symbol or a shape on it may change: the language, the mode, the options' looks, the sizes.
-  const key = JSON.stringify([state.lang, state.mode, ...optionLooks(state), state.n, state.dk, state.dv]);
+  const key = JSON.stringify([
+    state.lang,
+    state.mode,
+    ...optionLooks(state),
+    state.n,
+    state.d,
+    state.dk,
+    state.dv,
+    state.heads,
+  ]);
   let view = mounted.get(root);
   if (view?.key !== key) {
     const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
@@ -78,7 +87,7 @@ export function renderNav(root, ctx) {
     const list = h(
       'ol',
       { class: 'map', 'aria-label': t('nav.label') },
-      STEP_LIST.map((step, index) => node(step, index, ctx)),
+      stepsFor(state).map((step, index) => node(step, index, ctx)),
     );
     // A focused button is kept across a rebuild (say, a language switch): the same id gets focus back.
     const focused = root.contains(document.activeElement) ? document.activeElement.id : null;
@@ -94,12 +103,12 @@ export function renderNav(root, ctx) {
   // Set on every render (a property, so there is only ever one handler): they step from this state.
   view.prev.onclick = () => go(state.step - 1);
   view.next.onclick = () => go(state.step + 1);
-  view.position.textContent = t('nav.position', { step: state.step, total: STEPS.length });
+  view.position.textContent = t('nav.position', { step: state.step, total: stepCount(state) });
   // A disabled button cannot keep focus: at either end, focus moves to the other one.
   const nextFocused = document.activeElement === view.next;
   const prevFocused = document.activeElement === view.prev;
   view.prev.disabled = state.step <= 1;
-  view.next.disabled = state.step >= STEPS.length;
+  view.next.disabled = state.step >= stepCount(state);
   if (nextFocused && view.next.disabled) view.prev.focus();
   if (prevFocused && view.prev.disabled) view.next.focus();
   for (const button of view.list.querySelectorAll('.map-node')) {

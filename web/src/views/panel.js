@@ -4,11 +4,12 @@
 
 import { h } from './dom.js';
 import { formatInput, PRECISIONS } from '../format.js';
-import { PRESETS, MODE_MATRICES, isIllustrative } from '../presets.js';
+import { PRESETS, inputShapes, isIllustrative } from '../presets.js';
 import { SIZE_NAMES, TABLE_LIMIT } from '../state.js';
 import { CONTROLS, NUMBER_OPTIONS, radios } from './controls.js';
 import { OPTIONS } from '../options.js';
 import { shapeMath, symbol } from './names.js';
+import { headsControls } from './heads-controls.js';
 
 const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role: 'alert' });
 
@@ -176,8 +177,9 @@ export function renderPanel(root, ctx) {
         (v) => on.mode(v),
       ),
       sizeControls(ctx),
+      headsControls(ctx),
       filledNote(ctx),
-      Object.keys(MODE_MATRICES[state.mode]).map((name) =>
+      Object.keys(inputShapes(state)).map((name) =>
         matrixEditor(name, state.mats[name], { ...ctx, filled: ctx.filled?.[name] }),
       ),
     ),

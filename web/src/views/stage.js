@@ -6,7 +6,9 @@
 
 import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
-import { STEPS, FIGURES, stepById, stepWords, atOrAfter, fieldOf } from '../steps.js';
+import { STEPS, FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf } from '../steps.js';
+import { HEAD_COLORS, headColor } from '../head-colors.js';
+import { renderHeadsOverview, headCostNote } from './heads-overview.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
 import { TABLE_LIMIT, showsArticleNumbers } from '../state.js';
 import { matrixFormat } from '../format.js';
@@ -51,7 +53,14 @@ function totalsOf({ state, model, t }) {
 }
 
 /** What views/matrix.js draws for one figure of a step description (steps.js FIGURE). */
-function figureSpec({ figure: id, labels, pick, masked, reduce, totals, caption }, ctx) {
+/** A figure's heads' blocks (steps.js FIGURE `blocks`, `rowBlocks`): their width, colours and names. */
+const headBlocks = (size, { state, theme, t }) => ({
+  width: sizeOf(state, size),
+  colors: HEAD_COLORS[theme] ?? HEAD_COLORS.light,
+  label: (b) => t('heads.headN', { i: b + 1 }),
+});
+
+function figureSpec({ figure: id, labels, pick, masked, reduce, totals, caption, blocks, rowBlocks }, ctx) {
   const { state, model, t, tokens } = ctx;
   const matrix = fieldOf(model, FIGURES[id].field);
   const words = tokens ?? undefined;
@@ -69,6 +78,8 @@ function figureSpec({ figure: id, labels, pick, masked, reduce, totals, caption 
     ...(masked ? { masked: (i, j) => model.kept.data[i * model.kept.cols + j] === 0 } : {}),
     ...(reduce ? reduced(reduce, ctx) : {}),
     ...(totals ? totalsOf(ctx) : {}),
+    ...(blocks ? { blocks: headBlocks(blocks, ctx) } : {}),
+    ...(rowBlocks ? { rowBlocks: headBlocks(rowBlocks, ctx) } : {}),
   };
 }
 
@@ -100,6 +111,9 @@ function notices(stepId, { state, model, t }) {
   if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && atOrAfter(start, 'exp')))
     out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(start) + 1 })]);
   for (const notice of step.notices) if (notice.when(state)) out.push([notice.kind, t(notice.words)]);
+  // With heads, the steps from the scores to AV are one head's: which one.
+  if (state.heads > 1 && from('scores') && !from('concat'))
+    out.push(['info', t('heads.showing', { i: state.head, h: state.heads })]);
   for (const [kind, key, params] of optionNotices(state, model, from)) out.push([kind, t(key, params)]);
   return out;
 }
@@ -167,6 +181,8 @@ const EXTRAS = {
   mix: (ctx, mix) => mix(ctx),
   // The word lines read one row of A: they need words, and rows that sum to 1.
   lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
+  heads: (ctx) => renderHeadsOverview(ctx),
+  headCost: (ctx) => headCostNote(ctx),
 };
 
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
@@ -270,6 +286,7 @@ function familyOf(ctx) {
   const { state, model } = ctx;
   return JSON.stringify([
     state.mode,
+    state.heads,
     state.lang,
     state.digits,
     ctx.theme,
@@ -347,7 +364,7 @@ function prepareAhead(parts, ctx) {
   const asked = ++parts.prepared;
   const prepare = (step) => {
     // Done; or the page has changed since; or the stage is hidden (a lab is open): nothing to read ahead for.
-    if (step > STEPS.length || asked !== parts.prepared || parts.matrices.closest('[hidden]')) return;
+    if (step > stepCount(ctx.state) || asked !== parts.prepared || parts.matrices.closest('[hidden]')) return;
     const stepId = STEPS[step - 1];
     const stepCtx = { ...ctx, state: { ...ctx.state, step } };
     const detail = formulaTemplate('detail', stepId, stepCtx.state);
@@ -384,10 +401,13 @@ export function renderStage(root, ctx) {
   // that reading it does not make the browser lay the page out an extra time.
   const before = parts.step && parts.step !== stepId ? capture(root) : new Map();
   const options = optionLooks(state);
+  // The shown head's colour, for the steps that are that head's own (styles/heads.css).
+  if (state.heads > 1) root.style.setProperty('--head-color', headColor(state.head - 1, ctx.theme));
+  root.classList.toggle('has-heads', state.heads > 1);
 
   const words = stepWords(stepId, state);
   refresh(parts, 'title', JSON.stringify([stepId, state.lang, words.title]), () => [
-    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: STEPS.length })),
+    h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: stepCount(state) })),
     ' ',
     t(words.title),
   ]);

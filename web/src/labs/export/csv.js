@@ -11,16 +11,19 @@
 //   …
 
 import { toRows } from '../../matrix.js';
-import { STEP_MATRICES, inputMatrices } from './matrices.js';
+import { stateMatrices, inputMatrices, headExports } from './matrices.js';
 import { float32Text, readFloat32 } from './numbers.js';
 
-/** The CSV text: the inputs (x, wq, wk, wv in "from X" mode, else q, k, v), then the steps. */
+/**
+ * The CSV text: the inputs (x, wq, wk, wv in "from X" mode, else q, k, v; and wo with heads),
+ * then the steps, then with heads the whole projections and every head's steps (head1.q …).
+ */
 export function exportCsv(model, state) {
-  const inputs = inputMatrices(state.mode).filter((name) => !STEP_MATRICES.includes(name));
+  const steps = stateMatrices(state);
+  const inputs = inputMatrices(state.mode, state.heads).filter((name) => !steps.includes(name));
   return (
-    [...inputs, ...STEP_MATRICES]
-      .map((name) => {
-        const m = model[name];
+    [...[...inputs, ...steps].map((name) => [name, model[name]]), ...headExports(model)]
+      .map(([name, m]) => {
         return [`${name},${m.rows},${m.cols}`, ...toRows(m).map((row) => row.map(float32Text).join(','))].join('\n');
       })
       .join('\n\n') + '\n'

@@ -11,7 +11,7 @@
 
 import { stepOptions } from '../../model.js';
 import { toRows } from '../../matrix.js';
-import { STEP_MATRICES, inputMatrices } from './matrices.js';
+import { stateMatrices, inputMatrices, headExports } from './matrices.js';
 import { float32Text, readFloat32 } from './numbers.js';
 
 export const JSON_FORMAT = 'attention-playground/1';
@@ -37,8 +37,17 @@ export function exportJson(model, state) {
       formula: 'softmax(QKᵀ/√d_k)·V',
       mode: state.mode,
       options,
-      inputs: pick(inputMatrices(state.mode)),
-      steps: pick(STEP_MATRICES),
+      inputs: pick(inputMatrices(state.mode, state.heads)),
+      steps: pick(stateMatrices(state)),
+      // With heads: `steps` are the shown head's (and concat, projected = concat·W_O); here are
+      // the whole projections and every head's steps (head1.q …).
+      ...(model.heads
+        ? {
+            heads: state.heads,
+            head: state.head,
+            more: Object.fromEntries(headExports(model).map(([n, m]) => [n, encode(m)])),
+          }
+        : {}),
     },
     null,
     1,
@@ -53,5 +62,6 @@ export function readJsonExport(text) {
   const all = (group) => Object.fromEntries(Object.entries(group).map(([name, m]) => [name, decode(m)]));
   const options = { ...file.options };
   if (typeof options.mask === 'object') options.mask = decode(options.mask);
-  return { format: file.format, mode: file.mode, options, inputs: all(file.inputs), steps: all(file.steps) };
+  const read = { format: file.format, mode: file.mode, options, inputs: all(file.inputs), steps: all(file.steps) };
+  return file.more ? { ...read, heads: file.heads, head: file.head, more: all(file.more) } : read;
 }

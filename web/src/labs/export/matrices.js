@@ -2,14 +2,33 @@
 // mode (presets.js's MODE_MATRICES: X and the three W in "from X", or Q, K, V directly), then
 // every intermediate of attentionSteps (Q, K, V are the projections in "from X").
 
-import { MODE_MATRICES } from '../../presets.js';
-import { STEP_LIST, FIGURES, stepById, stepFigures } from '../../steps.js';
+import { MODE_MATRICES, inputShapes } from '../../presets.js';
+import { STEP_LIST, FIGURES, stepById, stepFigures, stepsFor } from '../../steps.js';
 
-/** The intermediates, as computeModel names them (README.md, "The JS API"): what each step produces. */
-export const STEP_MATRICES = Object.freeze(STEP_LIST.flatMap((step) => step.produces));
+/**
+ * The intermediates, as computeModel names them (README.md, "The JS API"): what each of the steps
+ * every state has produces — the nine of one head (concat and ·W_O come with heads: stateMatrices).
+ */
+export const STEP_MATRICES = Object.freeze(STEP_LIST.filter((step) => !step.when).flatMap((step) => step.produces));
 
-/** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v']. */
-export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
+/** The intermediates of this state's steps (with heads: the shown head's, then concat and the output). */
+export const stateMatrices = (state) => stepsFor(state).flatMap((step) => step.produces);
+
+/**
+ * With heads, the matrices beyond the shown head's, as [export name, matrix]: the whole
+ * projections (qAll, kAll, vAll), then every head's, named head1.q … head2.output. None with one head.
+ */
+export const headExports = (model) =>
+  model.heads
+    ? [
+        ...['qAll', 'kAll', 'vAll'].map((name) => [name, model[name]]),
+        ...model.heads.flatMap((head, i) => STEP_MATRICES.map((name) => [`head${i + 1}.${name}`, head[name]])),
+      ]
+    : [];
+
+/** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v'] (and 'wo' with heads). */
+export const inputMatrices = (mode, heads = 1) =>
+  Object.keys(heads > 1 ? inputShapes({ mode, heads }) : MODE_MATRICES[mode]);
 
 /**
  * The matrices a step shows, in the order the stage draws them (steps.js; views/stage.js lays them
@@ -17,10 +36,10 @@ export const inputMatrices = (mode) => Object.keys(MODE_MATRICES[mode]);
  * order): each figure, then the max or sum set beside it. A figure the page shows only beside its
  * own (the article's exp without the max) is left out.
  */
-export function stepMatrices(stepId, mode) {
+export function stepMatrices(stepId, mode, heads = 1) {
   const step = stepById(stepId);
   if (!step) throw new Error(`no step ${stepId}`);
-  return stepFigures(step, { mode, axis: 'row' })
+  return stepFigures(step, { mode, heads, axis: 'row' })
     .filter(({ figure }) => !FIGURES[figure].optional)
     .flatMap(({ figure, reduce }) => [FIGURES[figure].field, ...(reduce ? [reduce[1]] : [])]);
 }

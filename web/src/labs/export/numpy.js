@@ -11,6 +11,9 @@
 //    fully masked row (all-zero weights, not NaN) — each written only when the page uses it, so the
 //    default export reads like the article's code;
 //  - the numbers printed to the page's significant digits.
+// With heads (multi-head attention), `attention` runs once per head on its column blocks of Q, K
+// and V, the heads' outputs are concatenated and multiplied by W_O, and every head's A and AV are
+// printed, then concat and concat·W_O.
 // The remaining differences are float32 rounding (NumPy sums in another order): within a unit of
 // the last digit shown, checked in tests/web/export.test.mjs by running the file with /usr/bin/python3.
 
@@ -67,7 +70,7 @@ function softmaxLines(t, { guard, stable }) {
  * The prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
  * all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000.
  */
-function showLines(t, digits) {
+function showLines(t, digits, prints) {
   return [
     `def show(name, M, digits=${digits}):   # ${t('export.py.show', { digits })}`,
     '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
@@ -86,10 +89,34 @@ function showLines(t, digits) {
     '    for row in M:',
     '        print("  " + "  ".join(text(x) for x in row))',
     '',
-    'show("A", A)',
-    'show("AV", out)',
+    ...prints,
     '',
   ];
+}
+
+/** Multi-head attention after the projections: each head on its blocks, concat, ·W_O; and what to print. */
+function headLines(t, model, state, params) {
+  const blocks = params.map((p) =>
+    p === 'Q' || p === 'K' ? `${p}[:, i * d_k:(i + 1) * d_k]` : p === 'V' ? 'V[:, i * d_v:(i + 1) * d_v]' : p,
+  );
+  return {
+    lines: [
+      `W_O = ${pyMatrix(model.wo)}`,
+      `h = ${state.heads}   # ${t('export.py.heads')}`,
+      'd_k, d_v = W_Q.shape[1] // h, W_V.shape[1] // h',
+      `heads = [attention(${blocks.join(', ')}) for i in range(h)]`,
+      `concat = np.concatenate([out for out, A in heads], axis=1)   # ${t('export.py.concat')}`,
+      `output = concat @ W_O   # ${t('export.py.outproj')}`,
+      '',
+    ],
+    prints: [
+      'for i, (out, A) in enumerate(heads):',
+      '    show(f"A (head {i + 1})", A)',
+      '    show(f"AV (head {i + 1})", out)',
+      'show("concat", concat)',
+      'show("concat @ W_O", output)',
+    ],
+  };
 }
 
 /**
@@ -148,8 +175,13 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
     add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
   else if (masked) add(`mask = ${pyBool(model.kept)}`);
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
+  if (state.heads > 1) {
+    const heads = headLines(t, model, state, params);
+    add(...heads.lines, ...showLines(t, state.digits, heads.prints));
+    return lines.join('\n');
+  }
   add(`out, A = attention(${params.join(', ')})`, '');
 
-  add(...showLines(t, state.digits));
+  add(...showLines(t, state.digits, ['show("A", A)', 'show("AV", out)']));
   return lines.join('\n');
 }

@@ -1,0 +1,200 @@
+// Multi-head attention at a glance (on the concat step): every head's attention weights A side by
+// side as a small heatmap, each with its mean entropy and largest weight and a button that opens
+// the article's steps for that head; under them, each head's word-to-word lines in its colour, and
+// the note on what heads cost, with the core's own multiply-add counts. Render only: the numbers
+// come from the model (the core) and heads.js.
+
+import { h } from './dom.js';
+import { matrixFormat, formatNumber } from '../format.js';
+import { cellStyle, scaleFor } from '../colors.js';
+import { headColor } from '../head-colors.js';
+import { headSummary } from '../heads.js';
+import { TABLE_LIMIT } from '../state.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const GAP = 34; // px between two words of the lines, as the one-head word lines (mixing.js)
+const SPAN = 150; // px from the left words to the right ones
+
+const svg = (tag, attrs) => {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+};
+
+const wordsOf = (tokens, n) => tokens ?? Array.from({ length: n }, (_, i) => String(i + 1));
+
+/** One head's A as a small table: its numbers (2 decimals) on the same colours as the stage's. */
+function smallTable(weights, { theme, t, index, words }) {
+  const scale = scaleFor(weights.data, 'seq');
+  const format = matrixFormat(weights.data, 2);
+  const cells = (i) =>
+    Array.from({ length: weights.cols }, (_, j) => {
+      const value = weights.data[i * weights.cols + j];
+      const { bg, fg } = cellStyle(value, scale, theme);
+      return h('td', { style: { backgroundColor: bg, color: fg } }, format(value));
+    });
+  return h(
+    'table',
+    { class: 'head-a', 'aria-label': t('heads.table', { i: index + 1 }) },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('td', {}),
+        words.map((word) => h('th', { scope: 'col' }, word)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      words.map((word, i) => h('tr', {}, h('th', { scope: 'row' }, word), cells(i))),
+    ),
+  );
+}
+
+/** A head's card: its name in its colour, its A, its entropy and largest weight, and its button. */
+function headCard(head, index, ctx) {
+  const { state, t, theme, chooseHead } = ctx;
+  const summary = headSummary(head.weights);
+  const color = headColor(index, theme);
+  const words = wordsOf(ctx.tokens, head.weights.rows);
+  const current = state.head === index + 1;
+  return h(
+    'figure',
+    { class: `head-card${current ? ' current' : ''}`, style: { borderColor: color } },
+    h('figcaption', { style: { color } }, t('heads.headN', { i: index + 1 })),
+    head.weights.rows <= TABLE_LIMIT ? smallTable(head.weights, { ...ctx, index, words }) : null,
+    h(
+      'p',
+      { class: 'head-stats' },
+      t('heads.entropy', { value: formatNumber(summary.entropy, 3) }),
+      h('br'),
+      t('heads.largest', { value: formatNumber(summary.largest, 4) }),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'head-open',
+        id: `head-open-${index + 1}`,
+        'aria-pressed': String(current),
+        onclick: () => chooseHead(index + 1),
+      },
+      t('heads.open', { i: index + 1 }),
+    ),
+  );
+}
+
+/**
+ * Each head's lines: from every word to the word it weighs most, in the head's colour, as thick
+ * as the weight, each marked with its head's number; the weight shows on hover and focus, and each
+ * line is a text for screen readers ("头 1:是 → 它,权重 0.94").
+ */
+function headLines({ model, t, theme, tokens, state }) {
+  const n = model.weights.rows;
+  const words = wordsOf(tokens, n);
+  const count = model.heads.length;
+  const picture = svg('svg', { width: SPAN, height: n * GAP, viewBox: `0 0 ${SPAN} ${n * GAP}`, class: 'head-lines' });
+  const said = [];
+  model.heads.forEach((head, b) => {
+    const color = headColor(b, theme);
+    const offset = (b - (count - 1) / 2) * 4; // the heads' lines side by side, not on top of each other
+    const format = matrixFormat(head.weights.data, state.digits);
+    for (const { i, j, weight } of headSummary(head.weights).strongest) {
+      if (!(weight > 0)) continue;
+      const text = t('heads.line', { i: b + 1, from: words[i], to: words[j], weight: format(weight) });
+      said.push(text);
+      const [y1, y2] = [(i + 0.5) * GAP + offset, (j + 0.5) * GAP + offset];
+      const group = svg('g', { class: 'head-line', tabindex: 0, role: 'img', 'aria-label': text });
+      group.append(
+        svg('title', {}),
+        svg('line', { x1: 4, y1, x2: SPAN - 18, y2, stroke: color, 'stroke-width': 1 + weight * 5 }),
+        svg('text', { x: SPAN - 14, y: y2 + 4, fill: color, class: 'head-no' }),
+        svg('text', { x: SPAN / 2, y: (y1 + y2) / 2 - 4, fill: color, class: 'head-weight' }),
+      );
+      group.children[0].textContent = text;
+      group.children[2].textContent = String(b + 1);
+      group.children[3].textContent = format(weight);
+      picture.append(group);
+    }
+  });
+  const column = (side) =>
+    h(
+      'div',
+      { class: `wl-words ${side}`, 'aria-hidden': 'true' },
+      words.map((word) => h('span', { class: 'word' }, word)),
+    );
+  return h(
+    'figure',
+    { class: 'word-lines heads-lines' },
+    h('figcaption', {}, t('heads.linesCaption')),
+    h('div', { class: 'wl-grid' }, column('left'), picture, column('right')),
+    h(
+      'ul',
+      { class: 'sr-only' },
+      said.map((text) => h('li', {}, text)),
+    ),
+  );
+}
+
+// The overview last built for each result (model.heads), with what else shaped it: a render
+// that changes neither (a word chosen, the popover moved) keeps the same elements.
+const built = new WeakMap();
+
+/** The heads overview: ctx { state, model, t, theme, tokens, chooseHead(head) }. */
+export function renderHeadsOverview(ctx) {
+  const { model, state, theme, tokens } = ctx;
+  if (!model.heads) return null;
+  const key = JSON.stringify([state.lang, state.head, state.digits, state.axis, theme, tokens]);
+  const last = built.get(model.heads);
+  if (last?.key === key) return last.el;
+  const el = overview(ctx);
+  built.set(model.heads, { key, el });
+  return el;
+}
+
+function overview(ctx) {
+  const { model, t } = ctx;
+  return h(
+    'section',
+    { class: 'heads-overview', 'aria-labelledby': 'heads-overview-title' },
+    h('h3', { id: 'heads-overview-title' }, t('heads.overview')),
+    h('p', { class: 'note' }, t('heads.overviewText')),
+    h(
+      'div',
+      { class: 'head-cards' },
+      model.heads.map((head, index) => headCard(head, index, ctx)),
+    ),
+    ctx.state.axis === 'row' ? headLines(ctx) : null,
+  );
+}
+
+/**
+ * h heads of d_k = d/h cost what one head of d_k = d costs: the core's counts of both
+ * (model.multiplyAdds and model.oneHeadMultiplyAdds, multiHeadMultiplyAdds), stage by stage.
+ */
+export function headCostNote({ state, model, t }) {
+  if (!model.multiplyAdds) return null;
+  const many = model.multiplyAdds;
+  const one = model.oneHeadMultiplyAdds;
+  const n = (value) => value.toLocaleString(state.lang);
+  return h(
+    'p',
+    { class: 'notice info head-cost' },
+    t('heads.cost', {
+      h: state.heads,
+      dk: state.dk / state.heads,
+      dv: state.dv / state.heads,
+      widthK: state.dk,
+      widthV: state.dv,
+      total: n(many.total),
+      single: n(one.total),
+      projections: n(many.projections),
+      outputProjection: n(many.outputProjection),
+      scores: n(many.scores),
+      weighting: n(many.weighting),
+    }),
+  );
+}
