@@ -164,7 +164,8 @@ export default {
   'mix.value': '这个词的 Value(V 的一行)',
   'mix.total': '加起来',
   'mix.more': '只列出权重最大的 {shown} 个词;其余 {count} 个词也按各自的权重加在里面。',
-  'lines.caption': '每条线连接两个词,线越粗,左边的词分给右边的词的权重越大(A 的一行)。点左边的词,突出它的线,并在线上写出权重;鼠标停在一条线上,显示它的权重。',
+  'lines.caption':
+    '每条线连接两个词,线越粗,左边的词分给右边的词的权重越大(A 的一行)。点左边的词,突出它的线,并在线上写出权重;鼠标停在一条线上,显示它的权重。',
   'lines.summary': '“{word}”分给各词的权重:{weights}。',
   'engine.build.relaxed':
     '计算核心:relaxed SIMD 构建(WebAssembly SIMD,快速路径用融合乘加;页面上的每一步仍用与 SIMD128 构建相同的 SIMD128 循环算出)',
