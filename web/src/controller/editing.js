@@ -17,17 +17,19 @@ import { headHandlers } from './heads.js';
 
 const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
+/** How an error object from the parser reads in the language of `t`. */
+function describeParseError(t, error) {
+  const message = t(`err.${error.key}`, error);
+  return error.col ? t('err.cellIn', { row: error.row, col: error.col, message }) : message;
+}
+
 export function createEditing(page) {
   const { errors } = page;
   let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
   let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
   const refused = keptRefusals(page);
 
-  /** How an error object from the parser reads in the current language. */
-  function describe(error) {
-    const message = page.t(`err.${error.key}`, error);
-    return error.col ? page.t('err.cellIn', { row: error.row, col: error.col, message }) : message;
-  }
+  const describe = (error) => describeParseError(page.t, error);
 
   function refuse(key, message, { frame = true } = {}) {
     errors.set(key, message);
@@ -90,9 +92,10 @@ export function createEditing(page) {
     render({ panel }) {
       const { state, t } = page;
       const shown = !state.embed || state.panel;
-      const typed = refused.typed;
       if (panel && shown)
-        keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), { state, t, on, filled, typed }));
+        keepingFocus(page.dom.document, () =>
+          renderPanel(page.$('panel'), { state, t, on, filled, typed: refused.typed }),
+        );
       showErrors(page.$('panel'), errors);
       showStageErrors(page.$('stage-body'), errors);
     },

@@ -53,18 +53,6 @@ export function renderMatrix(spec, view) {
 /** The table's elements, and which of them the numbers go into. */
 function buildTable(spec, view) {
   const { matrix, side, foot } = spec;
-  const head = h(
-    'tr',
-    {},
-    h('td', { class: 'corner' }),
-    Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, spec.colLabels?.[j] ?? String(j + 1))),
-    side
-      ? [
-          h('td', { class: 'gap', 'aria-hidden': 'true' }),
-          h('th', { scope: 'col', class: 'side-head', title: side.title }, side.head),
-        ]
-      : null,
-  );
   const cells = []; // the <td>s of the values that are not masked…
   const cellIndex = []; // …and where each one's value sits in matrix.data
   const maskedCells = [];
@@ -130,12 +118,28 @@ function buildTable(spec, view) {
     h(
       'table',
       { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` },
-      h('thead', {}, spec.blocks ? blockHead(spec) : null, head),
+      h('thead', {}, spec.blocks ? blockHead(spec) : null, columnHead(spec)),
       h('tbody', {}, rows),
     ),
   );
 
   return { el, cells, cellIndex, maskedCells, sideCells, footCells };
+}
+
+/** The header row: the columns' numbers (or words), and the side column's head. */
+function columnHead({ matrix, side, colLabels }) {
+  return h(
+    'tr',
+    {},
+    h('td', { class: 'corner' }),
+    Array.from({ length: matrix.cols }, (_, j) => h('th', { scope: 'col' }, colLabels?.[j] ?? String(j + 1))),
+    side
+      ? [
+          h('td', { class: 'gap', 'aria-hidden': 'true' }),
+          h('th', { scope: 'col', class: 'side-head', title: side.title }, side.head),
+        ]
+      : null,
+  );
 }
 
 /**
