@@ -1,9 +1,9 @@
-// Issue 18, items 1, 3, 4, 5, 9, 10, 11, 12 and 16, in the offline file, in Chromium and in Firefox: what a field shows
+// Issue 18, items 1, 3, 4, 5, 9, 10, 11, 12, 16, 17 and 18, in the offline file, in Chromium and in Firefox: what a field shows
 // is what is computed or the field says it is not (a value the core refused stays as typed, with
 // the value the page computes with, and is tried again with every later edit); a number below
 // float32's smallest is taken as 0 and said so at its field; the row max and row sum show their
 // shape as every matrix does; a column softmax says what it shows (on the article's symmetric S the
-// rows still sum to 1); the AV step fits a phone; the word lines carry their weights; a theme switch; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
+// rows still sum to 1); the AV step fits a phone; the word lines carry their weights; a theme switch; undo, redo and reset; the example on the first screen; a heatmap's axes line up with its cells on a non-square canvas; Back and Forward move between steps,
 // keeping the inputs as they are, while edits add no history entries.
 
 import { test } from 'node:test';
@@ -241,6 +241,57 @@ inEachEngine((name, driver) => {
     assert.ok(cat.spoken[0].startsWith('The weights “cat” gives'));
     assert.deepEqual(page.problems, []);
     await page.closeAll();
+  });
+
+  test(`${name}: Undo and Redo, by button and by Ctrl+Z, and "reset X" back to the example "it is cat"`, async () => {
+    const page = await open(driver, '#lang=en&preset=cat&step=3');
+    const disabled = (id) => page.evaluate((id) => document.getElementById(id).getAttribute('aria-disabled'), id);
+    assert.equal(await disabled('undo'), 'true', 'nothing to undo yet');
+    assert.equal(await disabled('reset-x'), 'true', 'X is as the example gave it');
+    await setField(page, '#in-x-0-1', '0.7'); // X₁₂: 0.5 → 0.7
+    await page.until(() => /(^|&)x=1,0\.7,/.test(location.hash.slice(1)));
+    await setField(page, '#in-wq-0-1', '1'); // (W_Q)₁₂: 2 → 1
+    await page.until(() => /(^|&)wq=0,1,/.test(location.hash.slice(1)));
+    assert.equal(await disabled('undo'), 'false');
+    await page.click('#undo');
+    await page.until(() => /(^|&)wq=0,2,/.test(location.hash.slice(1)));
+    assert.equal(await value(page, '#in-wq-0-1'), '2', 'the field shows the value undone to');
+    assert.equal(await value(page, '#in-x-0-1'), '0.7', 'the edit before it stays');
+    // Ctrl+Z outside a text field undoes the next edit back; Ctrl+Y redoes it.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.down('Control');
+    await page.keyboard.press('z');
+    await page.keyboard.up('Control');
+    await page.until(() => document.getElementById('in-x-0-1').value === '0.5');
+    assert.equal(await disabled('undo'), 'true');
+    await page.click('#redo');
+    await page.until(() => document.getElementById('in-x-0-1').value === '0.7');
+    assert.equal(await stepOf(page), 3, 'undo and redo keep the step');
+    // "Reset X": the example's X, 1, 0.5, 0, 0 in its first row; one more Undo brings 0.7 back.
+    assert.equal(await disabled('reset-x'), 'false');
+    await page.click('#reset-x');
+    await page.until(() => document.getElementById('in-x-0-1').value === '0.5');
+    assert.equal(await disabled('reset-x'), 'true');
+    await page.click('#undo');
+    await page.until(() => document.getElementById('in-x-0-1').value === '0.7');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: the first screen (1280×900) shows the example's matrices, in Chinese and English, on every step`, async () => {
+    for (const lang of ['zh-CN', 'en'])
+      for (let step = 1; step <= 9; step++) {
+        const page = await driver.newPage({ blockNetwork: true, viewport: { width: 1280, height: 900 } });
+        await page.goto(`${FILE}#lang=${lang}&step=${step}`);
+        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+        const bottom = await page.evaluate(() => {
+          const shown = [...document.querySelectorAll('#stage-body figure.matrix')].find((f) => !f.closest('.kept'));
+          return shown.getBoundingClientRect().bottom;
+        });
+        assert.ok(bottom <= 900, `${lang}, step ${step}: the first matrix ends at ${Math.round(bottom)} px`);
+        assert.deepEqual(page.problems, []);
+        await page.closeAll();
+      }
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {

@@ -13,8 +13,9 @@ import { createExplain } from '../../web/src/controller/explain.js';
 import { createEditing } from '../../web/src/controller/editing.js';
 import { createUrlSync } from '../../web/src/controller/url-sync.js';
 import { createEmbedding } from '../../web/src/controller/embedding.js';
+import { createUndo } from '../../web/src/controller/undo.js';
 import { listeners } from '../../web/src/controller/listeners.js';
-import { defaultState } from '../../web/src/state.js';
+import { defaultState, setCell, setOption } from '../../web/src/state.js';
 
 /** An event target that knows which listeners it holds. */
 class Tracked extends EventTarget {
@@ -70,6 +71,7 @@ const PARTS = [
   ['editing', createEditing],
   ['url', createUrlSync],
   ['embedding', createEmbedding],
+  ['undo', createUndo],
 ];
 
 const host = { state() {}, hostListens: () => false, open() {}, ready() {} };
@@ -165,6 +167,44 @@ test('Back and Forward move between steps: a new step is a history entry, an edi
     entries.map(([how]) => how),
     ['replace'],
   );
+  page.destroy();
+});
+
+test('undo: typing into one cell is one entry; steps and the language are kept; redo; reset returns a matrix to the example', () => {
+  const { dom } = fakeBrowser();
+  const page = createPage({ dom, host, state: defaultState(), notice: null });
+  const undo = page.use('undo', createUndo(page));
+  // A commit as page.js makes one, without the engine: the parts are told, nothing is computed.
+  page.commit = (next, { edit = false } = {}) => {
+    const previous = page.state;
+    page.state = next;
+    undo.committed(next, previous, { edit });
+    return true;
+  };
+  const q11 = () => page.state.mats.q[0][0];
+  // The article's Q₁₁ = 1, typed as "2", then "25": one cell, one entry.
+  page.commit(setCell(page.state, 'q', 0, 0, 2), { edit: true });
+  page.commit(setCell(page.state, 'q', 0, 0, 25), { edit: true });
+  page.commit(setOption(page.state, 'scale', 'dk')); // ÷ d_k: a second entry
+  page.commit({ ...page.state, step: 4, lang: 'en' }); // moving and the language: no entry
+  undo.undo(); // back to ÷ √d_k, Q₁₁ = 25
+  assert.equal(page.state.scale, 'sqrt_dk');
+  assert.equal(q11(), 25);
+  assert.deepEqual([page.state.step, page.state.lang], [4, 'en'], 'the step and the language stay');
+  undo.undo(); // back to the article's Q₁₁ = 1
+  assert.equal(q11(), 1);
+  undo.undo(); // nothing left: nothing changes
+  assert.equal(q11(), 1);
+  undo.redo();
+  assert.equal(q11(), 25);
+  // Reset Q: the example's values; K, edited after, is not touched by it.
+  assert.equal(undo.resettable('q'), true);
+  assert.equal(undo.resettable('k'), false, 'K is as the example gave it');
+  undo.reset('q');
+  assert.equal(q11(), 1);
+  assert.equal(undo.resettable('q'), false);
+  undo.undo(); // the reset is an edit too
+  assert.equal(q11(), 25);
   page.destroy();
 });
 

@@ -19,6 +19,7 @@ import { createStepNav } from './controller/step-nav.js';
 import { createEngineCalls } from './controller/engine-calls.js';
 import { createExplain } from './controller/explain.js';
 import { createEditing } from './controller/editing.js';
+import { createUndo } from './controller/undo.js';
 import { createUrlSync } from './controller/url-sync.js';
 import { createEmbedding } from './controller/embedding.js';
 import { createHeads } from './controller/heads.js';
@@ -38,6 +39,7 @@ const PARTS = [
   ['engine', createEngineCalls],
   ['explain', createExplain],
   ['editing', createEditing],
+  ['undo', createUndo],
   ['url', createUrlSync],
   ['embedding', createEmbedding],
   ['heads', createHeads],

@@ -94,7 +94,14 @@ export function createEditing(page) {
       const shown = !state.embed || state.panel;
       if (panel && shown)
         keepingFocus(page.dom.document, () =>
-          renderPanel(page.$('panel'), { state, t, on, filled, typed: refused.typed }),
+          renderPanel(page.$('panel'), {
+            state,
+            t,
+            on,
+            filled,
+            typed: refused.typed,
+            resettable: (name) => page.part('undo')?.resettable(name) ?? false,
+          }),
         );
       showErrors(page.$('panel'), errors);
       showStageErrors(page.$('stage-body'), errors);
@@ -155,6 +162,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
       else errors.delete(key);
       refused.edit(name, i, j, text, parsed.value);
     },
+    reset: (name) => page.part('undo')?.reset(name),
     paste(name, text) {
       const key = `paste:${name}`;
       const parsed = parseMatrix(text);

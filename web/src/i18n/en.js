@@ -203,6 +203,12 @@ export default {
   'size.dk': 'dₖ (width of Q, K)',
   'size.dv': 'dᵥ (width of V)',
   'size.seed': 'Random seed',
+  'undo.label': 'Edit history',
+  'undo.undo': 'Undo',
+  'undo.redo': 'Redo',
+  'undo.undoKeys': 'Undo the last edit (Ctrl+Z)',
+  'undo.redoKeys': 'Redo the edit undone (Ctrl+Shift+Z or Ctrl+Y)',
+  'editor.reset': 'Reset {name} to the example',
   'editor.paste': 'Paste a whole matrix',
   'editor.pasteHint':
     'NumPy style [[1, 0], [0, 1]], CSV, or one row per line separated by spaces; full-width digits and the minus sign "−" work too. A different shape resizes the example.',

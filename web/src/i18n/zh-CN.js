@@ -201,6 +201,12 @@ export default {
   'size.dk': 'dₖ(Q、K 维度)',
   'size.dv': 'dᵥ(V 维度)',
   'size.seed': '随机种子',
+  'undo.label': '编辑历史',
+  'undo.undo': '撤销',
+  'undo.redo': '重做',
+  'undo.undoKeys': '撤销上一次编辑(Ctrl+Z)',
+  'undo.redoKeys': '重做刚撤销的编辑(Ctrl+Shift+Z 或 Ctrl+Y)',
+  'editor.reset': '把 {name} 恢复成例子的数值',
   'editor.paste': '粘贴整个矩阵',
   'editor.pasteHint':
     '可粘贴 NumPy 形式 [[1, 0], [0, 1]]、CSV,或每行一行、空格分隔;全角数字和减号"−"也可以。形状不同时会自动调整尺寸。',

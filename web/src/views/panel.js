@@ -66,7 +66,7 @@ function sizeControls({ state, t, on }) {
  * One input matrix. `filled` is the shape [rows, cols] it had before a paste or a size change
  * grew it: the cells outside it were filled with seeded random numbers, and are marked so.
  */
-function matrixEditor(name, rows, { state, t, on, filled, typed }) {
+function matrixEditor(name, rows, { state, t, on, filled, typed, resettable }) {
   const cols = rows[0].length;
   const textName = symbol(name, state).text;
   const large = cols > TABLE_LIMIT; // long columns stay editable (a list to scroll), wide rows do not fit
@@ -119,6 +119,17 @@ function matrixEditor(name, rows, { state, t, on, filled, typed }) {
         t('editor.apply'),
       ),
       errorSlot(`paste-${name}`),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'reset-matrix',
+        id: `reset-${name}`,
+        'aria-disabled': String(!resettable?.(name)),
+        onclick: () => on.reset(name),
+      },
+      t('editor.reset', { name: textName }),
     ),
   );
 }

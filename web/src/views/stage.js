@@ -258,12 +258,14 @@ function skeleton(root) {
   parts.detailPanes = paneSlot(parts.detail);
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
   parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
+  // The numbers come before the article's paragraph: on a 1280×900 screen the example's matrices
+  // are on the first screen, under the formula, and the paragraph explains them just below.
   root.replaceChildren(
     h('div', { class: 'stage-head' }, parts.title, parts.controls),
     parts.formulas,
-    parts.text,
     parts.notices,
     parts.matrices,
+    parts.text,
     parts.extras,
     parts.legend,
   );

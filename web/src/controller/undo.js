@@ -1,0 +1,126 @@
+// Undo and redo of the reader's edits, and "reset this matrix". Every change of the inputs — a
+// cell, a paste, a size, a preset, an option, the heads — is one entry; typing into one cell is
+// one entry however many keys it takes. Moving between steps and views, the language and the
+// theme are not edits: they stay as they are when an edit is undone (Back and Forward move
+// between steps). Ctrl+Z undoes and Ctrl+Shift+Z or Ctrl+Y redoes, outside a text field (where
+// they undo the typing, as the browser does), and so do the two buttons at the top of the panel.
+// A matrix's "reset" returns it to its values when its example was chosen (or the page opened).
+
+import { serializeState, setMatrix } from '../state.js';
+import { stepCount } from '../steps.js';
+import { renderUndoBar } from '../views/undo-bar.js';
+import { listeners } from './listeners.js';
+
+const LIMIT = 100; // entries kept each way
+// What a reader navigates or chooses for the page, not for the numbers: kept through an undo.
+const KEPT = ['step', 'view', 'lang', 'theme', 'embed', 'panel', 'nav'];
+
+/** The inputs of a state, as text: two states with the same text compute the same numbers. */
+const inputsOf = (state) => serializeState({ ...state, step: 1, view: 'steps', lang: 'zh-CN', theme: 'system' });
+
+/** The one cell a typed edit changed ('name:i:j'), or null when it changed anything else too. */
+function changedCell(previous, next) {
+  const sameShapes =
+    previous.mode === next.mode &&
+    Object.entries(next.mats).every(
+      ([name, rows]) => previous.mats[name]?.length === rows.length && previous.mats[name][0].length === rows[0].length,
+    );
+  if (!sameShapes || inputsOf({ ...previous, mats: next.mats, preset: next.preset }) !== inputsOf(next)) return null;
+  const changed = [];
+  for (const [name, rows] of Object.entries(next.mats))
+    rows.forEach((row, i) =>
+      row.forEach((value, j) => {
+        if (!Object.is(previous.mats[name]?.[i]?.[j], value)) changed.push(`${name}:${i}:${j}`);
+      }),
+    );
+  return changed.length === 1 ? changed[0] : null;
+}
+
+export function createUndo(page) {
+  const events = listeners();
+  const past = [];
+  const future = [];
+  let typing = null; // the cell the last entry is typing into: further keys there join that entry
+  let restoring = false;
+  let origin = page.state.mats; // each matrix as its example gave it (reset)
+
+  /** Shows `target`'s inputs with the current step, view, language and theme. */
+  function restore(target) {
+    const { state } = page;
+    const kept = Object.fromEntries(KEPT.map((key) => [key, state[key]]));
+    const next = { ...target, ...kept };
+    next.step = Math.min(next.step, stepCount(next));
+    restoring = true;
+    page.errors.clear();
+    const done = page.commit(next);
+    restoring = false;
+    typing = null;
+    return done;
+  }
+
+  function move(from, to) {
+    if (!from.length) return;
+    const target = from.pop();
+    const current = page.state;
+    if (restore(target)) to.push(current);
+    else from.push(target);
+  }
+  const undo = () => move(past, future);
+  const redo = () => move(future, past);
+
+  /** Whether matrix `name` can be reset: it has an origin of its shape, and differs from it. */
+  function resettable(name) {
+    const now = page.state.mats[name];
+    const then = origin[name];
+    return Boolean(
+      now && then && then.length === now.length && then[0].length === now[0].length && inputsDiffer(now, then),
+    );
+  }
+  const inputsDiffer = (a, b) => a.some((row, i) => row.some((value, j) => !Object.is(value, b[i][j])));
+
+  function reset(name) {
+    if (!resettable(name)) return;
+    page.errors.clear();
+    page.commit(
+      setMatrix(
+        page.state,
+        name,
+        origin[name].map((row) => [...row]),
+      ),
+    );
+  }
+
+  events.on(page.dom.document, 'keydown', (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
+    if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) undo();
+    else if ((key === 'z' && event.shiftKey) || key === 'y') redo();
+    else return;
+    event.preventDefault();
+  });
+
+  return {
+    undo,
+    redo,
+    reset,
+    resettable,
+    committed(next, previous, { edit }) {
+      if (next.preset !== 'custom' && next.preset !== previous.preset) origin = next.mats;
+      if (restoring || inputsOf(next) === inputsOf(previous)) return;
+      const cell = edit ? changedCell(previous, next) : null;
+      if (cell && cell === typing) return; // the same cell typed on: one entry
+      past.push(previous);
+      if (past.length > LIMIT) past.shift();
+      future.length = 0;
+      typing = cell;
+    },
+    render() {
+      const { state } = page;
+      if (state.view !== 'steps' || (state.embed && !state.panel)) return;
+      renderUndoBar(page.$('panel'), { t: page.t, canUndo: past.length > 0, canRedo: future.length > 0, undo, redo });
+    },
+    destroy: () => events.removeAll(),
+    listeners: events,
+  };
+}
