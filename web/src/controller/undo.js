@@ -106,7 +106,7 @@ export function createUndo(page) {
     reset,
     resettable,
     committed(next, previous, { edit }) {
-      if (next.preset !== 'custom' && next.preset !== previous.preset) origin = next.mats;
+      if (next.preset !== 'custom') origin = next.mats; // an example's own matrices (a new seed too)
       if (restoring || inputsOf(next) === inputsOf(previous)) return;
       const cell = edit ? changedCell(previous, next) : null;
       if (cell && cell === typing) return; // the same cell typed on: one entry
