@@ -6,12 +6,14 @@
 // they undo the typing, as the browser does), and so do the two buttons at the top of the panel.
 // A matrix's "reset" returns it to its values when its example was chosen (or the page opened).
 
-import { serializeState, setMatrix } from '../state.js';
+import { serializeState, parseState, setMatrix } from '../state.js';
 import { stepCount } from '../steps.js';
 import { renderUndoBar } from '../views/undo-bar.js';
 import { listeners } from './listeners.js';
 
-const LIMIT = 100; // entries kept each way
+// Entries kept each way, each as its link's hash (a few kB at most, where a state's matrices as
+// arrays of numbers would be tens): the history stays small however long a reader edits.
+const LIMIT = 50;
 // What a reader navigates or chooses for the page, not for the numbers: kept through an undo.
 const KEPT = ['step', 'view', 'lang', 'theme', 'embed', 'panel', 'nav'];
 
@@ -44,11 +46,11 @@ export function createUndo(page) {
   let restoring = false;
   let origin = page.state.mats; // each matrix as its example gave it (reset)
 
-  /** Shows `target`'s inputs with the current step, view, language and theme. */
-  function restore(target) {
+  /** Shows the inputs of `entry` (a state's hash) with the current step, view, language and theme. */
+  function restore(entry) {
     const { state } = page;
     const kept = Object.fromEntries(KEPT.map((key) => [key, state[key]]));
-    const next = { ...target, ...kept };
+    const next = { ...parseState(entry).state, ...kept };
     next.step = Math.min(next.step, stepCount(next));
     restoring = true;
     page.errors.clear();
@@ -61,7 +63,7 @@ export function createUndo(page) {
   function move(from, to) {
     if (!from.length) return;
     const target = from.pop();
-    const current = page.state;
+    const current = serializeState(page.state);
     if (restore(target)) to.push(current);
     else from.push(target);
   }
@@ -110,7 +112,7 @@ export function createUndo(page) {
       if (restoring || inputsOf(next) === inputsOf(previous)) return;
       const cell = edit ? changedCell(previous, next) : null;
       if (cell && cell === typing) return; // the same cell typed on: one entry
-      past.push(previous);
+      past.push(serializeState(previous));
       if (past.length > LIMIT) past.shift();
       future.length = 0;
       typing = cell;
