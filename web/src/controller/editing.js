@@ -179,7 +179,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
  * Cells whose value the core refused (3e38 in X, where X·W_Q overflows): the field keeps what the
  * reader typed and says, while other edits go on, that it is not computed and which value is. A
  * later edit is first tried with every kept value (it may make them computable: a smaller W_Q),
- * then alone. Keyed 'name:i:j' → { name, i, j, text, value, message }.
+ * then alone. Keyed 'name:i:j' → { name, i, j, text, value, error (the core's refusal) }.
  */
 function keptRefusals(page) {
   const kept = new Map();
