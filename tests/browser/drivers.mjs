@@ -10,6 +10,7 @@
 import { describe, before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { pathToFileURL } from 'node:url';
 
 /** Debian's Chromium, headless here: the flags every Chromium of the tests and benchmarks starts with. */
 export const CHROMIUM_ARGS = [
@@ -179,4 +180,18 @@ export function stageText(pageOrFrame) {
 /** The step number in a page's or frame's URL hash. */
 export function stepOf(pageOrFrame) {
   return pageOrFrame.evaluate(() => Number(/(?:^#|&)step=(\d+)/.exec(location.hash)?.[1]));
+}
+
+/** The self-contained offline file, as a URL to open. */
+export const OFFLINE_FILE = pathToFileURL('dist/attention-playground.html').href;
+
+/**
+ * A page of `driver` on the offline file at `hash`, with the network blocked, once the page has
+ * computed its first result. `viewport` as newPage takes it.
+ */
+export async function openOfflineFile(driver, hash, { viewport } = {}) {
+  const page = await driver.newPage({ blockNetwork: true, ...(viewport ? { viewport } : {}) });
+  await page.goto(OFFLINE_FILE + hash);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return page;
 }

@@ -6,22 +6,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pathToFileURL } from 'node:url';
-import { inEachEngine, matrixIn, setField } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, matrixIn, setField } from './drivers.mjs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh-CN.js';
 
-const FILE = pathToFileURL('dist/attention-playground.html').href;
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 const MAX = '3.4028235×10³⁸'; // float32's largest number, as the page writes it
 const MIN = '1.4×10⁻⁴⁵'; // float32's smallest positive number
 
-async function open(driver, hash) {
-  const page = await driver.newPage({ blockNetwork: true });
-  await page.goto(FILE + hash);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-  return page;
-}
 const text = (page, selector) => page.evaluate((s) => document.querySelector(s).textContent, selector);
 
 inEachEngine((name, driver) => {
@@ -30,7 +22,7 @@ inEachEngine((name, driver) => {
       ['en', en],
       ['zh-CN', zh],
     ]) {
-      const page = await open(driver, `#lang=${lang}&step=4`);
+      const page = await openOfflineFile(driver, `#lang=${lang}&step=4`);
       const cases = [
         ['1e-46', fill(words['err.temperatureBelow'], { value: '1e-46', min: MIN })],
         ['1e39', fill(words['err.temperatureAbove'], { value: '1e39', max: MAX })],
@@ -58,7 +50,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: a cell takes 3.4028235e38, and calls 1e39 and 400 digits the same: too large`, async () => {
-    const page = await open(driver, '#lang=en&step=1');
+    const page = await openOfflineFile(driver, '#lang=en&step=1');
     await setField(page, '#in-q-0-1', '3.4028235e38');
     await page.until(() => decodeURIComponent(location.hash).includes('&q=1,3.4028235e+38;'));
     assert.equal(await text(page, '#err-q'), '');
@@ -85,7 +77,7 @@ inEachEngine((name, driver) => {
       ['1e-46', 'en', en, 'err.temperatureBelow', { min: MIN }],
       ['1e39', 'zh-CN', zh, 'err.temperatureAbove', { max: MAX }],
     ]) {
-      const page = await open(
+      const page = await openOfflineFile(
         driver,
         `#lang=${lang}&step=9&preset=custom&mode=qkv&n=2&dk=2&dv=2&q=1,0;0,1&k=1,0;0,1&v=1,2;3,4&temperature=${tau}`,
       );

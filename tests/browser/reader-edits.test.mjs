@@ -8,19 +8,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pathToFileURL } from 'node:url';
-import { inEachEngine, setField, stepOf } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, setField, stepOf } from './drivers.mjs';
 import en from '../../web/src/i18n/en.js';
 
-const FILE = pathToFileURL('dist/attention-playground.html').href;
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 
-async function open(driver, hash) {
-  const page = await driver.newPage({ blockNetwork: true });
-  await page.goto(FILE + hash);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-  return page;
-}
 const text = (page, selector) => page.evaluate((s) => document.querySelector(s).textContent, selector);
 const value = (page, selector) => page.evaluate((s) => document.querySelector(s).value, selector);
 const invalid = (page, selector) =>
@@ -31,7 +23,7 @@ const hashRow = (page, name, i) =>
 
 inEachEngine((name, driver) => {
   test(`${name}: "它 是 猫" with 3e38 in X: refused, kept as typed while other cells change, computed once W_Q allows it`, async () => {
-    const page = await open(driver, '#lang=en&preset=cat&step=3');
+    const page = await openOfflineFile(driver, '#lang=en&preset=cat&step=3');
     // X₁₁ = 3e38 is a float32, but Q₁₂ = X₁₁·(W_Q)₁₂ = 3e38 · 2 is not.
     await setField(page, '#in-x-0-0', '3e38');
     await page.until(() => /Q = X·W_Q is ∞/.test(document.getElementById('err-engine').textContent));
@@ -56,7 +48,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: 1e-50 in a cell is computed as 0, and its field says so`, async () => {
-    const page = await open(driver, '#lang=en&preset=cat&step=2');
+    const page = await openOfflineFile(driver, '#lang=en&preset=cat&step=2');
     await setField(page, '#in-x-1-2', '1e-50');
     await page.until(() => document.getElementById('err-x').textContent !== '');
     assert.equal(await text(page, '#err-x'), fill(en['err.underflow'], { value: '1e-50', min: '1.4×10⁻⁴⁵' }));
@@ -82,7 +74,7 @@ inEachEngine((name, driver) => {
       ['#lang=en&step=7', ['Σ ∈ ℝ 2×1', 'Σ ∈ ℝ 2×1']], // the page's sums, and the article's own (§7, exp without the max)
       ['#lang=en&step=5&axis=column', ['max ∈ ℝ 1×2']],
     ]) {
-      const page = await open(driver, hash);
+      const page = await openOfflineFile(driver, hash);
       assert.deepEqual(await sideShape(page), shape, hash);
       assert.deepEqual(page.problems, []);
       await page.closeAll();
@@ -98,13 +90,13 @@ inEachEngine((name, driver) => {
           (td) => td.textContent,
         ),
       }));
-    const article = await open(driver, '#lang=en&step=8&axis=column');
+    const article = await openOfflineFile(driver, '#lang=en&step=8&axis=column');
     const onArticle = await shown(article);
     assert.deepEqual(onArticle.rowSums, ['1', '1'], 'A = [[0.6698, 0.3302], [0.3302, 0.6698]] either way');
     assert.ok(onArticle.notices.includes(en['notice.columnAgrees']), onArticle.notices.join(' | '));
     assert.ok(!onArticle.notices.includes(en['notice.column']));
     await article.closeAll();
-    const cat = await open(driver, '#lang=en&preset=cat&step=8&axis=column');
+    const cat = await openOfflineFile(driver, '#lang=en&preset=cat&step=8&axis=column');
     const onCat = await shown(cat);
     assert.ok(onCat.notices.includes(en['notice.column']), onCat.notices.join(' | '));
     assert.ok(
@@ -114,7 +106,7 @@ inEachEngine((name, driver) => {
     assert.deepEqual(cat.problems, []);
     await cat.closeAll();
     // The paragraph and the title describe the softmax on screen: each column's max.
-    const max = await open(driver, '#lang=en&preset=cat&step=5&axis=column');
+    const max = await openOfflineFile(driver, '#lang=en&preset=cat&step=5&axis=column');
     assert.match(await text(max, '#step-title'), /Subtract each column's max$/);
     assert.ok((await text(max, '#stage-body')).includes(en['step.max.text.column']));
     assert.deepEqual(max.problems, []);
@@ -123,9 +115,9 @@ inEachEngine((name, driver) => {
 
   test(`${name}: a 20×8 heatmap's ticks sit at the centres of their rows and columns, at 1280 px and at 375 px`, async () => {
     for (const width of [1280, 375]) {
-      const page = await driver.newPage({ blockNetwork: true, viewport: { width, height: 900 } });
-      await page.goto(`${FILE}#lang=en&preset=random&mode=qkv&n=20&d=8&dk=8&dv=8&step=3`);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const page = await openOfflineFile(driver, `#lang=en&preset=random&mode=qkv&n=20&d=8&dk=8&dv=8&step=3`, {
+        viewport: { width, height: 900 },
+      });
       // How far each tick's centre is from the centre of the cell it names, in CSS pixels.
       const offsets = await page.evaluate(() => {
         const box = document.querySelector('#m-q .heatmap-box');
@@ -153,9 +145,7 @@ inEachEngine((name, driver) => {
 
   test(`${name}: "it is cat" on the AV step fits a 375 px phone and a 1280 px screen: the formula, the 3×4 matrices, the mix`, async () => {
     for (const width of [375, 1280]) {
-      const page = await driver.newPage({ blockNetwork: true, viewport: { width, height: 900 } });
-      await page.goto(`${FILE}#lang=en&preset=cat&step=9`);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const page = await openOfflineFile(driver, `#lang=en&preset=cat&step=9`, { viewport: { width, height: 900 } });
       const fits = await page.evaluate(() => {
         const pane = [...document.querySelectorAll('#stage-body .step-pane')].find((p) => !p.closest('.kept'));
         const cut = (el) => el.scrollWidth > el.clientWidth + 1;
@@ -179,7 +169,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: the theme switch: dark on a light system, written into the link; back to the system's, the link without it`, async () => {
-    const page = await open(driver, '#lang=en');
+    const page = await openOfflineFile(driver, '#lang=en');
     const look = () =>
       page.evaluate(() => ({
         background: getComputedStyle(document.body).backgroundColor,
@@ -199,7 +189,7 @@ inEachEngine((name, driver) => {
     assert.equal((await look()).background, 'rgb(251, 251, 250)');
     await page.closeAll();
     // A link with theme=dark opens dark, in Chinese too.
-    const linked = await open(driver, '#theme=dark');
+    const linked = await openOfflineFile(driver, '#theme=dark');
     assert.equal(await linked.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(23, 25, 28)');
     assert.equal(await value(linked, '#theme-switch'), 'dark');
     assert.deepEqual([...page.problems, ...linked.problems], []);
@@ -207,7 +197,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: the word lines of "it is cat" carry their weights: written on the chosen word's lines, on hover, and as text`, async () => {
-    const page = await open(driver, '#lang=en&preset=cat&step=8');
+    const page = await openOfflineFile(driver, '#lang=en&preset=cat&step=8');
     const lines = () =>
       page.evaluate(() => {
         const shown = (selector) => [...document.querySelectorAll(selector)].find((el) => !el.closest('.kept'));
@@ -244,7 +234,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: Undo and Redo, by button and by Ctrl+Z, and "reset X" back to the example "it is cat"`, async () => {
-    const page = await open(driver, '#lang=en&preset=cat&step=3');
+    const page = await openOfflineFile(driver, '#lang=en&preset=cat&step=3');
     const disabled = (id) => page.evaluate((id) => document.getElementById(id).getAttribute('aria-disabled'), id);
     assert.equal(await disabled('undo'), 'true', 'nothing to undo yet');
     assert.equal(await disabled('reset-x'), 'true', 'X is as the example gave it');
@@ -281,9 +271,9 @@ inEachEngine((name, driver) => {
   test(`${name}: the first screen (1280×900) shows the example's matrices, in Chinese and English, on every step`, async () => {
     for (const lang of ['zh-CN', 'en'])
       for (let step = 1; step <= 9; step++) {
-        const page = await driver.newPage({ blockNetwork: true, viewport: { width: 1280, height: 900 } });
-        await page.goto(`${FILE}#lang=${lang}&step=${step}`);
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+        const page = await openOfflineFile(driver, `#lang=${lang}&step=${step}`, {
+          viewport: { width: 1280, height: 900 },
+        });
         const bottom = await page.evaluate(() => {
           const shown = [...document.querySelectorAll('#stage-body figure.matrix')].find((f) => !f.closest('.kept'));
           return shown.getBoundingClientRect().bottom;
@@ -295,7 +285,7 @@ inEachEngine((name, driver) => {
   });
 
   test(`${name}: Back and Forward move between steps and keep the inputs; an edit adds no entry`, async () => {
-    const page = await open(driver, '#lang=en');
+    const page = await openOfflineFile(driver, '#lang=en');
     const entries = () => page.evaluate(() => history.length);
     const start = await entries();
     await page.click('#next'); // step 2, the projections

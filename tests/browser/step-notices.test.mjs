@@ -5,20 +5,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pathToFileURL } from 'node:url';
-import { inEachEngine, stageText, matrixIn } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, stageText, matrixIn } from './drivers.mjs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh-CN.js';
 
-const FILE = pathToFileURL('dist/attention-playground.html').href;
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
-
-async function open(driver, hash) {
-  const page = await driver.newPage({ blockNetwork: true });
-  await page.goto(FILE + hash);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-  return page;
-}
 
 // The issue's hash: X·W_Q = 3e38·2 + 3e38·(−2) = ∞ − ∞ = NaN in Q.
 const FROM_X = '#lang=en&preset=custom&mode=x&n=1&d=2&dk=1&dv=1&x=3e38,3e38&wq=2;-2&wk=1e-38;1e-38&wv=1e-38;1e-38';
@@ -27,7 +18,7 @@ const COLD = '&preset=custom&mode=qkv&n=2&dk=1&dv=1&q=1;1&k=-2000;-2001&v=1;2&sc
 
 inEachEngine((name, driver) => {
   test(`${name}: from X, the NaN in Q is said from step 2 on, naming step 2`, async () => {
-    const page = await open(driver, `${FROM_X}&step=2`);
+    const page = await openOfflineFile(driver, `${FROM_X}&step=2`);
     assert.deepEqual(await matrixIn(page, 'q'), [['NaN']]);
     const notice = fill(en['notice.nonFinite'], { step: 2 });
     assert.ok((await stageText(page)).includes(notice), 'at step 2');
@@ -44,7 +35,7 @@ inEachEngine((name, driver) => {
       ['en', en],
       ['zh-CN', zh],
     ]) {
-      const page = await open(driver, `#lang=${lang}${COLD}&step=8`);
+      const page = await openOfflineFile(driver, `#lang=${lang}${COLD}&step=8`);
       assert.deepEqual(await matrixIn(page, 'weights'), [
         ['NaN', 'NaN'],
         ['NaN', 'NaN'],
@@ -56,14 +47,14 @@ inEachEngine((name, driver) => {
       await page.closeAll();
     }
     // Scores near +1000 still overflow, and are said to.
-    const page = await open(driver, '#lang=en&preset=overflow&softmax=naive&step=8');
+    const page = await openOfflineFile(driver, '#lang=en&preset=overflow&softmax=naive&step=8');
     assert.ok((await stageText(page)).includes(en['notice.naiveOverflow']));
     assert.ok(!(await stageText(page)).includes(en['notice.naiveUnderflow']));
     await page.closeAll();
   });
 
   test(`${name}: a click on a cell of a kept, hidden step pane does nothing, without an error`, async () => {
-    const page = await open(driver, '#lang=en&step=3');
+    const page = await openOfflineFile(driver, '#lang=en&step=3');
     await page.keyboard.press('ArrowRight');
     await page.until(() => document.querySelector('#stage-body .kept td.pick') !== null);
     const result = await page.evaluate(() => {

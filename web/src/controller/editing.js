@@ -30,6 +30,7 @@ export function createEditing(page) {
   const refused = keptRefusals(page);
 
   const describe = (error) => describeParseError(page.t, error);
+  const resettable = (name) => page.part('undo')?.resettable(name) ?? false;
 
   function refuse(key, message, { frame = true } = {}) {
     errors.set(key, message);
@@ -92,17 +93,8 @@ export function createEditing(page) {
     render({ panel }) {
       const { state, t } = page;
       const shown = !state.embed || state.panel;
-      if (panel && shown)
-        keepingFocus(page.dom.document, () =>
-          renderPanel(page.$('panel'), {
-            state,
-            t,
-            on,
-            filled,
-            typed: refused.typed,
-            resettable: (name) => page.part('undo')?.resettable(name) ?? false,
-          }),
-        );
+      const ctx = { state, t, on, filled, typed: refused.typed, resettable };
+      if (panel && shown) keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), ctx));
       showErrors(page.$('panel'), errors);
       showStageErrors(page.$('stage-body'), errors);
     },

@@ -44,7 +44,7 @@ export function createUndo(page) {
   const future = [];
   let typing = null; // the cell the last entry is typing into: further keys there join that entry
   let restoring = false;
-  let origin = page.state.mats; // each matrix as its example gave it (reset)
+  const resets = matrixResets(page);
 
   /** Shows the inputs of `entry` (a state's hash) with the current step, view, language and theme. */
   function restore(entry) {
@@ -70,28 +70,6 @@ export function createUndo(page) {
   const undo = () => move(past, future);
   const redo = () => move(future, past);
 
-  /** Whether matrix `name` can be reset: it has an origin of its shape, and differs from it. */
-  function resettable(name) {
-    const now = page.state.mats[name];
-    const then = origin[name];
-    return Boolean(
-      now && then && then.length === now.length && then[0].length === now[0].length && inputsDiffer(now, then),
-    );
-  }
-  const inputsDiffer = (a, b) => a.some((row, i) => row.some((value, j) => !Object.is(value, b[i][j])));
-
-  function reset(name) {
-    if (!resettable(name)) return;
-    page.errors.clear();
-    page.commit(
-      setMatrix(
-        page.state,
-        name,
-        origin[name].map((row) => [...row]),
-      ),
-    );
-  }
-
   events.on(page.dom.document, 'keydown', (event) => {
     if (!(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
     if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
@@ -105,10 +83,10 @@ export function createUndo(page) {
   return {
     undo,
     redo,
-    reset,
-    resettable,
+    reset: resets.reset,
+    resettable: resets.resettable,
     committed(next, previous, { edit }) {
-      if (next.preset !== 'custom') origin = next.mats; // an example's own matrices (a new seed too)
+      resets.committed(next);
       if (restoring || inputsOf(next) === inputsOf(previous)) return;
       const cell = edit ? changedCell(previous, next) : null;
       if (cell && cell === typing) return; // the same cell typed on: one entry
@@ -124,5 +102,36 @@ export function createUndo(page) {
     },
     destroy: () => events.removeAll(),
     listeners: events,
+  };
+}
+
+/** "Reset this matrix": each matrix back to its values when its example was last shown. */
+function matrixResets(page) {
+  let origin = page.state.mats; // each matrix as its example gave it
+  const differ = (a, b) => a.some((row, i) => row.some((value, j) => !Object.is(value, b[i][j])));
+
+  /** Whether matrix `name` can be reset: it has an origin of its shape, and differs from it. */
+  function resettable(name) {
+    const now = page.state.mats[name];
+    const then = origin[name];
+    return Boolean(now && then && then.length === now.length && then[0].length === now[0].length && differ(now, then));
+  }
+
+  return {
+    resettable,
+    reset(name) {
+      if (!resettable(name)) return;
+      page.errors.clear();
+      page.commit(
+        setMatrix(
+          page.state,
+          name,
+          origin[name].map((row) => [...row]),
+        ),
+      );
+    },
+    committed(next) {
+      if (next.preset !== 'custom') origin = next.mats; // an example's own matrices (a new seed too)
+    },
   };
 }
