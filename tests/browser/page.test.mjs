@@ -325,6 +325,27 @@ test('"copy link" puts a link on the clipboard that restores the same view', asy
   await again.context().close();
 });
 
+test('the embed dialog says when the clipboard refused its code, and leaves the code selected', async () => {
+  // A browser that refuses the clipboard (no permission, an unfocused page): writeText rejects.
+  const page = await b.open('#preset=cat&step=6', {
+    initScript: () => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'));
+    },
+  });
+  await page.click('#embed-button');
+  await page.click('#embed-copy');
+  await page.waitForFunction(() => document.getElementById('embed-copy-status').textContent !== '');
+  assert.match(await page.textContent('#embed-copy-status'), /无法写入剪贴板.*Ctrl\+C/);
+  assert.doesNotMatch(await page.textContent('#embed-copy-status'), /已复制/, 'never "copied" when it was not');
+  const selected = await page.evaluate(() => {
+    const area = document.getElementById('embed-snippet');
+    return area.selectionEnd - area.selectionStart === area.value.length && area.value.length > 0;
+  });
+  assert.ok(selected, 'the whole snippet is selected, ready for Ctrl+C');
+  noProblems(page);
+  await page.context().close();
+});
+
 test('hovering a heatmap cell (n > 16) expands that number too', async () => {
   const page = await b.open('#preset=random&mode=qkv&n=20&d=4&dk=4&dv=4&seed=3&step=3');
   const canvas = page.locator('figure[data-name="scores"] canvas');

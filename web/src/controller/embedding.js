@@ -7,16 +7,20 @@ import { renderEmbedDialog } from '../views/embed-dialog.js';
 import { stepTitle } from './step-nav.js';
 import { listeners } from './listeners.js';
 
+const LINK_WORDS = { done: 'link.copied', failed: 'link.copyFailed' };
+const EMBED_WORDS = { done: 'embed.copied', failed: 'embed.copyFailed' };
+
 export function createEmbedding(page) {
   const { location, window } = page.dom;
   const events = listeners();
 
-  async function copy(text, status) {
+  // Says in `status` whether the clipboard took `text`: words.done or words.failed (i18n keys).
+  async function copy(text, status, words) {
     try {
       await window.navigator.clipboard.writeText(text);
-      status.textContent = page.t('link.copied');
+      status.textContent = page.t(words.done);
     } catch {
-      status.textContent = page.t('link.copyFailed');
+      status.textContent = page.t(words.failed);
     }
   }
 
@@ -36,13 +40,9 @@ export function createEmbedding(page) {
       snippet,
       devServer: Boolean(embedPage),
       onCopy: (textarea) => {
+        // Selected first, so that where the clipboard refuses, Ctrl+C copies it (the status says so).
         textarea.select();
-        copy(textarea.value, page.$('embed-copy-status')).then(
-          () => {
-            page.$('embed-copy-status').textContent = page.t('embed.copied');
-          },
-          () => {},
-        );
+        copy(textarea.value, page.$('embed-copy-status'), EMBED_WORDS);
       },
     });
     page.$('embed-dialog').showModal();
@@ -50,7 +50,7 @@ export function createEmbedding(page) {
 
   events.on(page.$('copy-link'), 'click', () => {
     page.part('url').write();
-    copy(location.href, page.$('copy-status'));
+    copy(location.href, page.$('copy-status'), LINK_WORDS);
   });
   events.on(page.$('embed-button'), 'click', openDialog);
   // In a frame whose host runs embed.js, the host opens the full playground: a frame sandboxed

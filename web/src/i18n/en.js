@@ -21,6 +21,7 @@ export default {
     "The playground could not start in this frame: this page's scripts were not loaded. A blog frame needs the self-contained build, dist/site/index.html (npm run build), on a web site.",
   'embed.copy': 'Copy code',
   'embed.copied': 'Code copied.',
+  'embed.copyFailed': 'Could not write to the clipboard: the code is selected, press Ctrl+C (⌘+C on a Mac) to copy it.',
   'embed.close': 'Close',
   'embed.open': 'Open in the playground',
   'offline.download': 'Download for offline use',

@@ -22,6 +22,7 @@ export default {
     '演练场无法在这个框架里启动:这个页面的脚本没有加载。博客里的框架需要放在网站上的自包含版本 dist/site/index.html(npm run build 生成)。',
   'embed.copy': '复制代码',
   'embed.copied': '代码已复制。',
+  'embed.copyFailed': '无法写入剪贴板:代码已选中,请按 Ctrl+C(Mac 上 ⌘+C)复制。',
   'embed.close': '关闭',
   'embed.open': '在演练场中打开',
   'offline.download': '下载离线版',
