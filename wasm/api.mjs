@@ -19,7 +19,7 @@
 import { SCALES, AXES, MASKS, PATHS, DEFAULTS, MAX_DIM, MAX_INPUT_BYTES, temperatureProblem } from './vocabulary.mjs';
 import { labMethods } from './labs-api.mjs';
 import { multiHeadMethods } from './multi-head-api.mjs';
-import { guardCalls, plain } from './boundary.mjs';
+import { codedError, guardCalls, plain } from './boundary.mjs';
 import { backwardMethods } from './backward-api.mjs';
 import { trainingMethods } from './training-api.mjs';
 
@@ -36,7 +36,7 @@ function describe(x) {
 // undefined), `cell` ({ row, col }, 0-based, or undefined) and `params` (the message's numbers and
 // names) for programs, such as the page that words it in zh-CN or en.
 function fail(code, argument, message, params = {}, cell = undefined) {
-  throw Object.assign(new Error(message), { code, argument, cell, params });
+  throw codedError(message, { code, argument, cell, params });
 }
 
 // The arguments object, read once: its own enumerable keys, each value read once. Options given

@@ -55,7 +55,34 @@ export function guardCalls(core) {
  */
 export function plain(value) {
   if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
-  if (Object.getPrototypeOf(value) === null && Object.hasOwn(value, 'length'))
-    return Array.from({ length: value.length }, (_, i) => plain(value[i]));
+  if (isList(value)) return Array.from({ length: value.length }, (_, i) => plain(value[i]));
   return Object.fromEntries(Object.keys(value).map((key) => [key, plain(value[key])]));
+}
+
+/**
+ * Whether a prototype-less object is a list as the bindings make one (wasm/bindings.cpp
+ * list_to_js): its keys are `length` and the indices 0 … length − 1, nothing else. A record that
+ * merely has a `length` field (a task's n, in trainerDefaults) has other keys too, and stays a record.
+ */
+function isList(value) {
+  if (Object.getPrototypeOf(value) !== null || !Object.hasOwn(value, 'length')) return false;
+  const { length } = value;
+  const keys = Object.keys(value);
+  return (
+    Number.isInteger(length) &&
+    keys.length === length + 1 &&
+    keys.every((key) => key === 'length' || (String(Number(key)) === key && Number(key) < length))
+  );
+}
+
+/**
+ * The Error the API throws: `message`, with the machine-readable `fields` ({ code, argument, cell,
+ * params }) as its own properties. Defined, not assigned (as Object.assign would), so that no setter
+ * a caller put on Error.prototype or Object.prototype sees or swallows them.
+ */
+export function codedError(message, fields) {
+  const error = new Error(message);
+  for (const [key, value] of Object.entries(fields))
+    Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
+  return error;
 }

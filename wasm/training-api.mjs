@@ -4,6 +4,7 @@
 // (core/train.hpp, core/tasks.hpp), which refuses with out_of_range.
 
 import { TASKS, POSITIONS, OPTIMIZERS, SCALES } from './vocabulary.mjs';
+import { codedError, plain } from './boundary.mjs';
 
 const NAMED = { task: TASKS, position: POSITIONS, optimizer: OPTIMIZERS, scale: SCALES };
 
@@ -23,9 +24,8 @@ function shortestFloat32(x) {
  */
 export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
   // The fields and their defaults are the core's TrainConfig (core/train.hpp): one place for them.
-  // Copied field by field, not by unwrap: plain() would take its `length` field (the task's n) for
-  // a list's (boundary.mjs). Every value is a string or a number.
-  const coreDefaults = { ...core.trainerDefaults() };
+  // Every value is a string or a number.
+  const coreDefaults = plain(core.trainerDefaults());
   const defaults = Object.freeze({ ...coreDefaults, learningRate: shortestFloat32(coreDefaults.learningRate) });
   const TRAINER_KEYS = Object.keys(defaults);
   return {
@@ -53,10 +53,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
       let { id } = unwrap(core.createTrainer(config));
       const live = (name) => {
         if (id === undefined)
-          throw Object.assign(new Error(`trainer.${name}: this trainer has been disposed`), {
-            code: 'disposed',
-            params: {},
-          });
+          throw codedError(`trainer.${name}: this trainer has been disposed`, { code: 'disposed', params: {} });
         return id;
       };
       const count = (name, n, max) => {
