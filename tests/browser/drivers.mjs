@@ -73,7 +73,7 @@ async function launchChromium() {
       page.on('request', (req) => page.requests.push(req.url()));
       watch(page, page.problems);
       page.closeAll = () => context.close();
-      page.until = (fn, arg, timeout = 10000) => page.waitForFunction(fn, arg, { timeout });
+      page.until = frameUntil('chromium', page);
       page.setOffline = (offline) => context.setOffline(offline);
       page.nextPage = () => context.waitForEvent('page');
       return page;
@@ -81,6 +81,15 @@ async function launchChromium() {
     close: () => browser.close(),
   };
 }
+
+/**
+ * A frame's (or page's) waitForFunction as page.until has it, (fn, arg, timeout): the two drivers
+ * order its arguments differently (Playwright: fn, arg, options; puppeteer: fn, options, arg).
+ */
+export const frameUntil = (name, frame) =>
+  name === 'chromium'
+    ? (fn, arg, timeout = 10000) => frame.waitForFunction(fn, arg, { timeout })
+    : (fn, arg, timeout = 10000) => frame.waitForFunction(fn, { timeout }, arg);
 
 /** Firefox ESR (puppeteer-core over WebDriver BiDi). */
 async function launchFirefox() {
@@ -111,7 +120,7 @@ async function launchFirefox() {
       });
       watch(page, page.problems);
       page.closeAll = () => context.close();
-      page.until = (fn, arg, timeout = 10000) => page.waitForFunction(fn, { timeout }, arg);
+      page.until = frameUntil('firefox', page);
       page.nextPage = () => new Promise((resolve) => browser.once('targetcreated', (target) => resolve(target.page())));
       return page;
     },

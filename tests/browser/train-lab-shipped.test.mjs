@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine } from './drivers.mjs';
+import { frameUntil, inEachEngine } from './drivers.mjs';
 import { pythonServer, blogServer } from './static-server.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
@@ -41,12 +41,6 @@ async function playToTheEnd(frame, until) {
     status: document.getElementById('train-status').textContent,
   }));
 }
-
-/** A frame's waitForFunction as page.until has it: the two drivers order its arguments differently. */
-const frameUntil = (name, frame) =>
-  name === 'chromium'
-    ? (fn, arg, timeout) => frame.waitForFunction(fn, arg, { timeout })
-    : (fn, arg, timeout) => frame.waitForFunction(fn, { timeout }, arg);
 
 inEachEngine((name, driver) => {
   test(`${name}: the offline file trains reverse in its Blob-URL worker, with no request at all, the same run twice`, async () => {
