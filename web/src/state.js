@@ -398,6 +398,11 @@ export function setLossCell(state, i, j, value) {
   return next;
 }
 
+/** The whole matrix of the loss (Y or the given dO), in AV's shape (the caller checks it). */
+export function setLossMatrix(state, rows) {
+  return { ...state, [LOSS_MATRIX[state.loss]]: copyRows(rows) };
+}
+
 /**
  * The state a trained model's probe opens the stepper with (the training lab's hand-off): X, the
  * head's W_Q, W_K, W_V (as rows), its scaling and mask, and dO the gradient the model's loss sends

@@ -108,7 +108,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
   const { errors } = page;
   return {
     ...headHandlers(page),
-    ...lossHandlers(page),
+    ...lossHandlers(page, describe),
     preset: (preset) => {
       errors.clear();
       refused.clear();

@@ -13,6 +13,10 @@ export default {
     'loss.given.why':
       'dO 直接给出:比如 L = (AV)₁₁ 时 dO 只有第一格是 1;从训练实验室打开时,是训练好的模型的交叉熵传到这个头输出上的梯度。',
     'loss.value': '损失 L = {value}',
+    'loss.matrixY': '目标 Y(可以直接改,或粘贴;每行一行)',
+    'loss.matrixDO': 'dO(可以直接改,或粘贴;每行一行)',
+    'loss.apply': '应用',
+    'loss.shape': '需要 {rows} 行、每行 {cols} 个数(和 AV 一样)。',
 
     'step.dout.title': '反向第 1 步:损失对 AV 的梯度 dO',
     'step.dout.text':
@@ -103,6 +107,10 @@ export default {
     'loss.given.why':
       'dO is given as it is: for L = (AV)₁₁, a 1 in its first cell; opened from the training lab, the gradient the trained model’s cross-entropy sends to this head’s output.',
     'loss.value': 'Loss L = {value}',
+    'loss.matrixY': 'Target Y (edit or paste; one row a line)',
+    'loss.matrixDO': 'dO (edit or paste; one row a line)',
+    'loss.apply': 'Apply',
+    'loss.shape': 'It needs {rows} rows of {cols} numbers (the shape of AV).',
 
     'step.dout.title': 'Backward 1: the loss’s gradient dO with respect to AV',
     'step.dout.text':
