@@ -280,7 +280,7 @@ TEST_CASE("model: heads_gradient is the mean cross-entropy of one sequence and i
     CHECK(g.scored == 3);
     CHECK(g.loss == doctest::Approx(cross_entropy(m, p, tokens, targets) / 3).epsilon(1e-6));
     const attn::SequencePass s = attn::forward_sequence(m, p, tokens.data());
-    check_close(g.x, s.x, 0.0);
+    testing::check_close(g.x, s.x, 0.0);
     // ℓ(O) in float64: logits = O·W_out + b, the mean of −log softmax(logits_i)[y_i] over the scored rows.
     auto loss_of = [&](const std::vector<double>& o) {
         double total = 0.0;
