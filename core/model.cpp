@@ -200,4 +200,37 @@ void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens,
     }
 }
 
+namespace {
+
+// ∂ℓ/∂logits for ℓ the mean cross-entropy over the scored rows (model.hpp, HeadsGradient), and ℓ.
+Matrix mean_cross_entropy_gradient(const Matrix& logits, const int* targets, double* loss, std::size_t* scored) {
+    Matrix d_logits(logits.rows, logits.cols);
+    for (std::size_t i = 0; i < logits.rows; ++i) *scored += targets[i] >= 0;
+    if (*scored == 0) return d_logits;
+    const float scale = 1.0f / static_cast<float>(*scored);
+    for (std::size_t i = 0; i < logits.rows; ++i) {
+        if (targets[i] < 0) continue;  // kUnscored
+        const auto y = static_cast<std::size_t>(targets[i]);
+        const float* z = logits.row(i);
+        const float m = *std::max_element(z, z + logits.cols);
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < logits.cols; ++j) sum += std::exp(z[j] - m);
+        *loss += static_cast<double>(std::log(sum) - (z[y] - m)) / static_cast<double>(*scored);
+        for (std::size_t j = 0; j < logits.cols; ++j)
+            d_logits(i, j) = scale * (std::exp(z[j] - m) / sum - (j == y ? 1.0f : 0.0f));
+    }
+    return d_logits;
+}
+
+}  // namespace
+
+HeadsGradient heads_gradient(const ModelConfig& c, const Params& p, const int* tokens, const int* targets) {
+    const SequencePass s = forward_sequence(c, p, tokens);
+    HeadsGradient g;
+    const Matrix d_logits = mean_cross_entropy_gradient(s.logits, targets, &g.loss, &g.scored);
+    g.d_heads = simd_backward::d_project_input(d_logits, p.w_out);  // ∂ℓ/∂logits · W_outᵀ
+    g.x = s.x;
+    return g;
+}
+
 }  // namespace attn

@@ -89,4 +89,20 @@ void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens,
                        double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
                        double* softmax_gradient = nullptr);
 
+// What the loss sends back to the heads for one sequence (the training lab's probe, walked through
+// the stepper): the sequence's own mean cross-entropy over its scored positions,
+//   ℓ = (1/m) Σ_{i scored} −log softmax(logits_i)[y_i],
+// and its gradient ∂ℓ/∂O with respect to O = [O_1 … O_H], the heads' outputs side by side:
+//   ∂ℓ/∂logits_i = (softmax(logits_i) − onehot(y_i)) / m   (0 on an unscored row)
+//   ∂ℓ/∂O        = ∂ℓ/∂logits · W_outᵀ                      (n, heads·d_head)
+// Head h's dO = ∂ℓ/∂O_h is its columns h·d_head … (h+1)·d_head − 1. With no scored position, ℓ = 0
+// and the gradient is 0.
+struct HeadsGradient {
+    Matrix x;           // (n, d_model) X = E[token] ⊕ position, the heads' input
+    Matrix d_heads;     // (n, heads·d_head) ∂ℓ/∂O
+    double loss = 0.0;  // ℓ (nats)
+    std::size_t scored = 0;
+};
+HeadsGradient heads_gradient(const ModelConfig& c, const Params& p, const int* tokens, const int* targets);
+
 }  // namespace attn

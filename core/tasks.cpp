@@ -96,4 +96,38 @@ Batch make_batch(const TaskConfig& task, std::size_t count, SplitMix64& random) 
     return b;
 }
 
+void task_targets(const TaskConfig& task, const int* tokens, int* targets) {
+    const std::size_t n = task.length;
+    std::fill(targets, targets + n, kUnscored);
+    switch (task.kind) {
+        case TaskKind::Reverse:  // y_i = x_{n−1−i}
+            for (std::size_t i = 0; i < n; ++i) targets[i] = tokens[n - 1 - i];
+            break;
+        case TaskKind::Shift:  // y_i = x_{(i−k) mod n}
+            for (std::size_t i = 0; i < n; ++i) targets[i] = tokens[(i + n - task.shift) % n];
+            break;
+        case TaskKind::Sort:  // y = x sorted
+            std::copy(tokens, tokens + n, targets);
+            std::sort(targets, targets + n);
+            break;
+        case TaskKind::Lookup: {  // y_{n−1} = the value paired with the asked key
+            const int v = static_cast<int>(task.values);
+            const int asked = tokens[n - 1] - static_cast<int>(task.symbols) * v;
+            for (std::size_t i = 0; i + 1 < n; ++i)
+                if (tokens[i] / v == asked) {
+                    targets[n - 1] = tokens[i] % v;
+                    break;
+                }
+            break;
+        }
+        case TaskKind::Induction:  // y_{n−1} = x_{p+1}, p the earlier position of the last token
+            for (std::size_t p = 0; p + 2 < n; ++p)
+                if (tokens[p] == tokens[n - 1]) {
+                    targets[n - 1] = tokens[p + 1];
+                    break;
+                }
+            break;
+    }
+}
+
 }  // namespace attn

@@ -60,4 +60,11 @@ struct Batch {
 };
 Batch make_batch(const TaskConfig& task, std::size_t count, SplitMix64& random);
 
+// The targets the task asks of one sequence of `task.length` tokens (its vocabulary's, unchecked
+// here): targets[i] as make_batch would pair with these tokens, kUnscored where the position is not
+// scored — and for lookup or induction whose last token has no match (no pair with the asked key, no
+// earlier repeat followed by a token), the last position too. For a fixed sequence such as the
+// training lab's probe.
+void task_targets(const TaskConfig& task, const int* tokens, int* targets);
+
 }  // namespace attn

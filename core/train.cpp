@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "random.hpp"
 
@@ -116,6 +117,12 @@ TrainReport Trainer::step() {
 TrainReport Trainer::evaluate(std::size_t count, std::uint64_t seed) const {
     SplitMix64 stream(seed);
     return run_batch(model_, params_, make_batch(config_.task, count, stream), nullptr);
+}
+
+HeadsGradient Trainer::probe_gradient(const int* tokens) const {
+    std::vector<int> targets(model_.length);
+    task_targets(config_.task, tokens, targets.data());
+    return heads_gradient(model_, params_, tokens, targets.data());
 }
 
 }  // namespace attn

@@ -57,6 +57,11 @@ class Trainer {
     // Loss and accuracy on `count` sequences from another stream (`seed`), without learning.
     TrainReport evaluate(std::size_t count, std::uint64_t seed) const;
 
+    // One sequence's loss and its gradient at the heads' output (model.hpp, HeadsGradient), with
+    // the targets the task asks of these tokens (task_targets); tokens of the model's length and
+    // vocabulary (the caller checks them). Learns nothing.
+    HeadsGradient probe_gradient(const int* tokens) const;
+
     const ModelConfig& model() const { return model_; }
     const Params& params() const { return params_; }
     std::size_t steps() const { return steps_; }

@@ -80,6 +80,8 @@ const bundle = await esbuild.build({
   format: 'iife',
   target: ['chrome91', 'firefox102', 'safari16'],
   minify: true,
+  // The words as they are (the file is UTF-8): escaped, each Chinese character would take 6 bytes, not 3.
+  charset: 'utf8',
   legalComments: 'none',
   logLevel: 'warning',
   loader: { '.wasm': 'base64' },

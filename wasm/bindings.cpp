@@ -593,6 +593,31 @@ val trainer_probe(unsigned id, const val& tokens) {
     return out;
 }
 
+// The probe's gradient at the heads (Trainer::probe_gradient): { x, gradOutput (∂ℓ/∂O, n ×
+// heads·d_head), loss, scored, causal (whether the heads' attention is, the task's) }, or null for tokens of another
+// length or outside the vocabulary.
+val trainer_probe_gradient(unsigned id, const val& tokens) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    const attn::ModelConfig& m = t->model();
+    const unsigned n = tokens["length"].as<unsigned>();
+    if (n != m.length) return val::null();
+    std::vector<int> seq(n);
+    for (unsigned i = 0; i < n; ++i) {
+        const int token = tokens[i].as<int>();
+        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return val::null();
+        seq[i] = token;
+    }
+    const attn::HeadsGradient g = t->probe_gradient(seq.data());
+    val out = new_object();
+    out.set("x", to_js(g.x));
+    out.set("gradOutput", to_js(g.d_heads));
+    out.set("loss", g.loss);
+    out.set("scored", static_cast<double>(g.scored));
+    out.set("causal", m.causal);
+    return out;
+}
+
 // A copy of the learned projections: { wQ, wK, wV: [one (d_model, d_k) matrix per head], wOut }.
 val trainer_parameters(unsigned id) {
     attn::Trainer* t = find_trainer(id);
@@ -627,6 +652,7 @@ EMSCRIPTEN_BINDINGS(training) {
     emscripten::function("trainerEvaluate", &trainer_evaluate);
     emscripten::function("trainerProbe", &trainer_probe);
     emscripten::function("trainerParameters", &trainer_parameters);
+    emscripten::function("trainerProbeGradient", &trainer_probe_gradient);
     emscripten::function("trainerDefaults", &trainer_defaults);
     emscripten::function("trainerDelete", &trainer_delete);
     emscripten::function("trainingVocabulary", &training_vocabulary);

@@ -81,6 +81,27 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
             badOption('trainer.probe', 'tokens', "an array of the task's length of tokens of its vocabulary", tokens);
           return unwrap(out);
         },
+        /**
+         * One sequence's loss and the gradient it sends to the heads (nothing is learned):
+         * { x (the heads' input X, n × d_model), gradOutput (∂ℓ/∂O for O the heads' outputs side
+         * by side, n × heads·d_k: head h's dO is its h-th block of columns), loss (ℓ, the mean
+         * cross-entropy over its scored positions, with the targets the task asks of these
+         * tokens), scored, causal (whether the heads' attention is causal, as the task's) }.
+         */
+        probeGradient: (tokens) => {
+          const out =
+            Array.isArray(tokens) && tokens.every(Number.isInteger)
+              ? core.trainerProbeGradient(live('probeGradient'), tokens)
+              : null;
+          if (out === null)
+            badOption(
+              'trainer.probeGradient',
+              'tokens',
+              "an array of the task's length of tokens of its vocabulary",
+              tokens,
+            );
+          return unwrap(out);
+        },
         /** A copy of the learned projections: { wQ, wK, wV: [(d_model, d_k) of each head], wOut }. */
         parameters: () => unwrap(core.trainerParameters(live('parameters'))),
         /** Frees the trainer's memory in the module; the trainer cannot be used again. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
 import { VARIANTS, variantKey, mainFormulaPieces, detailFormula } from '../../web/formulas/formulas.js';
-import { STEPS } from '../../web/src/steps.js';
+import { STEPS, stepById } from '../../web/src/steps.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const at = (...parts) => path.join(ROOT, ...parts);
@@ -23,18 +23,21 @@ const katexStylesheet = () => fs.readFileSync(path.join(KATEX_DIST, 'katex.min.c
  * serves, so a formula the options do not change is written once.
  */
 export function formulaTemplates() {
-  const render = (tex) =>
+  // `output`: KaTeX's HTML with its MathML, or MathML alone for a step whose description asks for
+  // it (steps.js formula.output: the backward steps, laid out natively as the popover's sums are).
+  const render = (tex, output = 'htmlAndMathml') =>
     katex.renderToString(tex, {
       displayMode: true,
       throwOnError: true,
       strict: 'ignore',
+      output,
       trust: (context) => context.command === '\\htmlClass',
     });
   const templates = [];
-  const group = (attributes, texOf, { rendered = false } = {}) => {
+  const group = (attributes, texOf, { rendered = false, output } = {}) => {
     const byHtml = new Map();
     for (const v of VARIANTS) {
-      const html = rendered ? texOf(v) : render(texOf(v));
+      const html = rendered ? texOf(v) : render(texOf(v), output);
       byHtml.set(html, [...(byHtml.get(html) ?? []), variantKey(v)]);
     }
     for (const [html, keys] of byHtml)
@@ -43,7 +46,9 @@ export function formulaTemplates() {
   // The main formula's two pieces side by side, each a display of its own: they wrap on a phone.
   group('data-formula="main"', (v) => mainFormulaPieces(v.scale).map(render).join(''), { rendered: true });
   for (const step of STEPS)
-    group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis));
+    group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis), {
+      output: stepById(step).formula.output,
+    });
   return templates.join('\n');
 }
 

@@ -255,3 +255,77 @@ TEST_CASE("training: the √d_k race (article §4) — unscaled, the gradient th
         CHECK(held_scaled.softmax_gradient == 0.0);  // evaluate() learns nothing, measures no gradient
     }
 }
+
+TEST_CASE("tasks: task_targets gives a sequence's targets as make_batch pairs them, for every task") {
+    for (const TaskKind kind :
+         {TaskKind::Reverse, TaskKind::Shift, TaskKind::Lookup, TaskKind::Sort, TaskKind::Induction}) {
+        const TrainConfig c = config(kind, kind == TaskKind::Lookup ? 8 : 6, 8);
+        attn::SplitMix64 random(11);
+        const attn::Batch b = attn::make_batch(c.task, 20, random);
+        for (std::size_t s = 0; s < b.count; ++s) {
+            std::vector<int> targets(b.length);
+            attn::task_targets(c.task, b.tokens.data() + s * b.length, targets.data());
+            CHECK(std::equal(targets.begin(), targets.end(), b.targets.begin() + s * b.length));
+        }
+    }
+}
+
+TEST_CASE("model: heads_gradient is the mean cross-entropy of one sequence and its gradient at the heads' output") {
+    attn::ModelConfig m;
+    m.vocab = 5, m.classes = 4, m.length = 4, m.d_token = 3, m.heads = 2, m.d_head = 3;
+    const attn::Params p = attn::init_params(m, 3);
+    const std::vector<int> tokens{1, 4, 0, 2};
+    const std::vector<int> targets{2, attn::kUnscored, 0, 3};
+    const attn::HeadsGradient g = attn::heads_gradient(m, p, tokens.data(), targets.data());
+    CHECK(g.scored == 3);
+    CHECK(g.loss == doctest::Approx(cross_entropy(m, p, tokens, targets) / 3).epsilon(1e-6));
+    const attn::SequencePass s = attn::forward_sequence(m, p, tokens.data());
+    testing::check_close(g.x, s.x, 0.0);
+    // ℓ(O) in float64: logits = O·W_out + b, the mean of −log softmax(logits_i)[y_i] over the scored rows.
+    auto loss_of = [&](const std::vector<double>& o) {
+        double total = 0.0;
+        for (std::size_t i = 0; i < m.length; ++i) {
+            if (targets[i] < 0) continue;
+            std::vector<double> z(m.classes);
+            for (std::size_t j = 0; j < m.classes; ++j) {
+                z[j] = p.b_out(0, j);
+                for (std::size_t t = 0; t < s.heads_out.cols; ++t) z[j] += o[i * s.heads_out.cols + t] * p.w_out(t, j);
+            }
+            const double top = *std::max_element(z.begin(), z.end());
+            double sum = 0.0;
+            for (double v : z) sum += std::exp(v - top);
+            total += std::log(sum) - (z[static_cast<std::size_t>(targets[i])] - top);
+        }
+        return total / 3.0;
+    };
+    std::vector<double> o(s.heads_out.data.begin(), s.heads_out.data.end());
+    REQUIRE(g.d_heads.rows == m.length);
+    REQUIRE(g.d_heads.cols == m.heads * m.d_head);
+    const double h = 1e-4;
+    for (std::size_t k = 0; k < o.size(); ++k) {
+        const double keep = o[k];
+        o[k] = keep + h;
+        const double up = loss_of(o);
+        o[k] = keep - h;
+        const double down = loss_of(o);
+        o[k] = keep;
+        CHECK(g.d_heads.data[k] == doctest::Approx((up - down) / (2 * h)).epsilon(1e-3).scale(1e-3));
+    }
+}
+
+TEST_CASE("training: probe_gradient pairs the probe with the task's targets; an unscored probe gives ℓ = 0") {
+    auto t = Trainer::create(config(TaskKind::Reverse));
+    REQUIRE(t.ok());
+    const std::vector<int> probe{0, 1, 2, 3, 4, 5};
+    const attn::HeadsGradient g = t.value.probe_gradient(probe.data());
+    CHECK(g.scored == 6);
+    CHECK(g.loss > 0.0);
+    auto lookup = Trainer::create(config(TaskKind::Lookup, 8, 8));
+    REQUIRE(lookup.ok());
+    // 7 pairs with keys 0 … 6 (value 0 each), then the query for key 7, which none of them holds.
+    const std::vector<int> unanswerable{0, 4, 8, 12, 16, 20, 24, 8 * 4 + 7};
+    const attn::HeadsGradient none = lookup.value.probe_gradient(unanswerable.data());
+    CHECK(none.scored == 0);
+    CHECK(none.loss == 0.0);
+    CHECK(std::all_of(none.d_heads.data.begin(), none.d_heads.data.end(), [](float x) { return x == 0.0f; }));
+}

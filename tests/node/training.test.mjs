@@ -61,6 +61,44 @@ for (const build of ['simd', 'scalar']) {
       trainer.dispose();
     });
 
+    it("probeGradient: the probe's X and ∂ℓ/∂(the heads' outputs), whose head blocks attentionBackward takes as dO", () => {
+      const trainer = attn.createTrainer({ task: 'reverse', seed: 7, heads: 2, dHead: 4 });
+      trainer.step(5);
+      const probe = [0, 1, 2, 3, 4, 5];
+      const g = trainer.probeGradient(probe);
+      assert.deepEqual([g.x.rows, g.x.cols], [6, 16 + 6], 'd_model = d_token + n (one-hot positions)');
+      assert.deepEqual([g.gradOutput.rows, g.gradOutput.cols], [6, 2 * 4]);
+      assert.equal(g.scored, 6);
+      assert.equal(g.causal, false);
+      assert.ok(g.loss > 0 && g.loss < 3, `ℓ = ${g.loss}`);
+      // Finite, not all 0, and the same again: probeGradient learns nothing.
+      assert.ok(g.gradOutput.data.every(Number.isFinite) && g.gradOutput.data.some((x) => x !== 0));
+      assert.deepEqual(trainer.probeGradient(probe), g, 'nothing learned: the same answer again');
+      assert.equal(trainer.step().steps, 6, 'the step count is untouched');
+      // The one-head backward pass on head 2's block runs on what the trainer gives.
+      const { wQ, wK, wV } = trainer.parameters();
+      const project = (w) => attn.project({ x: g.x, w });
+      const block = {
+        rows: 6,
+        cols: 4,
+        data: Float32Array.from({ length: 24 }, (_, k) => g.gradOutput.data[Math.floor(k / 4) * 8 + 4 + (k % 4)]),
+      };
+      const grads = attn.attentionBackward({
+        q: project(wQ[1]),
+        k: project(wK[1]),
+        v: project(wV[1]),
+        gradOutput: block,
+      });
+      assert.ok(grads.gradQ.data.every(Number.isFinite));
+      const induction = attn.createTrainer({ task: 'induction', length: 8, symbols: 8 });
+      assert.equal(induction.probeGradient([3, 6, 1, 7, 0, 4, 2, 6]).causal, true);
+      induction.dispose();
+      assert.throws(() => trainer.probeGradient([0, 1]), { code: 'bad_option', argument: 'tokens' });
+      assert.throws(() => trainer.probeGradient('012345'), { code: 'bad_option', argument: 'tokens' });
+      trainer.dispose();
+      assert.throws(() => trainer.probeGradient(probe), { code: 'disposed' });
+    });
+
     it("the defaults are the core's TrainConfig, and a config left out trains as the defaults written out", () => {
       const defaults = attn.trainerDefaults();
       assert.deepEqual(defaults, {

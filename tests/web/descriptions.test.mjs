@@ -16,11 +16,21 @@ import {
   fieldOf,
   stepsFor,
   figureShape,
+  stepIdAt,
+  stepNumber,
 } from '../../web/src/steps.js';
 import { OPTIONS, optionWordKeys, apiOptions, SCALE_RULES, scoreDivisor } from '../../web/src/options.js';
 import { VARIANTS, mainFormula, detailFormula, PART_OF_STEP } from '../../web/formulas/formulas.js';
 import { computeModel } from '../../web/src/model.js';
-import { defaultState, choosePreset, switchMode, parseState, serializeState, setOption } from '../../web/src/state.js';
+import {
+  defaultState,
+  choosePreset,
+  switchMode,
+  parseState,
+  serializeState,
+  setOption,
+  setLoss,
+} from '../../web/src/state.js';
 import { DICTIONARIES } from '../../web/src/i18n/index.js';
 import { STEP_MATRICES, stepMatrices } from '../../web/src/labs/export/matrices.js';
 import { SCALES, MASKS, SOFTMAXES, AXES, DEFAULTS } from '../../wasm/vocabulary.mjs';
@@ -45,10 +55,21 @@ function states() {
   // "它 是 猫" with 2 heads, its second head shown, and with the options away from their defaults.
   const heads = { ...choosePreset(defaultState(), 'heads'), head: 2 };
   const oddHeads = { ...odd, ...heads, mats: heads.mats, n: 3, d: 4, dk: 4, dv: 4, preset: 'custom' };
-  return [article, fromX, cat, odd, heads, oddHeads];
+  // One training step (the backward steps): ½‖AV − Y‖² on the article's example from X and on
+  // the odd options, and dO given with heads.
+  const v = (state) => ({ v: toRows(computeModel(engine, state).v) });
+  const withLoss = [
+    setLoss(fromX, 'mse', v(fromX)),
+    setLoss(odd, 'mse', v(odd)),
+    setLoss(heads, 'given', v(heads)),
+    setLoss(article, 'given', v(article)),
+  ];
+  return [article, fromX, cat, odd, heads, oddHeads, ...withLoss];
 }
 
-test('the URL numbers the steps as the list orders them: step=3 is the scores, step=9 the output, with heads 10 and 11 the concat and ·W_O', () => {
+const BACKWARD = ['dout', 'dv', 'dweights', 'dscores', 'dqk', 'dw'];
+
+test('the URL numbers the steps as the list orders them: step=3 is the scores, step=9 the output, with heads 10 and 11 the concat and ·W_O, then with a loss the backward steps', () => {
   assert.deepEqual(
     stepsFor(defaultState()).map((step) => step.id),
     ['x', 'project', 'scores', 'scale', 'max', 'exp', 'sum', 'weights', 'output'],
@@ -65,12 +86,30 @@ test('the URL numbers the steps as the list orders them: step=3 is the scores, s
     'output',
     'concat',
     'outproj',
+    ...BACKWARD,
   ]);
   const heads = choosePreset(defaultState(), 'heads');
   assert.deepEqual(
     stepsFor(heads).map((step) => step.id),
+    STEPS.slice(0, 11),
+  );
+  // With a loss: the nine keep their numbers; dW only from X (Q, K, V given directly have no W).
+  const v = [
+    [10, 0],
+    [0, 10],
+  ];
+  assert.deepEqual(
+    stepsFor(setLoss(defaultState(), 'mse', { v })).map((step) => step.id),
+    [...STEPS.slice(0, 9), ...BACKWARD.slice(0, 5)],
+  );
+  assert.deepEqual(
+    stepsFor(setLoss(heads, 'given', { v })).map((step) => step.id),
     STEPS,
   );
+  // A step's number is its place in its state's list: dQ, dK is step 14 without heads, 16 with them.
+  const backward = { ...setLoss(defaultState(), 'mse', { v }), step: 14 };
+  assert.equal(stepIdAt(parseState(serializeState(backward)).state, 14), 'dqk');
+  assert.equal(stepNumber(setLoss(heads, 'given', { v }), 'dqk'), 16);
   for (const step of [10, 11])
     assert.equal(STEPS[parseState(serializeState({ ...heads, step })).state.step - 1], STEPS[step - 1]);
   stepsFor(defaultState()).forEach((step, index) => {

@@ -76,6 +76,8 @@ export async function loadEngine({ binaries, build = bestBuild(binaries) } = {})
     dotProductSamples: (args) => call(() => core.dotProductSamples(args)),
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
+    // One training step through the stepper (issue 17): the backward pass, given dO.
+    attentionBackward: (args) => call(() => core.attentionBackward(args)),
     // The training lab (issue 17): a trainer lives in this instance until its dispose().
     createTrainer: (args) => call(() => core.createTrainer(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */

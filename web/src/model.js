@@ -4,6 +4,7 @@
 import { fromRows } from './matrix.js';
 import { DEFAULTS } from '../../wasm/vocabulary.mjs';
 import { apiOptions } from './options.js';
+import { BACKWARD_FIELDS, backwardModel, hasLoss } from './backward.js';
 
 /** The options of attentionSteps that the state's controls choose (options.js). */
 export const stepOptions = apiOptions;
@@ -18,10 +19,30 @@ export const stepOptions = apiOptions;
  *   article — with `article: true` and the stable softmax, the article's own hand computation
  *             (§7: exp of the scaled scores without the max): { exps, rowSum, weights }.
  * With more than one head (multiHeadModel), the nine steps' fields are head `state.head`'s.
+ * With a loss (state.loss, backward.js), the backward steps' fields too: target, gradOutput, loss,
+ * gradV, gradWeights, gradScaled, gradScores, gradQ, gradK and from X gradWq, gradWk, gradWv.
  * Throws the API's Error when the input is rejected: an English message, and code, argument,
  * cell and params to word it in the page's language (README.md, "The JS API").
  */
-export function computeModel(engine, state, { path = DEFAULTS.path, article = false } = {}) {
+export function computeModel(engine, state, options = {}) {
+  const model = forwardModel(engine, state, options);
+  return hasLoss(state) ? withBackward(engine, state, model) : model;
+}
+
+/**
+ * The backward steps' fields (backward.js's backwardModel: the loss, dO, and every gradient the
+ * core computes from it), with their counts of NaN and ±∞ beside the forward ones.
+ */
+function withBackward(engine, state, model) {
+  const back = backwardModel(engine, state, model, { path: model.path, options: stepOptions(state) });
+  const counts = Object.fromEntries(
+    BACKWARD_FIELDS.filter((name) => back[name]).map((name) => [name, nonFinite(back[name])]),
+  );
+  return { ...model, ...back, nonFinite: { ...model.nonFinite, ...counts } };
+}
+
+/** The forward pass: every intermediate of the article's steps (computeModel's list). */
+function forwardModel(engine, state, { path = DEFAULTS.path, article = false }) {
   const m = Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, fromRows(rows)]));
   if ((state.heads ?? 1) > 1) return multiHeadModel(engine, state, m, { path, article });
   let q, k, v;

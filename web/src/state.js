@@ -25,6 +25,7 @@ import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
 import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
+import { LOSSES, lossShape } from './backward.js';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
 export { STEPS };
@@ -130,6 +131,12 @@ export const FIELDS = [
   ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
   // The training lab's run (train-lab.js): task, seed, learning rate, d_k, scaling, heads, steps.
   ...TRAIN_LAB_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'train-lab' })),
+  // One training step through the stepper (backward.js): the loss, and the matrix it needs — the
+  // target Y of L = ½‖AV − Y‖², or dO = ∂L/∂(AV) given as it is (a trained model's probe). Written
+  // only with a loss, so that every link without one reads as it always has.
+  { key: 'loss', type: oneOf(LOSSES), initial: 'none', only: (s) => s.loss !== 'none' },
+  { key: 'y', type: matrix, initial: null, only: (s) => s.loss === 'mse' },
+  { key: 'dout', type: matrix, initial: null, only: (s) => s.loss === 'given' },
   ...MATRIX_NAMES.map((name) => ({
     key: name,
     type: matrix,
@@ -235,6 +242,7 @@ export function parseState(hash) {
   resolvePreset(state);
   if (state.heads > 1 && state.mode !== 'x') return fallback; // heads are computed from X
   if (!shapesAgree(state)) return fallback;
+  if (!lossAgrees(state)) return fallback; // the loss's matrix, n × d_v of one head
   if (state.step > stepsFor(state).length) return fallback; // concat and ·W_O: with heads only
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
   for (const name of Object.keys(state.mats)) if (!(name in inputShapes(state))) delete state.mats[name];
@@ -335,5 +343,90 @@ export function setHeads(state, heads, projections) {
   if (!r) delete next.mats.wo;
   else if (next.mats.wo?.length !== next[r] || next.mats.wo[0].length !== next[c])
     next.mats.wo = randomMatrix(seededRandom(next.seed + 7919), next[r], next[c], randomRange('wo', next));
+  return next;
+}
+
+// ---- The loss of the backward steps (backward.js) ------------------------------------------------
+
+/** The matrix the loss reads from the state: 'y' (the target) for ½‖AV − Y‖², 'dout' when dO is given. */
+const LOSS_MATRIX = { mse: 'y', given: 'dout' };
+
+/** True when the loss needs no matrix, or has its matrix in the shape n × d_v (one head's) of AV. */
+function lossAgrees(state) {
+  const name = LOSS_MATRIX[state.loss];
+  if (!name) return true;
+  const [rows, cols] = lossShape(state);
+  const m = state[name];
+  return Array.isArray(m) && m.length === rows && m.every((r) => r.length === cols);
+}
+
+/**
+ * The state with its loss's matrix in the shape AV has now (after n, d_v or the heads changed):
+ * the cells that still exist are kept, new ones are 0. The same state when it already fits.
+ */
+export function fitLoss(state) {
+  if (lossAgrees(state)) return state;
+  const name = LOSS_MATRIX[state.loss];
+  const [rows, cols] = lossShape(state);
+  const old = state[name] ?? [];
+  const fitted = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => old[i]?.[j] ?? 0));
+  return { ...state, [name]: fitted };
+}
+
+/**
+ * Turns the backward steps on with a loss, or off ('none'). `shown` holds the shown head's V and
+ * AV as rows: the target Y of ½‖AV − Y‖² starts as V (each word keeps only its own value: on the
+ * worked example Y = 10·I, and the gradient sharpens A towards I); a given dO starts as the
+ * gradient of L = (AV)₁₁ (1 in its first cell), the README's worked example. A matrix the state
+ * already holds in the right shape is kept. The step stays if it still exists.
+ */
+export function setLoss(state, loss, shown) {
+  const next = { ...copy(state), loss };
+  const [rows, cols] = lossShape(next);
+  if (loss === 'mse' && !lossAgrees(next)) next.y = copyRows(shown.v);
+  if (loss === 'given' && !lossAgrees(next))
+    next.dout = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i + j === 0 ? 1 : 0)));
+  next.step = Math.min(next.step, stepsFor(next).length);
+  return next;
+}
+
+/** One cell of the loss's matrix (Y or the given dO); the inputs stay as they are. */
+export function setLossCell(state, i, j, value) {
+  const name = LOSS_MATRIX[state.loss];
+  const next = { ...state, [name]: copyRows(state[name]) };
+  next[name][i][j] = value;
+  return next;
+}
+
+/** The whole matrix of the loss (Y or the given dO), in AV's shape (the caller checks it). */
+export function setLossMatrix(state, rows) {
+  return { ...state, [LOSS_MATRIX[state.loss]]: copyRows(rows) };
+}
+
+/**
+ * The state a trained model's probe opens the stepper with (the training lab's hand-off): X, the
+ * head's W_Q, W_K, W_V (as rows), its scaling and mask, and dO the gradient the model's loss sends
+ * to the head's output, given. Its first backward step is shown.
+ */
+export function probeState(state, { x, wq, wk, wv, dout, scale, mask, lang }) {
+  const base = { ...defaultState(), lang: lang ?? state.lang, theme: state.theme, digits: state.digits };
+  const next = {
+    ...base,
+    preset: 'custom',
+    mode: 'x',
+    words: 'none',
+    n: x.length,
+    d: x[0].length,
+    dk: wq[0].length,
+    dv: wv[0].length,
+    heads: 1,
+    head: 1,
+    scale,
+    mask,
+    mats: { x: copyRows(x), wq: copyRows(wq), wk: copyRows(wk), wv: copyRows(wv) },
+    loss: 'given',
+    dout: copyRows(dout),
+  };
+  next.step = stepsFor(next).findIndex((step) => step.id === 'dout') + 1;
   return next;
 }

@@ -12,7 +12,9 @@
 //   when      state → whether the step exists (absent: always): concat and ·W_O need heads;
 //   section   the article's section;
 //   formula   { part: the main formula's part it marks, detail(variant) → TeX of the step alone,
-//               variant = { scale, softmax, axis } };
+//               variant = { scale, softmax, axis }, output: 'mathml' to pre-render it as MathML
+//               alone, laid out natively like the popover's sums (absent: KaTeX's HTML and MathML;
+//               the backward steps are MathML, a tenth of the bytes, for the offline file's budget) };
 //   figures   state → rows of figures and the operators between them: a figure is FIGURE(id,
 //             look) (FIGURES says what model field it is drawn from and its shape), an operator
 //             a string;
@@ -30,6 +32,7 @@
 //             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost).
 
 import { SCALE_RULES } from './options.js';
+import { hasLoss } from './backward.js';
 
 /**
  * The sizes a shape may name besides the state's own (n, d, dk, dv): with h heads, dk and dv are
@@ -42,6 +45,12 @@ const HEAD_SIZES = {
 
 /** A figure's symbol that is one letter or name (FIGURES `symbol`). */
 const plain = (name) => ({ text: name, nodes: (m) => [m.mi(name)] });
+
+/** The symbol dM of a gradient ∂L/∂M (FIGURES `symbol`): dV, dW_Q. */
+const grad = (name, sub) => ({
+  text: sub ? `d${name}_${sub}` : `d${name}`,
+  nodes: (m) => [m.mi('d'), sub ? m.msub(m.mi(name), m.mi(sub)) : m.mi(name)],
+});
 
 /** The value of a size of a shape: a number, a state's size, or a head's (HEAD_SIZES). */
 export const sizeOf = (state, size) =>
@@ -91,6 +100,19 @@ export const FIGURES = Object.freeze({
     madeFrom: 'concat',
     symbol: { text: 'concat·W_O', nodes: (m) => [m.mi('concat'), m.msub(m.mi('W'), m.mi('O'))] },
   },
+  // One training step (backward.js): the loss's target and dO, then every gradient, each the
+  // shape of what it is the gradient of. dM stands for ∂L/∂M.
+  target: { field: 'target', shape: ['n', 'dvHead'], kind: 'div', symbol: plain('Y') },
+  gradOutput: { field: 'gradOutput', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'output', symbol: grad('O') },
+  gradV: { field: 'gradV', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'gradOutput', symbol: grad('V') },
+  gradWeights: { field: 'gradWeights', shape: ['n', 'n'], kind: 'div', madeFrom: 'gradOutput', symbol: grad('A') },
+  gradScaled: { field: 'gradScaled', shape: ['n', 'n'], kind: 'div', madeFrom: 'gradWeights', symbol: grad('Z') },
+  gradScores: { field: 'gradScores', shape: ['n', 'n'], kind: 'div', madeFrom: 'gradScaled', symbol: grad('S') },
+  gradQ: { field: 'gradQ', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'gradScores', symbol: grad('Q') },
+  gradK: { field: 'gradK', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'gradScores', symbol: grad('K') },
+  gradWq: { field: 'gradWq', shape: ['d', 'dkHead'], kind: 'div', madeFrom: 'gradQ', symbol: grad('W', 'Q') },
+  gradWk: { field: 'gradWk', shape: ['d', 'dkHead'], kind: 'div', madeFrom: 'gradK', symbol: grad('W', 'K') },
+  gradWv: { field: 'gradWv', shape: ['d', 'dvHead'], kind: 'div', madeFrom: 'gradV', symbol: grad('W', 'V') },
 });
 
 /** The shape [rows, cols] of a figure (FIGURES) for a state. */
@@ -121,6 +143,10 @@ const maxOf = (axis) => (axis === 'column' ? "\\max_{i'} x_{i'j}" : "\\max_{j'} 
 const sumOf = (axis) => (axis === 'column' ? '\\Sigma_j' : '\\Sigma_i');
 /** The scaled score x_ij as the current scaling writes it. */
 const scaledScore = (scale) => (SCALE_RULES[scale].tex ? `\\frac{S_{ij}}{${SCALE_RULES[scale].tex}}` : 'S_{ij}');
+
+/** dS_ij as the current scaling writes it: dZ_ij ÷ (the rule's divisor · τ), the chain rule through x = S ÷ (divisor · τ). */
+const gradDivided = (scale) =>
+  SCALE_RULES[scale].tex ? `\\frac{dZ_{ij}}{${SCALE_RULES[scale].tex}\\cdot\\tau}` : '\\frac{dZ_{ij}}{\\tau}';
 
 export const STEP_LIST = Object.freeze([
   {
@@ -334,7 +360,7 @@ export const STEP_LIST = Object.freeze([
     controls: [],
     notices: [],
     remark: 'article.output',
-    extras: ['mix', 'lines'],
+    extras: ['mix', 'lines', 'loss'],
   },
   // Multi-head attention (the series' next step): the heads' outputs side by side, then W_O.
   {
@@ -389,16 +415,210 @@ export const STEP_LIST = Object.freeze([
     notices: [],
     extras: ['headCost'],
   },
+  // One training step (issue 17): the backward pass after the forward one, with a loss (backward.js),
+  // in the reverse of the article's order: dO → dV, dA → dZ → dS → dQ, dK → dW. After every step
+  // that always exists and after the heads' two, so that each of those keeps its number.
+  {
+    id: 'dout',
+    when: hasLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'output',
+      detail: () =>
+        'L = \\tfrac{1}{2}\\lVert AV - Y \\rVert^2 \\;\\Rightarrow\\; dO = \\frac{\\partial L}{\\partial (AV)} = AV - Y,' +
+        '\\qquad dO \\in \\mathbb{R}^{n \\times d_v}',
+    },
+    figures: (state) =>
+      state.loss === 'mse'
+        ? [
+            [
+              FIGURE('output', token),
+              '−',
+              FIGURE('target', token),
+              '=',
+              FIGURE('gradOutput', { ...token, pick: 'gradOutput' }),
+            ],
+          ]
+        : [[FIGURE('gradOutput', { ...token, pick: 'gradOutput', caption: 'mat.gradOutputGiven' })]],
+    produces: ['gradOutput'],
+    map: {
+      matrices: () => ['gradOutput'],
+      symbol: (m, s) => m.symbol('gradOutput', s),
+      op: (m) => [m.mi('L')],
+      shape: (s) => [s.n, sizeOf(s, 'dvHead')],
+    },
+    controls: [],
+    notices: [{ when: (s) => s.loss === 'given', kind: 'info', words: 'step.dout.given' }],
+    extras: ['loss'],
+  },
+  {
+    id: 'dv',
+    when: hasLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'output',
+      detail: () =>
+        'dV = A^{\\top} dO \\in \\mathbb{R}^{n \\times d_v},\\qquad dV_{jc} = \\sum_{i=1}^{n} A_{ij}\\, dO_{ic}',
+    },
+    figures: () => [
+      [
+        FIGURE('weights', { labels: 'pair', masked: true, caption: 'mat.weightsTransposed' }),
+        '·',
+        FIGURE('gradOutput', token),
+        '=',
+        FIGURE('gradV', { ...token, pick: 'gradV' }),
+      ],
+    ],
+    produces: ['gradV'],
+    map: {
+      matrices: () => ['gradV'],
+      symbol: (m, s) => m.symbol('gradV', s),
+      op: (m) => [m.msup(m.mi('A'), m.mo('⊤')), m.mo('·')],
+      shape: (s) => [s.n, sizeOf(s, 'dvHead')],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'dweights',
+    when: hasLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'output',
+      detail: () =>
+        'dA = dO\\, V^{\\top} \\in \\mathbb{R}^{n \\times n},\\qquad dA_{ij} = \\sum_{c=1}^{d_v} dO_{ic}\\, v_{jc}',
+    },
+    figures: () => [
+      [
+        FIGURE('gradOutput', token),
+        '·',
+        FIGURE('v', { ...token, caption: 'mat.vTransposed' }),
+        '=',
+        FIGURE('gradWeights', { labels: 'pair', pick: 'gradWeights' }),
+      ],
+    ],
+    produces: ['gradWeights'],
+    map: {
+      matrices: () => ['gradWeights'],
+      symbol: (m, s) => m.symbol('gradWeights', s),
+      op: (m) => [m.mo('·'), m.msup(m.mi('V'), m.mo('⊤'))],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'dscores',
+    columnWords: ['text'],
+    section: 5,
+    when: hasLoss,
+    formula: {
+      output: 'mathml',
+      part: 'softmax',
+      detail: ({ scale, axis }) =>
+        `dZ_{ij} = A_{ij}\\Big(dA_{ij} - ${
+          axis === 'column' ? '\\sum_{t=1}^{n} A_{tj}\\, dA_{tj}' : '\\sum_{t=1}^{n} A_{it}\\, dA_{it}'
+        }\\Big),\\qquad dS_{ij} = ${gradDivided(scale)}`,
+    },
+    figures: () => [
+      [FIGURE('weights', { labels: 'pair', masked: true }), FIGURE('gradWeights', { labels: 'pair' })],
+      [
+        '→',
+        FIGURE('gradScaled', { labels: 'pair', masked: true, pick: 'gradScaled' }),
+        '→',
+        FIGURE('gradScores', { labels: 'pair', masked: true, pick: 'gradScores' }),
+      ],
+    ],
+    produces: ['gradScaled', 'gradScores'],
+    map: {
+      matrices: () => ['gradScores'],
+      symbol: (m, s) => m.symbol('gradScores', s),
+      op: (m) => [m.fn('softmax′')],
+      shape: (s) => [s.n, s.n],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'dqk',
+    when: hasLoss,
+    section: 3,
+    formula: {
+      output: 'mathml',
+      part: 'scores',
+      detail: () =>
+        'dQ = dS\\,K,\\quad dQ_{ic} = \\sum_{j=1}^{n} dS_{ij}\\, k_{jc};\\qquad ' +
+        'dK = dS^{\\top} Q,\\quad dK_{jc} = \\sum_{i=1}^{n} dS_{ij}\\, q_{ic}',
+    },
+    figures: () => [
+      [
+        FIGURE('gradScores', { labels: 'pair', masked: true }),
+        '·',
+        FIGURE('k', token),
+        '=',
+        FIGURE('gradQ', { ...token, pick: 'gradQ' }),
+      ],
+      ['dSᵀ ·', FIGURE('q', token), '=', FIGURE('gradK', { ...token, pick: 'gradK' })],
+    ],
+    produces: ['gradQ', 'gradK'],
+    map: {
+      matrices: () => ['gradQ', 'gradK'],
+      symbol: (m, s) => [...m.symbol('gradQ', s), ...m.symbol('gradK', s)],
+      op: (m) => [m.mo('·'), m.mi('K')],
+      shape: (s) => [s.n, sizeOf(s, 'dkHead')],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'dw',
+    when: (state) => hasLoss(state) && state.mode === 'x',
+    section: 2,
+    formula: {
+      output: 'mathml',
+      part: 'project',
+      detail: () =>
+        'dW_Q = X^{\\top} dQ,\\quad dW_K = X^{\\top} dK,\\quad dW_V = X^{\\top} dV,' +
+        '\\qquad (dW_Q)_{tc} = \\sum_{i=1}^{n} x_{it}\\, dQ_{ic}',
+    },
+    figures: () => [
+      [FIGURE('x', token)],
+      ...[
+        ['gradQ', 'gradWq'],
+        ['gradK', 'gradWk'],
+        ['gradV', 'gradWv'],
+      ].map(([grad, out]) => ['Xᵀ ·', FIGURE(grad, token), '=', FIGURE(out, { pick: out })]),
+    ],
+    produces: ['gradWq', 'gradWk', 'gradWv'],
+    map: {
+      matrices: () => ['gradWq', 'gradWk', 'gradWv'],
+      symbol: (m) => [m.mi('d'), m.mi('W')],
+      op: (m) => [m.msup(m.mi('X'), m.mo('⊤')), m.mo('·')],
+      shape: (s) => [s.d, sizeOf(s, 'dkHead')],
+    },
+    controls: [],
+    notices: [],
+  },
 ]);
 
 /** The step ids in order: the URL's step number is an id's position + 1. */
 export const STEPS = Object.freeze(STEP_LIST.map((step) => step.id));
 
 /**
- * The steps this state has, in order: the nine of the article, then with heads concat and ·W_O.
- * The steps that need heads come last, so a step's number is the same in both lists.
+ * The steps this state has, in order: the nine of the article, then with heads concat and ·W_O,
+ * then with a loss the backward steps (dW from X only). The steps that exist only in some states
+ * come last, so that the nine keep their numbers in every list.
  */
 export const stepsFor = (state) => STEP_LIST.filter((step) => !step.when || step.when(state));
+
+/** The id of step number `step` (1-based, the URL's) of this state's list. */
+export const stepIdAt = (state, step) => stepsFor(state)[step - 1]?.id;
+
+/** The number (1-based, the URL's) of step `id` in this state's list; 0 when it has no such step. */
+export const stepNumber = (state, id) => stepsFor(state).findIndex((step) => step.id === id) + 1;
 
 /** How many steps this state has: the "of 9" (or 11) of "step 3 of 9". */
 export const stepCount = (state) => stepsFor(state).length;

@@ -4,6 +4,7 @@
 
 import { SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from '../state.js';
 import { option } from '../options.js';
+import { lossHandlers } from './loss.js';
 import { parseNumber, parseMatrix, normalizeText } from '../parse-matrix.js';
 import { toRows } from '../matrix.js';
 import { formatNumber } from '../format.js';
@@ -107,6 +108,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
   const { errors } = page;
   return {
     ...headHandlers(page),
+    ...lossHandlers(page, describe),
     preset: (preset) => {
       errors.clear();
       refused.clear();

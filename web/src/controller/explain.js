@@ -4,6 +4,7 @@
 // popover's own state: which cell, whether it is pinned, whether every term is shown.
 
 import { renderExplain, highlight } from '../views/explain.js';
+import { backwardCols } from '../views/explain-backward.js';
 import { placePopover } from '../views/popover.js';
 import { shownPane } from '../views/stage.js';
 import { moveInGrid } from '../views/grid-keys.js';
@@ -53,7 +54,8 @@ function anchors(stage, ui) {
 }
 
 /** How many columns a kind of cell has in a state: a score's n, an output's d_v (one head's), a projection's d. */
-const colsOf = (kind, state) => ({ score: state.n, output: state.dv / state.heads, projection: state.d })[kind];
+const colsOf = (kind, state) =>
+  ({ score: state.n, output: state.dv / state.heads, projection: state.d })[kind] ?? backwardCols(kind, state);
 
 export function createExplain(page) {
   const { document, window } = page.dom;

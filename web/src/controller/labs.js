@@ -39,6 +39,8 @@ export function createLabs(page, { views = LAB_VIEWS } = {}) {
       const instance = views[state.view]({
         engine: page.engine,
         setState: (patch) => page.commit({ ...page.state, ...patch }, { panel: false }),
+        // A whole new state on the stepper (the training lab's hand-off): the panel shows its inputs.
+        openStepper: (next) => page.commit(next),
         announce,
       });
       lab = { view: state.view, instance };

@@ -8,7 +8,7 @@
 // order they were registered; commit(next) computes through the engine part and, on success, tells
 // every part (committed) before rendering.
 
-import { serializeState, withoutEmbed } from '../state.js';
+import { serializeState, withoutEmbed, fitLoss } from '../state.js';
 import { engineErrorField, describeEngineError } from '../engine-errors.js';
 import { translator } from '../i18n/index.js';
 import { presetTokens } from '../presets.js';
@@ -62,6 +62,7 @@ export function createPage({ dom, host, state, notice }) {
  * is a value typed into a cell: the URL follows a moment later and the frame is not redrawn.
  */
 function commit(page, parts, next, { panel = true, edit = false, fromUrl = false } = {}) {
+  next = fitLoss(next); // the loss's matrix follows AV's shape (n, d_v, the heads)
   for (const key of page.errors.keys()) if (key.startsWith('engine')) page.errors.delete(key);
   try {
     page.model = page.part('engine').compute(next);

@@ -1,13 +1,13 @@
 // Step navigation: the map and the previous / next buttons (views/nav.js), ←/→ on the page, and
 // what a screen reader is told when the step changes.
 
-import { STEPS, stepCount, stepWords } from '../steps.js';
+import { stepCount, stepWords, stepIdAt } from '../steps.js';
 import { renderNav, updateMap } from '../views/nav.js';
 import { listeners } from './listeners.js';
 
 /** The words for step `step` (1-based) of this state: "第 3 / 9 步 打分:QKᵀ". */
 export const stepTitle = (t, step, state) =>
-  `${t('nav.position', { step, total: stepCount(state) })} ${t(stepWords(STEPS[step - 1], state).title)}`;
+  `${t('nav.position', { step, total: stepCount(state) })} ${t(stepWords(stepIdAt(state, step), state).title)}`;
 
 export function createStepNav(page) {
   const { document } = page.dom;

@@ -32,10 +32,21 @@ function absorb(data, reply) {
 }
 
 /**
+ * One training step of run `run`'s head `head` on the probe, for the stepper (train-session.js
+ * 'walk'): (run, head) → its answer, or null when a reset came since (`generation()` moved on) or
+ * the session refused.
+ */
+const walker = (server, generation) => async (run, head) => {
+  const mine = generation();
+  const reply = await server.call({ type: 'walk', run, head });
+  return mine === generation() && reply.type === 'walk' ? reply : null;
+};
+
+/**
  * Options: engine, workerSource (see train-run.js), onChange() after every answer, onEvent(event)
  * with event.type 'ready' | 'play' | 'pause' | 'done' | 'error', and for tests createWorker,
  * yieldToPage, now. Returns { data(), reset(configs, probe), play(target), pause(), step(),
- * destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
+ * walk(run, head), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
  * parameters }], error }.
  */
 export function createTrainRunner({ engine, workerSource, onChange, onEvent, now = () => performance.now(), ...host }) {
@@ -103,6 +114,7 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
       if (data.playing || !data.runs.length) return;
       await send({ type: 'step', count: 1 });
     },
+    walk: walker(server, () => generation),
     destroy() {
       generation += 1;
       data.playing = false;

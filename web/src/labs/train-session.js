@@ -6,6 +6,9 @@
 //       → { type: 'reset', steps: 0, runs: [{ snapshots: [the step-0 snapshot], parameters }] }
 //   { type: 'step', count }  (count steps of every run, in lockstep)
 //       → { type: 'stepped', steps, runs: [{ points, snapshots, parameters }] }
+//   { type: 'walk', run, head }  (one training step of run `run`'s head `head`, 0-based, on the probe)
+//       → { type: 'walk', x, wq, wk, wv, dout, loss, causal }: the probe's X, the head's W_Q, W_K, W_V and
+//         dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ (trainer.probeGradient)
 //   anything refused → { type: 'error', error: { message, code, argument } }
 //
 // points: one [step, loss, accuracy, softmaxGradient] per step (the batch's, train.hpp), so the
@@ -13,6 +16,13 @@
 // at step 0 and every SNAPSHOT_EVERY steps; parameters: { wQ, wK } after the last step.
 
 import { SNAPSHOT_EVERY } from './train-lab.js';
+
+/** Columns from … from + width − 1 of a matrix (one head's block of the heads' outputs side by side). */
+function columns(m, from, width) {
+  const data = new Float32Array(m.rows * width);
+  for (let i = 0; i < m.rows; i++) data.set(m.data.subarray(i * m.cols + from, i * m.cols + from + width), i * width);
+  return { rows: m.rows, cols: width, data };
+}
 
 export function createTrainSession(engine) {
   let runs = []; // { trainer } per run
@@ -60,13 +70,22 @@ export function createTrainSession(engine) {
     return { type: 'stepped', steps, runs: out };
   }
 
+  function walk({ run, head }) {
+    const { trainer } = runs[run];
+    const { x, gradOutput, loss, causal } = trainer.probeGradient(probe);
+    const { wQ, wK, wV } = trainer.parameters();
+    const width = wQ[head].cols;
+    const dout = columns(gradOutput, head * width, width);
+    return { type: 'walk', x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal };
+  }
+
   function end() {
     dispose();
     runs = [];
     return { type: 'disposed' };
   }
 
-  const handlers = { reset, step, dispose: end };
+  const handlers = { reset, step, walk, dispose: end };
 
   return {
     /** The answer to one message (see the top of the file). */

@@ -15,56 +15,8 @@ import { at } from '../matrix.js';
 import { math, mi, fn, mn, mo, msub, mfrac, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { markHeatmap } from './heatmap.js';
 import { divisorNodes } from './names.js';
-
-const FOLD = 6; // a sum with more terms than this is folded…
-const SHOWN = 4; // …to its first SHOWN terms and a button
-
-/** Row i of a matrix, as an array. */
-const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
-
-/** A subscript pair: S₁₂ reads well, S₁₁₂ would not (then S₁,₁₂). */
-const pair = (i, j, n) => (n > 9 ? `${i},${j}` : `${i}${j}`);
-
-/**
- * A chain of equalities, lhs = part = part = …, as one <math> per part so that a long chain wraps
- * between parts (a line break inside MathML is not portable). `parts` are arrays of nodes; an
- * element that is not MathML (the "… more terms" button) sits between two parts as it is.
- */
-function chain(...parts) {
-  let first = true;
-  return h(
-    'span',
-    { class: 'line' },
-    parts.map((part) => {
-      if (!Array.isArray(part)) return part;
-      const out = math(first ? part : [mo('='), ...part]);
-      first = false;
-      return out;
-    }),
-  );
-}
-
-/** Σ a_t·b_t written out, with negative factors bracketed; folded past FOLD terms. */
-function products(factors, { expanded, onExpand, t }) {
-  const folded = factors.length > FOLD && !expanded;
-  const shown = folded ? factors.slice(0, SHOWN) : factors;
-  const terms = [];
-  shown.forEach(([a, b], index) => {
-    if (index) terms.push(mo('+'));
-    terms.push(num(a, { bracketNegative: true }), mo('·'), num(b, { bracketNegative: true }));
-  });
-  if (!folded) return [terms];
-  return [
-    [...terms, mo('+')],
-    h(
-      'button',
-      { type: 'button', class: 'more-terms', onclick: onExpand },
-      t('explain.moreTerms', { count: factors.length - SHOWN }),
-    ),
-  ];
-}
-
-const line = (label, body) => h('li', {}, h('span', { class: 'label' }, label), body);
+import { BACKWARD_KINDS } from './explain-backward.js';
+import { row, pair, chain, products, line } from './explain-parts.js';
 
 /** output_ic = Σ_j A_ij · v_jc (§6), every term written out. */
 function outputLines({ state, model, t, cell, expanded, onExpand }) {
@@ -266,6 +218,8 @@ const KINDS = {
     lines: (ctx) => projectionLines(ctx),
     madeOf: { concat: (c) => ({ row: c.i }), wo: (c) => ({ col: c.j }) },
   },
+  // The backward steps' cells (views/explain-backward.js): dO, dV, dA, dZ, dS, dQ, dK, dW.
+  ...BACKWARD_KINDS,
 };
 
 /**

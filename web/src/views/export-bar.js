@@ -6,7 +6,7 @@
 // The buttons are built once and relabelled, so that the one under the keyboard keeps its focus.
 
 import { h, setText } from './dom.js';
-import { STEPS } from '../steps.js';
+import { stepIdAt } from '../steps.js';
 import { KIND_OF } from '../colors.js';
 import { symbol } from './names.js';
 import { numpyScript } from '../labs/export/numpy.js';
@@ -29,7 +29,7 @@ function download(name, blob) {
 
 /** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
 function stepPng(model, state, theme) {
-  const ids = stepMatrices(STEPS[state.step - 1], state.mode, state.heads);
+  const ids = stepMatrices(stepIdAt(state, state.step), state.mode, state.heads, state.loss);
   const layout = layoutMatrices(
     ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
     { digits: state.digits, theme },

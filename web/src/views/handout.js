@@ -79,7 +79,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = exerciseQuestion(engine, state, page);
-    shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1 };
+    shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1, loss: 'none' };
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
@@ -88,7 +88,9 @@ export function renderHandout(root, { state, model, t, engine }) {
   const section = (step, numbersOf, head) => {
     const stepId = step.id;
     // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
-    const ids = stepMatrices(stepId, shown.mode, shown.heads).filter((id) => !printedOnce.has(`${head}/${id}`));
+    const ids = stepMatrices(stepId, shown.mode, shown.heads, shown.loss).filter(
+      (id) => !printedOnce.has(`${head}/${id}`),
+    );
     ids.forEach((id) => printedOnce.add(`${head}/${id}`));
     const number = stepsFor(shown).indexOf(step) + 1;
     return h(

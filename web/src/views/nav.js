@@ -78,6 +78,7 @@ export function renderNav(root, ctx) {
     state.dk,
     state.dv,
     state.heads,
+    state.loss,
   ]);
   let view = mounted.get(root);
   if (view?.key !== key) {

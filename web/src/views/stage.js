@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
-import { STEPS, FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf } from '../steps.js';
+import { FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf, stepIdAt, stepNumber } from '../steps.js';
 import { HEAD_COLORS, headColor } from '../head-colors.js';
 import { renderHeadsOverview, headCostNote } from './heads-overview.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
@@ -15,6 +15,7 @@ import { matrixFormat } from '../format.js';
 import { gradientCss, offColor } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
 import { stageControls } from './controls.js';
+import { renderLossChoice } from './loss-choice.js';
 import { optionNotices, optionLooks } from '../options.js';
 import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
@@ -109,7 +110,7 @@ function notices(stepId, { state, model, t }) {
   // own overflow, which its notice below explains, is where they start.
   const start = nonFiniteFrom(model);
   if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && atOrAfter(start, 'exp')))
-    out.push(['warn', t('notice.nonFinite', { step: STEPS.indexOf(start) + 1 })]);
+    out.push(['warn', t('notice.nonFinite', { step: stepNumber(state, start) })]);
   for (const notice of step.notices) if (notice.when(state)) out.push([notice.kind, t(notice.words)]);
   // With heads, the steps from the scores to AV are one head's: which one.
   if (state.heads > 1 && from('scores') && !from('concat'))
@@ -183,6 +184,7 @@ const EXTRAS = {
   lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
   heads: (ctx) => renderHeadsOverview(ctx),
   headCost: (ctx) => headCostNote(ctx),
+  loss: (ctx) => renderLossChoice(ctx),
 };
 
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
@@ -367,7 +369,7 @@ function prepareAhead(parts, ctx) {
   const prepare = (step) => {
     // Done; or the page has changed since; or the stage is hidden (a lab is open): nothing to read ahead for.
     if (step > stepCount(ctx.state) || asked !== parts.prepared || parts.matrices.closest('[hidden]')) return;
-    const stepId = STEPS[step - 1];
+    const stepId = stepIdAt(ctx.state, step);
     const stepCtx = { ...ctx, state: { ...ctx.state, step } };
     const detail = formulaTemplate('detail', stepId, stepCtx.state);
     parts.detailPanes.prepare(detail, () => formulaPane(detail));
@@ -391,7 +393,7 @@ function prepareAhead(parts, ctx) {
  */
 export function renderStage(root, ctx) {
   const { state, t } = ctx;
-  const stepId = STEPS[state.step - 1];
+  const stepId = stepIdAt(state, state.step);
   const view = { digits: state.digits, theme: ctx.theme, t };
   const { content, specs } = stepSpecs(stepId, ctx);
   let parts = mounted.get(root);
@@ -408,7 +410,7 @@ export function renderStage(root, ctx) {
   root.classList.toggle('has-heads', state.heads > 1);
 
   const words = stepWords(stepId, state);
-  refresh(parts, 'title', JSON.stringify([stepId, state.lang, words.title]), () => [
+  refresh(parts, 'title', JSON.stringify([stepId, state.lang, words.title, stepCount(state)]), () => [
     h('span', { class: 'step-no' }, t('nav.position', { step: state.step, total: stepCount(state) })),
     ' ',
     t(words.title),

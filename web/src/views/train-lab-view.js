@@ -10,6 +10,8 @@ import { renderHeatmap } from './heatmap.js';
 import { createLineChart } from './train-lab-chart.js';
 import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
+import { createWalkControl } from './train-lab-walk.js';
+import { walkState } from '../labs/train-walk.js';
 import { TRAIN_TASKS, SNAPSHOT_EVERY, trainerConfigs, runChanged } from '../labs/train-lab.js';
 import { createTrainRunner } from '../labs/train-runner.js';
 import { formatNumber } from '../format.js';
@@ -54,7 +56,7 @@ function staticParts() {
   };
 }
 
-export function createTrainLabView({ engine, setState, announce }) {
+export function createTrainLabView({ engine, setState, announce, openStepper }) {
   const parts = staticParts();
   const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false };
   const lossChart = createLineChart('train-chart-loss');
@@ -86,7 +88,8 @@ export function createTrainLabView({ engine, setState, announce }) {
       reset: () => restart(true),
     },
   });
-  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params });
+  const walk = walkControl(runner, view, openStepper);
+  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params, walk });
 
   const frames = frameScheduler(() => draw(), view);
 
@@ -112,6 +115,7 @@ export function createTrainLabView({ engine, setState, announce }) {
     drawRace(race, parts, view, d);
     drawAttention(attention, view, d, names);
     drawParams(params, heatmaps, view, d, names, parts.paramsText);
+    drawWalk(walk, view, d);
     announceProgress(view, d, announce);
   }
 
@@ -132,6 +136,25 @@ export function createTrainLabView({ engine, setState, announce }) {
   };
 }
 
+/**
+ * "Walk one training step" (views/train-lab-walk.js): the model as it is now, its probe's step
+ * opened in the stepper — the first run's (÷√d_k in the race).
+ */
+function walkControl(runner, view, openStepper) {
+  return createWalkControl({
+    onWalk: async (head) => {
+      const reply = await runner.walk(0, head);
+      if (reply && !view.destroyed) openStepper(walkState(view.state, reply, trainerConfigs(view.state)[0]));
+    },
+  });
+}
+
+/** The walk control follows the run: ready once it has numbers and is not playing; the model's width. */
+function drawWalk(walk, view, d) {
+  const width = d.runs[0]?.parameters?.wQ[0]?.rows ?? 0;
+  walk.update({ state: view.state, t: view.t, ready: d.runs.length > 0 && !d.playing, width });
+}
+
 /** Draws at the next frame, once however many answers came in since; nothing after destroy(). */
 function frameScheduler(draw, view) {
   let frame = 0;
@@ -148,7 +171,7 @@ function frameScheduler(draw, view) {
 }
 
 /** The view's element, in reading order, and its race section. */
-function layout(parts, { controls, lossChart, accuracyChart, attention, params }) {
+function layout(parts, { controls, lossChart, accuracyChart, attention, params, walk }) {
   const race = h(
     'section',
     { class: 'train-race', id: 'train-race', hidden: true },
@@ -179,6 +202,7 @@ function layout(parts, { controls, lossChart, accuracyChart, attention, params }
     h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
     h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el),
     h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
+    walk.el,
   );
   return { element, race };
 }

@@ -11,7 +11,7 @@
 //   …
 
 import { toRows } from '../../matrix.js';
-import { stateMatrices, inputMatrices, headExports } from './matrices.js';
+import { modelMatrices, inputMatrices, headExports } from './matrices.js';
 import { float32Text, readFloat32 } from './numbers.js';
 
 /**
@@ -19,7 +19,7 @@ import { float32Text, readFloat32 } from './numbers.js';
  * then the steps, then with heads the whole projections and every head's steps (head1.q …).
  */
 export function exportCsv(model, state) {
-  const steps = stateMatrices(state);
+  const steps = modelMatrices(state, model);
   const inputs = inputMatrices(state.mode, state.heads).filter((name) => !steps.includes(name));
   return (
     [...[...inputs, ...steps].map((name) => [name, model[name]]), ...headExports(model)]

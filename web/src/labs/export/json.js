@@ -11,7 +11,7 @@
 
 import { stepOptions } from '../../model.js';
 import { toRows } from '../../matrix.js';
-import { stateMatrices, inputMatrices, headExports } from './matrices.js';
+import { modelMatrices, inputMatrices, headExports } from './matrices.js';
 import { float32Text, readFloat32 } from './numbers.js';
 
 export const JSON_FORMAT = 'attention-playground/1';
@@ -38,7 +38,15 @@ export function exportJson(model, state) {
       mode: state.mode,
       options,
       inputs: pick(inputMatrices(state.mode, state.heads)),
-      steps: pick(stateMatrices(state)),
+      steps: pick(modelMatrices(state, model)),
+      // With a loss (one training step): which, its target Y and its value for ½‖AV − Y‖²; dO and
+      // every gradient are in `steps` (gradOutput, gradV …).
+      ...(model.gradOutput
+        ? {
+            loss: state.loss,
+            ...(model.target ? { target: encode(model.target), lossValue: model.loss } : {}),
+          }
+        : {}),
       // With heads: `steps` are the shown head's (and concat, projected = concat·W_O); here are
       // the whole projections and every head's steps (head1.q …).
       ...(model.heads

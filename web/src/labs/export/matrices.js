@@ -15,6 +15,12 @@ export const STEP_MATRICES = Object.freeze(STEP_LIST.filter((step) => !step.when
 export const stateMatrices = (state) => stepsFor(state).flatMap((step) => step.produces);
 
 /**
+ * The intermediates of this state's steps that the model holds: all of them, except the gradients
+ * when dO is not finite (the core computes none from it; the notice names the dO step).
+ */
+export const modelMatrices = (state, model) => stateMatrices(state).filter((name) => model[name]);
+
+/**
  * With heads, the matrices beyond the shown head's, as [export name, matrix]: the whole
  * projections (qAll, kAll, vAll), then every head's, named head1.q … head2.output. None with one head.
  */
@@ -36,10 +42,10 @@ export const inputMatrices = (mode, heads = 1) =>
  * order): each figure, then the max or sum set beside it. A figure the page shows only beside its
  * own (the article's exp without the max) is left out.
  */
-export function stepMatrices(stepId, mode, heads = 1) {
+export function stepMatrices(stepId, mode, heads = 1, loss = 'none') {
   const step = stepById(stepId);
   if (!step) throw new Error(`no step ${stepId}`);
-  return stepFigures(step, { mode, heads, axis: 'row' })
+  return stepFigures(step, { mode, heads, loss, axis: 'row' })
     .filter(({ figure }) => !FIGURES[figure].optional)
     .flatMap(({ figure, reduce }) => [FIGURES[figure].field, ...(reduce ? [reduce[1]] : [])]);
 }

@@ -22,6 +22,8 @@ import { stepOptions } from '../../model.js';
 import { SCALE_RULES } from '../../options.js';
 import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
+import { backwardLines } from './numpy-backward.js';
+import { hasLoss } from '../../backward.js';
 
 const pyNumber = (x) => (Number.isNaN(x) ? 'np.nan' : float32Text(x));
 const pyMatrix = (m) =>
@@ -175,13 +177,21 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
     add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
   else if (masked) add(`mask = ${pyBool(model.kept)}`);
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
+  // With a loss, one training step on the shown head (numpy-backward.js).
+  const backward = (names) =>
+    hasLoss(state) ? backwardLines(t, model, state, { names, divide, pyMatrix, axis }) : { lines: [], prints: [] };
   if (state.heads > 1) {
     const heads = headLines(t, model, state, params);
-    add(...heads.lines, ...showLines(t, state.digits, heads.prints));
+    const i = state.head - 1;
+    const block = (p, w) => `${p}[:, ${i} * ${w}:${i + 1} * ${w}]`;
+    const back = backward({ q: 'Qh', k: 'Kh', v: 'Vh', out: `heads[${i}][0]`, a: `heads[${i}][1]` });
+    if (back.lines.length)
+      heads.lines.push(`Qh, Kh, Vh = ${block('Q', 'd_k')}, ${block('K', 'd_k')}, ${block('V', 'd_v')}`);
+    add(...heads.lines, ...back.lines, ...showLines(t, state.digits, [...heads.prints, ...back.prints]));
     return lines.join('\n');
   }
   add(`out, A = attention(${params.join(', ')})`, '');
-
-  add(...showLines(t, state.digits, ['show("A", A)', 'show("AV", out)']));
+  const back = backward({ q: 'Q', k: 'K', v: 'V', out: 'out', a: 'A' });
+  add(...back.lines, ...showLines(t, state.digits, ['show("A", A)', 'show("AV", out)', ...back.prints]));
   return lines.join('\n');
 }

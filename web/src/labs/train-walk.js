@@ -1,0 +1,26 @@
+// The training lab's hand-off to the stepper (views/train-lab-walk.js): the state that walks one
+// training step of the trained model on the probe. Pure: no DOM, no engine.
+
+import { probeState } from '../state.js';
+import { toRows } from '../matrix.js';
+import { float32Text } from './export/numbers.js';
+
+/** A matrix as rows of the shortest decimals of its float32 values: the same numbers, a shorter link. */
+const shortRows = (m) => toRows(m).map((row) => row.map((x) => Number(float32Text(x))));
+
+/**
+ * The stepper's state for a session's 'walk' reply ({ x, wq, wk, wv, dout, causal }) of a run
+ * trained with `config` (createTrainer's: its scale): X, the head's W's, its scaling and mask, and
+ * dO given; the language, theme and digits stay the reader's.
+ */
+export function walkState(state, reply, config) {
+  return probeState(state, {
+    x: shortRows(reply.x),
+    wq: shortRows(reply.wq),
+    wk: shortRows(reply.wk),
+    wv: shortRows(reply.wv),
+    dout: shortRows(reply.dout),
+    scale: config.scale,
+    mask: reply.causal ? 'causal' : 'none',
+  });
+}
