@@ -7,15 +7,16 @@
 //   node bench/kernel-ab.mjs old new [--rounds 7] [--sizes 1024,64]
 //
 // Needs build/bench/peak-relaxed-web.mjs (bench/run.sh builds it). Timed by CPU time, not wall
-// time: the run time of the renderer's main thread, where the wasm runs, read in nanoseconds from
-// /proc/PID/schedstat (Linux) before and after each piece of work. On this shared 2-core machine the
+// time: the run time of the page's renderer process (all its threads; the wasm runs on its main
+// thread), read in nanoseconds from /proc/PID/task/*/schedstat (Linux) before and after each piece
+// of work. On this shared 2-core machine the
 // load average reached 30 while other builds ran, and wall-clock samples then measured the
 // scheduler (the peak came out at 2–8 GFLOP/s); time spent waiting for a core is not CPU time.
 // What CPU time still counts: caches refilled after another process ran, and a clock that drops
 // when every core is busy — which is why each round measures the peak too, and each variant's
 // ratio is to its own round's peak.
-// Every round: the peak (10, 12 and 16 chains; the best), then each build at each size (d = 64,
-// ≥ 40 ms of CPU time per sample, `attention` inside wasm, bench/wasm/core_bench.cpp) in an order
+// Every round: the peak (10, 12 and 16 chains, ≈ 10 ms of CPU time each; the best), then each build
+// at each size (d = 64, ≥ 40 ms of CPU time per sample, `attention` inside wasm, bench/wasm/core_bench.cpp) in an order
 // that rotates from round to round. Prints, for each build and size, the median over the rounds of
 // ms per call and of its ratio to that round's peak, with the lowest and highest round.
 
@@ -88,7 +89,7 @@ async function cpuOf(page, pid, work, arg) {
   return cpuSeconds(pid) - t0;
 }
 
-// The relaxed_madd peak in GFLOP/s: the best of 10, 12 and 16 chains, each ≥ 40 ms of CPU time.
+// The relaxed_madd peak in GFLOP/s: the best of 10, 12 and 16 chains, 4e6 steps each (≈ 10 ms of CPU).
 async function peakGflops(page, pid) {
   const iterations = 4e6;
   const each = [];
