@@ -34,9 +34,9 @@
 // step needs a register for the product of its mul (SIMD128). With relaxed_madd, 6 keys fit:
 // 12 accumulators, 2 query registers and 1 splat = 15 registers. With only 8 independent chains a
 // fused multiply–add (latency ≈ 4 cycles, 2 per cycle here) waits on its own chain's previous
-// result whenever a load is late; 12 chains leave slack. In Chromium, n = 1024: 9.1 → 8.6 ms
-// in-wasm (bench/kernel-ab.mjs, bench/NOTES.md "Relaxed SIMD"). The A·V microkernel with 6
-// columns (12 chains too) measured no gain and stays at 4.
+// result whenever a load is late; 12 chains leave slack. In Chromium, n = 1024: 9.1 → 8.6 ms of
+// CPU time in wasm, one run of 9 rounds at load 33 (bench/kernel-ab.mjs; bench/NOTES.md, issue
+// 20). The A·V microkernel with 6 columns (12 chains too) measured no gain and stays at 4.
 #pragma once
 
 #include <algorithm>
