@@ -1,6 +1,6 @@
 // attention_streaming.cpp — softmax(QKᵀ/√d_k)·V with O(n·d) memory: the online softmax.
 //
-// What it is: the fast path's microkernels (fast_kernels.hpp) run over tiles of BK = 512 keys,
+// What it is: the fast path's microkernels (fast_kernels.hpp) run over tiles of BK ≈ 512 keys,
 // and each query row carries a running max m, a running sum l and an unnormalised output o
 // instead of a whole row of scores (FlashAttention's "online softmax"). For each key tile:
 //     S_t  = q · K_tᵀ                          scores of the tile, masked
@@ -36,8 +36,9 @@ namespace {
 
 // keys per tile: a K tile and a V tile are 128 KiB each at d = 64, in L2 beside each other; the
 // tile's scores (16 KiB) stay in L1. 512 measured 1% faster than 256 at n = 1024 and 2048 (in-wasm,
-// interleaved), level at n = 256.
-constexpr std::size_t kBK = 512;
+// interleaved), level at n = 256. Rounded up to whole key panels: 516 with the relaxed-SIMD
+// build's 6-key panels (n = 1024: tiles of 516 and 508 keys).
+constexpr std::size_t kBK = (512 + fast::kNK - 1) / fast::kNK * fast::kNK;
 constexpr std::size_t kG = 16;  // query groups per block (128 rows on SIMD128) sharing each tile
 static_assert(kBK % fast::kNK == 0, "a tile is whole key panels");
 

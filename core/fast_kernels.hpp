@@ -12,7 +12,8 @@
 // reductions, no tails in j), and the A·V microkernel loads the weights of key j for all MR rows
 // with two contiguous loads.
 //
-// Q·Kᵀ microkernel, one step c of the d-long dot products, NK = 4 keys of one K panel:
+// Q·Kᵀ microkernel, one step c of the d-long dot products, NK = 4 keys of one K panel (6 in the
+// relaxed-SIMD build, below):
 //
 //               Qp[c]: [ q0 (rows 0..W-1) | q1 (rows W..2W-1) ]   two loads
 //   Kp[c][0] (splat) ×    acc[0][0]             acc[0][1]
@@ -27,9 +28,15 @@
 // acc[h] ends as output column c0+h for the MR rows.
 //
 // SIMD128 has no fused multiply–add: xsimd::fma is a mul and an add there (a real FMA natively).
-// The relaxed-SIMD build (ATTN_RELAXED_SIMD) has one, f32x4.relaxed_madd: `madd` below.
+// The relaxed-SIMD build (ATTN_RELAXED_SIMD) has one, f32x4.relaxed_madd (madd.hpp, `madd`).
 // Larger blocks (5×8, 3×12, 2×16 in a row-major layout) gained nothing in the prototype this kernel
-// grew from, and need more than the 16 vector registers V8 allocates from on x86-64.
+// grew from, and need more than the 16 vector registers V8 allocates from on x86-64 when every
+// step needs a register for the product of its mul (SIMD128). With relaxed_madd, 6 keys fit:
+// 12 accumulators, 2 query registers and 1 splat = 15 registers. With only 8 independent chains a
+// fused multiply–add (latency ≈ 4 cycles, 2 per cycle here) waits on its own chain's previous
+// result whenever a load is late; 12 chains leave slack. In Chromium, n = 1024: 9.1 → 8.6 ms of
+// CPU time in wasm, one run of 9 rounds at load 33 (bench/kernel-ab.mjs; bench/NOTES.md, issue
+// 20). The A·V microkernel with 6 columns (12 chains too) measured no gain and stays at 4.
 #pragma once
 
 #include <algorithm>
@@ -38,16 +45,8 @@
 #include <type_traits>
 
 #include "fast_exp.hpp"
+#include "madd.hpp"
 #include "simd_kernels.hpp"
-
-// ATTN_RELAXED_SIMD = 1: the relaxed-SIMD wasm build (CMakeLists.txt), whose madd below is one
-// f32x4.relaxed_madd. 0 in every other build.
-#ifndef ATTN_RELAXED_SIMD
-#define ATTN_RELAXED_SIMD 0
-#endif
-#if ATTN_RELAXED_SIMD && !defined(__wasm_relaxed_simd__)
-#error "ATTN_RELAXED_SIMD needs -msimd128 -mrelaxed-simd"
-#endif
 
 namespace attn::fast {
 
@@ -58,34 +57,12 @@ constexpr std::size_t kW = xsimd::batch<float, arch>::size;
 constexpr std::size_t kW = 4;  // plain loops over "lanes" of 4 rows
 #endif
 constexpr std::size_t kMR = 2 * kW;  // query rows per group: the lanes of two registers
-constexpr std::size_t kNK = 4;       // keys per K panel (Q·Kᵀ microkernel width)
-constexpr std::size_t kNC = 4;       // value columns per A·V microkernel
+// keys per K panel (Q·Kᵀ microkernel width): 4 keys × 2 registers = 8 accumulators, or 6 × 2 = 12
+// in the relaxed-SIMD build (see qk_microkernel)
+constexpr std::size_t kNK = ATTN_RELAXED_SIMD ? 6 : 4;
+constexpr std::size_t kNC = 4;  // value columns per A·V microkernel
 
 #if ATTN_HAVE_SIMD
-
-// a·b + c, lane by lane: the one multiply–add of both microkernels (and, in the relaxed-SIMD
-// build, of the backward pass: backward_kernels.hpp, backward_madd).
-//
-// In the relaxed-SIMD wasm build it is one f32x4.relaxed_madd, which an engine may fuse (one
-// rounding, on CPUs with FMA) or not (a mul and an add): the numbers may differ from the SIMD128
-// build's in the last bits, and the tests hold that build to the reference within a tolerance.
-// clang 14 knows the instruction only as the relaxed-SIMD prototype's f32x4.qfma, which computes
-// a + b·c and which engines refuse; the call below passes its operands in relaxed_madd's order and
-// the build renames every qfma to relaxed_madd once the module is linked
-// (scripts/lib/relaxed-simd.mjs; docs/toolchain.md, "Relaxed SIMD"). Neither clang 14 nor
-// binaryen 108 rewrites the prototype instruction when its operands are not all constants, and
-// tests/node/relaxed-simd.test.mjs checks the built module against the reference.
-// Everywhere else xsimd::fma: a mul and an add on SIMD128, a real FMA natively with FMA3.
-template <class B>
-inline B madd(const B& a, const B& b, const B& c) {
-#if ATTN_RELAXED_SIMD
-    using f32x4 = float __attribute__((vector_size(16)));
-    const v128_t x = a, y = b, z = c;  // the batches' registers
-    return B(v128_t(__builtin_wasm_fma_f32x4(f32x4(x), f32x4(y), f32x4(z))));
-#else
-    return xsimd::fma(a, b, c);
-#endif
-}
 
 // S[h][·] = Q_group · k_(j+h) for the NK keys of one K panel.
 //   qp: packed group (d, MR), kp: panel (d, NK), s: NK score columns of MR floats each.

@@ -1,14 +1,15 @@
 // core_bench.cpp — the core's fast paths timed inside wasm, without the JS API around them, and
 // the wasm memory attention_streaming needs: a tool for kernel work (bench/NOTES.md lists what it
 // measured). Neither bench/run.sh nor bench/harness.mjs builds or calls it — the published table
-// times the public JS API. Its inputs come from its own xorshift seeds, not the harness's. Built
+// times the public JS API; bench/wasm/build-core-bench.sh builds its relaxed-SIMD form for the
+// page of bench/kernel-ab.mjs. Its inputs come from its own xorshift seeds, not the harness's. Built
 // by hand, from the repository's root, as one command (drop -msimd128 for the scalar build):
 //   NODE_PATH=/usr/share/nodejs em++ -O3 -msimd128 -ffp-contract=off -std=c++17
 //     -DATTN_VERSION='"0.1.0"' -Icore -isystem build/deps/xsimd/include
 //     bench/wasm/core_bench.cpp core/*.cpp -o build/bench/core_bench.cjs -sMODULARIZE=1
 //     -sEXPORT_NAME=createCoreBench -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1
 //     -sMAXIMUM_MEMORY=2147483648
-//     -sEXPORTED_FUNCTIONS=_time_attention,_time_attention_min,_streaming_memory_bytes
+//     -sEXPORTED_FUNCTIONS=_time_attention,_time_attention_min,_time_attention_batches,_streaming_memory_bytes
 // then in Node:
 //   const m = await require('./build/bench/core_bench.cjs')(); m._time_attention(0, 1024, 64, 20)
 #include <emscripten/emscripten.h>
@@ -63,6 +64,23 @@ EMSCRIPTEN_KEEPALIVE double time_attention_min(int which, int n, int d, int reps
         const double t = emscripten_get_now() - t0;
         if (!out.ok()) return -1.0;
         if (r > 0) best = std::min(best, t);
+    }
+    return best;
+}
+
+// Minimum over `samples` samples of the milliseconds per call, each sample timing `calls` calls
+// back to back (after one warm-up call): for timers as coarse as Chromium's (0.1 ms steps) at
+// small n, where one call takes less than a step. −1 on error.
+EMSCRIPTEN_KEEPALIVE double time_attention_batches(int which, int n, int d, int calls, int samples) {
+    const attn::Matrix q = fill(n, d, 1), k = fill(n, d, 2), v = fill(n, d, 3);
+    auto call = [&] { return which == 0 ? attn::attention(q, k, v) : attn::attention_streaming(q, k, v); };
+    if (!call().ok()) return -1.0;
+    double best = 1e300;
+    for (int r = 0; r < samples; ++r) {
+        const double t0 = emscripten_get_now();
+        for (int c = 0; c < calls; ++c)
+            if (!call().ok()) return -1.0;
+        best = std::min(best, (emscripten_get_now() - t0) / calls);
     }
     return best;
 }

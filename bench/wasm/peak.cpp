@@ -6,7 +6,7 @@
 //
 // Built again with -mrelaxed-simd (bench/run.sh, then scripts/relax-module.mjs), the same chains
 // are one f32x4.relaxed_madd each: the relaxed-SIMD peak, the limit of the relaxed build's
-// kernels. The operands are in relaxed_madd's order (acc·a + b), as in core/fast_kernels.hpp's
+// kernels. The operands are in relaxed_madd's order (acc·a + b), as in core/madd.hpp's
 // madd, for the same reason (docs/toolchain.md, "Relaxed SIMD").
 #include <emscripten/emscripten.h>
 #include <wasm_simd128.h>

@@ -5,7 +5,7 @@
 // relaxed-SIMD *prototype* `f32x4.qfma`, opcode 0xfd 0xaf 0x01, which engines have refused since
 // the proposal was finalised as `f32x4.relaxed_madd`, opcode 0xfd 0x85 0x02. The two take three
 // f32x4 operands from the stack and differ in which two they multiply: qfma(a, b, c) = a + b·c,
-// relaxed_madd(a, b, c) = a·b + c. The core's one call site (`madd` in core/fast_kernels.hpp)
+// relaxed_madd(a, b, c) = a·b + c. The core's one call site (`madd` in core/madd.hpp)
 // therefore passes its operands in relaxed_madd's order, and this pass renames each qfma
 // instruction to relaxed_madd, so that the module computes a·b + c.
 //

@@ -444,7 +444,7 @@ TEST_CASE("backward kernels: weighted_sum and softmax_grad against their scalar 
 }
 
 // Issue 20, item 1: the backward pass's dot and axpy multiply–add with backward_madd — in the
-// relaxed-SIMD build fast_kernels.hpp's madd (one f32x4.relaxed_madd, as the fast paths'
+// relaxed-SIMD build madd.hpp's madd (one f32x4.relaxed_madd, as the fast paths'
 // microkernels), so they round as a chain of madd written here does, bit for bit; in every other
 // build they are simd_kernels.hpp's dot and axpy, bit for bit. At every length around W, and
 // within float32 rounding of the sums either way.
