@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "backward_attention.hpp"
+#include "backward_kernels.hpp"
 #include "backward_simd.hpp"
 #include "random.hpp"
 #include "simd_kernels.hpp"
@@ -26,12 +27,14 @@ Matrix normal(std::size_t rows, std::size_t cols, double sigma, NormalStream& no
     return m;
 }
 
-// Matrix product on the SIMD path (project_simd's loops, without its checks: every shape here is
-// the model's own).
+// Matrix product on the SIMD path, without checks (every shape here is the model's own): one
+// simd::combine_rows per output row, each element summed over t in order with a multiplication
+// then an addition, as project_simd's axpy per term sums it.
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
-        for (std::size_t t = 0; t < a.cols; ++t) simd::axpy(out.row(i), a(i, t), b.row(t), b.cols);
+        simd::combine_rows<simd::mul_then_add>(out.row(i), a.row(i), 1, nullptr, 0, b.data.data(), b.cols, a.cols,
+                                               b.cols);
     return out;
 }
 

@@ -84,7 +84,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
             badOption('trainer.probe', 'tokens', "an array of the task's length of tokens of its vocabulary", tokens);
           return unwrap(out);
         },
-        /** A copy of the learned projections: { wQ, wK, wV: [(d_model, d_k) of each head], wOut }. */
+        /** A copy of the learned numbers: { tokenEmbedding, positionEmbedding, wQ, wK, wV: [(d_model, d_k) of each head], wOut, bOut }. */
         parameters: () => unwrap(core.trainerParameters(live('parameters'))),
         /** Frees the trainer's memory in the module; the trainer cannot be used again. */
         dispose: () => {

@@ -231,9 +231,9 @@ TEST_CASE("training: a config outside its limits is refused with out_of_range, n
 
 TEST_CASE("training: the √d_k race (article §4) — unscaled, the gradient through the softmax shrinks and it 学不动") {
     // Reverse (n = 6), seed 7, Adam at lr 0.01, the same initialisation for both runs: q and k of
-    // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, 4 lanes) after
+    // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, AVX) after
     // 150 steps, held-out loss scaled / unscaled: d_k = 16: 0.0002 / 0.0008 (both learn);
-    // d_k = 64: 0.0001 / 1.62; d_k = 256: 0.0001 / 1.73 (chance is ln 6 = 1.79). The first step's
+    // d_k = 64: 0.0001 / 1.63; d_k = 256: 0.0001 / 1.74 (chance is ln 6 = 1.79). The first step's
     // gradient through the softmax, scaled / unscaled: 0.13 / 0.095, 0.094 / 0.040, 0.11 / 0.027.
     for (const std::size_t d_k : {64, 256}) {
         TrainConfig scaled = config(TaskKind::Reverse), unscaled = scaled;
