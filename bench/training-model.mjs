@@ -154,8 +154,9 @@ export function lossGate(tf, size, createTrainer) {
  * Steps per second of `step(count)` (which runs count steps, maybe asynchronously) over at least
  * minMs, after warmMs of the same calls: a fresh wasm instance starts in V8's baseline compiler and
  * its optimized code arrives later, as does a JS peer's. The calls grow from 5 steps to maxChunk.
- * With cpuSeconds (a clock of this thread's CPU time, Node's), also the steps per CPU second:
- * on a machine shared with other work, the wall clock counts the time others held the core.
+ * With cpuSeconds (a clock of CPU time, maybe async: Node's process, or Chromium's renderer
+ * process), also the steps per CPU second: on a machine shared with other work, the wall clock
+ * counts the time others held the core.
  */
 export async function stepsPerSecond(
   step,
@@ -165,14 +166,14 @@ export async function stepsPerSecond(
     let steps = 0;
     let chunk = 5;
     const start = now();
-    const cpuStart = cpuSeconds?.();
+    const cpuStart = await cpuSeconds?.();
     while (now() - start < ms) {
       await step(chunk);
       steps += chunk;
       chunk = Math.min(chunk * 2, maxChunk);
     }
     const wall = steps / ((now() - start) / 1000);
-    return cpuSeconds ? { wall, cpu: steps / (cpuSeconds() - cpuStart) } : wall;
+    return cpuSeconds ? { wall, cpu: steps / ((await cpuSeconds()) - cpuStart) } : wall;
   };
   await timed(warmMs);
   return timed(minMs);

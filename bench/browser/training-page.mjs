@@ -31,6 +31,9 @@ const log = (text) => {
   document.getElementById('status').textContent = text;
   globalThis.benchLog?.(text);
 };
+// The renderer process's CPU time, all its threads (the Worker's too), read by the driver over
+// the DevTools protocol: while a rate is measured, the page does nothing else.
+const cpuSeconds = () => globalThis.benchCpuSeconds();
 const FILES = { relaxed: 'attention_core_relaxed.wasm', simd: 'attention_core.wasm' };
 const SLICE_STEPS = 50; // the lab's largest slice (train-runner.js MAX_SLICE_STEPS)
 const READY_TIMEOUT_MS = 120000; // a busy machine starts a worker slowly; the lab's own is 15 s
@@ -81,7 +84,7 @@ async function workerSession(engine, workerSource, configs, probe) {
 async function oursInWorker(engine, workerSource, size) {
   const probe = Array.from({ length: size.config.length }, (_, i) => i % size.config.symbols);
   const session = await workerSession(engine, workerSource, [trainerConfig(size)], probe);
-  const rate = await stepsPerSecond(session.step, { maxChunk: SLICE_STEPS });
+  const rate = await stepsPerSecond(session.step, { maxChunk: SLICE_STEPS, cpuSeconds });
   session.destroy();
   return rate;
 }
@@ -93,9 +96,12 @@ async function tfjsRate(backend, engine, size) {
   const model = tfjsModel(tf, size, trainer.parameters());
   trainer.dispose();
   const below = seededBelow(3);
-  const rate = await stepsPerSecond((count) => {
-    for (let s = 0; s < count; s++) model.step(reverseBatch(size.config, BATCH, below));
-  });
+  const rate = await stepsPerSecond(
+    (count) => {
+      for (let s = 0; s < count; s++) model.step(reverseBatch(size.config, BATCH, below));
+    },
+    { cpuSeconds },
+  );
   model.dispose();
   return rate;
 }
@@ -123,10 +129,11 @@ function measureLearned(trainer, held) {
   });
   return { exact: exact / held.tokens.length, leastMirror, mirrorShare: mirrorQueries / (n * held.tokens.length) };
 }
-// The issue's criterion, read strictly (every query of every held-out sequence ≥ 0.9 on its mirror
+// Exact match alone; the issue's criterion, read strictly (every query of every held-out sequence ≥ 0.9 on its mirror
 // key) and as 99% of the queries: a repeated token lets a query split its weight between two keys
 // that hold the same answer, which the loss does not punish.
 const CRITERIA = {
+  exact: (m) => m.exact >= 0.99,
   strict: (m) => m.exact >= 0.99 && m.leastMirror >= 0.9,
   queries99: (m) => m.exact >= 0.99 && m.mirrorShare >= 0.99,
 };
@@ -219,20 +226,24 @@ globalThis.runTrainingBench = async ({ runs = 3 } = {}) => {
   }
   log(`gates: ${JSON.stringify(gates)}`);
   const rates = {};
-  const push = (id, key, rate) => ((rates[id] ??= {})[key] ??= []).push(rate);
+  const cpuRates = {};
+  const push = (id, key, rate) => {
+    ((rates[id] ??= {})[key] ??= []).push(rate.wall);
+    ((cpuRates[id] ??= {})[key] ??= []).push(rate.cpu);
+  };
   for (let r = 0; r < runs; r++)
     for (const size of SIZES) {
       for (const [build, engine] of Object.entries(ours)) {
         push(`ours-worker-${build}`, size.key, await oursInWorker(engine, workerSource, size));
         log(
-          `run ${r + 1}/${runs} ours-worker-${build} ${size.label}: ${rates[`ours-worker-${build}`][size.key].at(-1).toFixed(0)}`,
+          `run ${r + 1}/${runs} ours-worker-${build} ${size.label}: ${rates[`ours-worker-${build}`][size.key].at(-1).toFixed(0)} (${cpuRates[`ours-worker-${build}`][size.key].at(-1).toFixed(0)} per CPU s)`,
         );
       }
       for (const backend of backends) {
         if (!gates[`tfjs-${backend}`][size.key].passed) continue;
         push(`tfjs-${backend}`, size.key, await tfjsRate(backend, best, size));
         log(
-          `run ${r + 1}/${runs} tfjs-${backend} ${size.label}: ${rates[`tfjs-${backend}`][size.key].at(-1).toFixed(0)}`,
+          `run ${r + 1}/${runs} tfjs-${backend} ${size.label}: ${rates[`tfjs-${backend}`][size.key].at(-1).toFixed(0)} (${cpuRates[`tfjs-${backend}`][size.key].at(-1).toFixed(0)} per CPU s)`,
         );
       }
     }
@@ -256,6 +267,7 @@ globalThis.runTrainingBench = async ({ runs = 3 } = {}) => {
       id,
       label: label(id),
       sizes: Object.fromEntries(Object.entries(bySize).map(([k, xs]) => [k, summary(xs)])),
+      cpu: Object.fromEntries(Object.entries(cpuRates[id]).map(([k, xs]) => [k, summary(xs)])),
     })),
     learn,
   };

@@ -48,6 +48,12 @@ async function benchPage() {
       if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
     });
     await page.exposeFunction('benchLog', (text) => log(text));
+    // CPU time of the renderer processes, all their threads (the Worker's included), as run.mjs reads it
+    const cdp = await browser.newBrowserCDPSession();
+    await page.exposeFunction('benchCpuSeconds', async () => {
+      const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+      return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
+    });
     await page.goto(`${server.url}bench/browser/training.html`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
     page.setDefaultTimeout(0);
