@@ -20,7 +20,12 @@
 #   3. the runs: bench/harness.mjs (Node, one process per run) and bench/browser/run.mjs (one
 #      fresh Chromium per run) → build/bench/runs/{node,browser}-<i>.json;
 #   4. bench/report.mjs → results.md, results.json (medians across the runs, each run's ratio);
-#   5. with the browser part of a full run: the page's edit → re-render latency
+#   5. a full run's training part (issue 17, item 7): TensorFlow.js with its gradients and the labs'
+#      Worker bundled (bench/training-bundle.mjs), training steps per second in Node
+#      (bench/training.mjs) and in Chromium's labs' Worker (bench/browser/training-run.mjs, with the
+#      time to learn reverse and the page answering while it trains), against TensorFlow.js
+#      → bench/training.md (bench/training-report.mjs); about 4 min on an idle machine;
+#   6. with the browser part of a full run: the page's edit → re-render latency
 #      (bench/ui-latency.mjs → bench/ui-latency.md), and how fast the page answers during a
 #      cost-lab run, how steady the lab's slopes are and the soak's slowest click
 #      (bench/responsiveness.mjs → bench/responsiveness.md).
@@ -45,7 +50,8 @@ done
 step() { printf '[bench] %s\n' "$*" >&2; }
 started=$(date +%s)
 
-if [ ! -d bench/node_modules/onnxruntime-web ] || [ ! -d bench/node_modules/@tensorflow/tfjs-backend-wasm ]; then
+if [ ! -d bench/node_modules/onnxruntime-web ] || [ ! -d bench/node_modules/@tensorflow/tfjs-backend-wasm ] ||
+  [ ! -d bench/node_modules/@tensorflow/tfjs-backend-cpu ]; then
   step "installing the peers into bench/node_modules (once)"
   npm ci --prefix bench --no-audit --no-fund >&2
 fi
@@ -103,6 +109,22 @@ done
 
 step "report (bench/report.mjs) → $OUT/results.md"
 node bench/report.mjs --runs "$DIR" --out "$OUT" > /dev/null
+
+if [ -z "$QUICK$BREAK" ]; then
+  step "training: TensorFlow.js with its gradients and the labs' Worker, bundled (bench/training-bundle.mjs)"
+  node bench/training-bundle.mjs
+  rm -rf build/bench/training
+  if [ "$NODE_RUNS" = 1 ]; then
+    step "training in Node, $RUNS runs (bench/training.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    node bench/training.mjs --runs "$RUNS"
+  fi
+  if [ "$BROWSER_RUNS" = 1 ]; then
+    step "training in Chromium's labs' Worker, $RUNS runs (bench/browser/training-run.mjs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    node bench/browser/training-run.mjs --runs "$RUNS"
+  fi
+  step "training report (bench/training-report.mjs) → bench/training.md"
+  node bench/training-report.mjs > /dev/null
+fi
 
 if [ "$BROWSER_RUNS" = 1 ] && [ -z "$QUICK$BREAK" ]; then
   step "page latency in Debian's chromium (bench/ui-latency.mjs) → bench/ui-latency.md"

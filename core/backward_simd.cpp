@@ -12,22 +12,27 @@ namespace attn {
 namespace simd_backward {
 namespace {
 
-// aᵀ·b over the pairs a mask keeps (every pair when kept is null): one backward_axpy per term,
-// out_j += a_ij · b_i, i in order, so each element is summed in the reference's order.
-// dV = Aᵀ·dO, dK = dSᵀ·Q and dW = Xᵀ·dOut are this product.
+// aᵀ·b over the pairs a mask keeps (every pair when kept is null): out_j = Σ_i a_ij · b_i, i in
+// order, one simd::combine_rows per output row (column j of a and of kept as its coefficients), so
+// each element is summed in the reference's order. dV = Aᵀ·dO, dK = dSᵀ·Q and dW = Xᵀ·dOut.
 Matrix transposed_times(const Matrix& a, const Matrix* kept, const Matrix& b) {
     Matrix out(a.cols, b.cols);
-    for (std::size_t i = 0; i < a.rows; ++i)
-        for (std::size_t j = 0; j < a.cols; ++j)
-            if (!kept || (*kept)(i, j) != 0.0f) simd::backward_axpy(out.row(j), a(i, j), b.row(i), b.cols);
+    for (std::size_t j = 0; j < a.cols; ++j)
+        simd::combine_rows(out.row(j), a.data.data() + j, a.cols, kept ? kept->data.data() + j : nullptr,
+                           kept ? kept->cols : 0, b.data.data(), b.cols, a.rows, b.cols);
     return out;
 }
 
-// a·bᵀ: out_ij = a_i · b_j, one backward_dot per element. dA = dO·Vᵀ and dX = dOut·Wᵀ.
+// a·bᵀ: out_ij = a_i · b_j = Σ_t a_it b_jt, t in order: bᵀ once, then one simd::combine_rows per
+// output row, so each element is summed as the reference's dot product sums it. dA = dO·Vᵀ and
+// dX = dOut·Wᵀ.
 Matrix times_transposed(const Matrix& a, const Matrix& b) {
+    Matrix bt(b.cols, b.rows);
+    for (std::size_t j = 0; j < b.rows; ++j)
+        for (std::size_t t = 0; t < b.cols; ++t) bt(t, j) = b(j, t);
     Matrix out(a.rows, b.rows);
     for (std::size_t i = 0; i < a.rows; ++i)
-        for (std::size_t j = 0; j < b.rows; ++j) out(i, j) = simd::backward_dot(a.row(i), b.row(j), b.cols);
+        simd::combine_rows(out.row(i), a.row(i), 1, nullptr, 0, bt.data.data(), bt.cols, a.cols, b.rows);
     return out;
 }
 
@@ -57,8 +62,7 @@ Matrix d_scale_scores(const Matrix& d_scaled, float divisor) {
 Matrix d_queries(const Matrix& d_scores, const Matrix& kept, const Matrix& k) {
     Matrix dq(d_scores.rows, k.cols);
     for (std::size_t i = 0; i < d_scores.rows; ++i)
-        for (std::size_t j = 0; j < k.rows; ++j)
-            if (kept(i, j) != 0.0f) simd::backward_axpy(dq.row(i), d_scores(i, j), k.row(j), k.cols);
+        simd::combine_rows(dq.row(i), d_scores.row(i), 1, kept.row(i), 1, k.data.data(), k.cols, k.rows, k.cols);
     return dq;
 }
 

@@ -2,10 +2,9 @@
 // backward_kernels.hpp): the same functions, shapes and formulas, each tested equal to its
 // reference step (tests/core/test_backward.cpp). Unchecked, like the reference steps.
 //
-//   dV = Aᵀ·dO, dQ = dS·K, dK = dSᵀ·Q, dW = Xᵀ·dOut   one simd::backward_axpy per term, terms in
-//                                                       the reference's order: equal bit for bit
+//   dV = Aᵀ·dO, dQ = dS·K, dK = dSᵀ·Q, dW = Xᵀ·dOut,  one simd::combine_rows per output row, terms
+//   dA = dO·Vᵀ, dX = dOut·Wᵀ (with Vᵀ, Wᵀ copied)      in the reference's order: equal bit for bit
 //                                                       (but in the relaxed-SIMD build, which fuses)
-//   dA = dO·Vᵀ, dX = dOut·Wᵀ                           one simd::backward_dot per element
 //   the softmax's backward                              simd::weighted_sum, simd::softmax_grad
 //   the scaling                                         simd::divide: equal bit for bit
 #pragma once

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "backward_attention.hpp"
+#include "backward_kernels.hpp"
 #include "backward_simd.hpp"
 #include "random.hpp"
 #include "simd_kernels.hpp"
@@ -26,12 +27,14 @@ Matrix normal(std::size_t rows, std::size_t cols, double sigma, NormalStream& no
     return m;
 }
 
-// Matrix product on the SIMD path (project_simd's loops, without its checks: every shape here is
-// the model's own).
+// Matrix product on the SIMD path, without checks (every shape here is the model's own): one
+// simd::combine_rows per output row, each element summed over t in order with a multiplication
+// then an addition, as project_simd's axpy per term sums it.
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
     for (std::size_t i = 0; i < a.rows; ++i)
-        for (std::size_t t = 0; t < a.cols; ++t) simd::axpy(out.row(i), a(i, t), b.row(t), b.cols);
+        simd::combine_rows<simd::mul_then_add>(out.row(i), a.row(i), 1, nullptr, 0, b.data.data(), b.cols, a.cols,
+                                               b.cols);
     return out;
 }
 
@@ -145,16 +148,35 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
     return s;
 }
 
-void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
-                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
-                       double* softmax_gradient) {
-    const SequencePass s = forward_sequence(c, p, tokens);
+BatchRows::BatchRows(const ModelConfig& c, std::size_t sequences)
+    : x(sequences * c.length, model_width(c)),
+      heads_out(sequences * c.length, c.heads * c.d_head),
+      d_logits(sequences * c.length, c.classes) {
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        d_q.emplace_back(sequences * c.length, c.d_head);
+        d_k.emplace_back(sequences * c.length, c.d_head);
+        d_v.emplace_back(sequences * c.length, c.d_head);
+    }
+}
+
+namespace {
+
+// m's rows into `into` from row `at` on.
+void put_rows(Matrix& into, std::size_t at, const Matrix& m) { std::copy(m.data.begin(), m.data.end(), into.row(at)); }
+
+}  // namespace
+
+void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads, double* softmax_gradient,
+                       BatchRows* rows, std::size_t s) {
+    const SequencePass pass = forward_sequence(c, p, tokens);
+    const std::size_t at = s * c.length;
     // Cross-entropy: −log softmax(logits_i)[y_i]; its gradient is softmax(logits_i) − onehot(y_i).
     Matrix d_logits(c.length, c.classes);
     for (std::size_t i = 0; i < c.length; ++i) {
         if (targets[i] < 0) continue;  // kUnscored
         const auto y = static_cast<std::size_t>(targets[i]);
-        const float* z = s.logits.row(i);
+        const float* z = pass.logits.row(i);
         const float m = *std::max_element(z, z + c.classes);
         float sum = 0.0f;
         for (std::size_t j = 0; j < c.classes; ++j) sum += std::exp(z[j] - m);
@@ -166,38 +188,58 @@ void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens,
     }
     if (!grads) return;
 
-    // The readout: logits = O·W_out + b.
-    add_into(grads->w_out, simd_backward::d_project_weights(s.heads_out, d_logits));
+    // The readout: logits = O·W_out + b (W_out's gradient, Oᵀ·∂logits, from the rows).
+    put_rows(rows->x, at, pass.x);
+    put_rows(rows->heads_out, at, pass.heads_out);
+    put_rows(rows->d_logits, at, d_logits);
     for (std::size_t i = 0; i < c.length; ++i)
         for (std::size_t j = 0; j < c.classes; ++j) grads->b_out(0, j) += d_logits(i, j);
     const Matrix d_heads = simd_backward::d_project_input(d_logits, p.w_out);
 
-    // Each head: its columns of dO, back through attention, then through its projections into dX.
+    // Each head: its columns of dO, back through attention (its dQ, dK, dV into the rows: the
+    // projections' weights and dX from them).
     const AttentionOptions o = head_options(c);
-    Matrix dx(c.length, model_width(c));
     double d_scaled_norm2 = 0.0;
     for (std::size_t h = 0; h < c.heads; ++h) {
         Matrix d_out(c.length, c.d_head);
         for (std::size_t i = 0; i < c.length; ++i)
             std::copy(d_heads.row(i) + h * c.d_head, d_heads.row(i) + (h + 1) * c.d_head, d_out.row(i));
-        const AttentionGrads g = backward_steps_simd(s.steps[h], s.q[h], s.k[h], s.v[h], d_out, o);
+        const AttentionGrads g = backward_steps_simd(pass.steps[h], pass.q[h], pass.k[h], pass.v[h], d_out, o);
         for (float z : g.d_scaled.data) d_scaled_norm2 += double(z) * double(z);
-        add_into(grads->w_q[h], simd_backward::d_project_weights(s.x, g.d_q));
-        add_into(grads->w_k[h], simd_backward::d_project_weights(s.x, g.d_k));
-        add_into(grads->w_v[h], simd_backward::d_project_weights(s.x, g.d_v));
-        add_into(dx, simd_backward::d_project_input(g.d_q, p.w_q[h]));
-        add_into(dx, simd_backward::d_project_input(g.d_k, p.w_k[h]));
-        add_into(dx, simd_backward::d_project_input(g.d_v, p.w_v[h]));
+        put_rows(rows->d_q[h], at, g.d_q);
+        put_rows(rows->d_k[h], at, g.d_k);
+        put_rows(rows->d_v[h], at, g.d_v);
     }
     if (softmax_gradient) *softmax_gradient += std::sqrt(d_scaled_norm2);
+}
 
-    // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i.
-    for (std::size_t i = 0; i < c.length; ++i) {
-        float* de = grads->token_embedding.row(static_cast<std::size_t>(tokens[i]));
-        for (std::size_t t = 0; t < c.d_token; ++t) de[t] += dx(i, t);
-        if (c.position == PositionKind::Learned)
-            for (std::size_t t = 0; t < c.d_token; ++t) grads->position_embedding(i, t) += dx(i, t);
+void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& rows, const int* tokens, Params* grads) {
+    add_into(grads->w_out, simd_backward::d_project_weights(rows.heads_out, rows.d_logits));
+    // Through each head's projections: W_Q += Xᵀ·dQ …, and dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ.
+    Matrix dx(rows.x.rows, rows.x.cols);
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        add_into(grads->w_q[h], simd_backward::d_project_weights(rows.x, rows.d_q[h]));
+        add_into(grads->w_k[h], simd_backward::d_project_weights(rows.x, rows.d_k[h]));
+        add_into(grads->w_v[h], simd_backward::d_project_weights(rows.x, rows.d_v[h]));
+        add_into(dx, simd_backward::d_project_input(rows.d_q[h], p.w_q[h]));
+        add_into(dx, simd_backward::d_project_input(rows.d_k[h], p.w_k[h]));
+        add_into(dx, simd_backward::d_project_input(rows.d_v[h], p.w_v[h]));
     }
+    // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i (row r is position r mod n).
+    for (std::size_t r = 0; r < dx.rows; ++r) {
+        float* de = grads->token_embedding.row(static_cast<std::size_t>(tokens[r]));
+        for (std::size_t t = 0; t < c.d_token; ++t) de[t] += dx(r, t);
+        if (c.position == PositionKind::Learned)
+            for (std::size_t t = 0; t < c.d_token; ++t) grads->position_embedding(r % c.length, t) += dx(r, t);
+    }
+}
+
+void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
+                       double* softmax_gradient) {
+    BatchRows rows(c, grads ? 1 : 0);
+    sequence_backward(c, p, tokens, targets, scale, loss, scored, correct, grads, softmax_gradient, &rows, 0);
+    if (grads) add_batch_grads(c, p, rows, tokens, grads);
 }
 
 namespace {

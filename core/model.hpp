@@ -79,6 +79,30 @@ struct SequencePass {
 };
 SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens);
 
+// The rows a batch's backward pass leaves for the projections' weights, sequence s at rows
+// s·n … s·n + n − 1: X, O = [O_1 … O_H], ∂/∂logits, and each head's dQ, dK, dV. Their weights'
+// gradients are products over every row, Xᵀ·dQ_h and so on (add_batch_grads): one product over
+// the whole batch instead of one small product per sequence.
+struct BatchRows {
+    BatchRows(const ModelConfig& c, std::size_t sequences);
+    Matrix x;                           // (sequences·n, d_model)
+    Matrix heads_out;                   // (sequences·n, heads·d_head)
+    Matrix d_logits;                    // (sequences·n, classes)
+    std::vector<Matrix> d_q, d_k, d_v;  // per head: (sequences·n, d_head)
+};
+
+// One sequence's cross-entropy and backward pass as loss_and_backward (below) computes them, down
+// to each head's dQ, dK, dV: what follows from them (the projections' weights, dX and the
+// embedding's gradient) is left in *rows at sequence `s`'s rows for add_batch_grads; b's gradient
+// is added to *grads. With grads null, the loss alone (rows untouched).
+void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
+                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads, double* softmax_gradient,
+                       BatchRows* rows, std::size_t s);
+// Adds to *grads what the rows give, over every row: W_out += Oᵀ·∂logits; per head W_Q += Xᵀ·dQ,
+// W_K += Xᵀ·dK, W_V += Xᵀ·dV; then dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ into E (and P).
+// `tokens`: the rows' tokens, sequence after sequence.
+void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& rows, const int* tokens, Params* grads);
+
 // Cross-entropy of one sequence: adds Σ −log softmax(logits_i)[y_i] over its scored positions to
 // *loss, and 1 per scored position to *scored and per argmax = y_i to *correct.
 // With grads non-null, also adds ∂(scale · that sum)/∂θ to *grads (the backward pass), and, with

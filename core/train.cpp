@@ -56,17 +56,20 @@ TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Par
     const float scale = 1.0f / static_cast<float>(scored_per_batch);
     double loss = 0.0, softmax_gradient = 0.0;
     std::size_t scored = 0, correct = 0, sequences = 0;
+    // The projections' weights, dX and the embedding: products over the whole batch's rows after the loop.
+    BatchRows rows(m, grads ? b.count : 0);
     for (std::size_t s = 0; s < b.count; ++s) {
         const std::size_t scored_before = scored;
         double sequence_gradient = 0.0;
-        loss_and_backward(m, p, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss, &scored,
-                          &correct, grads, &sequence_gradient);
+        sequence_backward(m, p, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss, &scored,
+                          &correct, grads, &sequence_gradient, &rows, s);
         // The gradient of the batch's mean loss, scale·Σ, back to this sequence's own mean.
         const std::size_t sequence_scored = scored - scored_before;
         if (sequence_scored == 0) continue;
         softmax_gradient += sequence_gradient / (double(scale) * double(sequence_scored));
         ++sequences;
     }
+    if (grads) add_batch_grads(m, p, rows, b.tokens.data(), grads);
     TrainReport r{loss / double(scored), double(correct) / double(scored)};
     if (grads && sequences > 0) r.softmax_gradient = softmax_gradient / double(sequences);
     return r;

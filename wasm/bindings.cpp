@@ -618,7 +618,8 @@ val trainer_probe_gradient(unsigned id, const val& tokens) {
     return out;
 }
 
-// A copy of the learned projections: { wQ, wK, wV: [one (d_model, d_k) matrix per head], wOut }.
+// A copy of the learned numbers: { tokenEmbedding (vocab, d_token), positionEmbedding ((n, d_model),
+// learned positions; 0×0 for one-hot), wQ, wK, wV: [one (d_model, d_k) matrix per head], wOut, bOut }.
 val trainer_parameters(unsigned id) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
@@ -627,10 +628,13 @@ val trainer_parameters(unsigned id) {
         return list_to_js(w, [](const attn::Matrix& m) { return to_js(m); });
     };
     val out = new_object();
+    out.set("tokenEmbedding", to_js(p.token_embedding));
+    out.set("positionEmbedding", to_js(p.position_embedding));
     out.set("wQ", per_head(p.w_q));
     out.set("wK", per_head(p.w_k));
     out.set("wV", per_head(p.w_v));
     out.set("wOut", to_js(p.w_out));
+    out.set("bOut", to_js(p.b_out));
     return out;
 }
 

@@ -102,7 +102,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
             );
           return unwrap(out);
         },
-        /** A copy of the learned projections: { wQ, wK, wV: [(d_model, d_k) of each head], wOut }. */
+        /** A copy of the learned numbers: { tokenEmbedding, positionEmbedding, wQ, wK, wV: [(d_model, d_k) of each head], wOut, bOut }. */
         parameters: () => unwrap(core.trainerParameters(live('parameters'))),
         /** Frees the trainer's memory in the module; the trainer cannot be used again. */
         dispose: () => {

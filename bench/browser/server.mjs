@@ -14,6 +14,8 @@ const ALLOWED = [
   /^\/bench\/(peers|browser)\/[\w.-]+$/,
   /^\/wasm\/[\w.-]+\.mjs$/,
   /^\/web\/src\/engine\.js$/, // the page's feature probes (relaxed SIMD), the same bytes as the page's
+  // the training benchmark: the training lab's host and session (train-run.js) and what they import
+  /^\/web\/src\/(labs\/[\w.-]+|presets)\.js$/,
   /^\/build\/wasm\/[\w.-]+$/,
   /^\/build\/bench\/[\w.-]+$/,
   /^\/bench\/node_modules\/@tensorflow\/tfjs-(core|backend-wasm)\/dist\/[\w.-]+$/,

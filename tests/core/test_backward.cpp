@@ -443,39 +443,41 @@ TEST_CASE("backward kernels: weighted_sum and softmax_grad against their scalar 
     }
 }
 
-// Issue 20, item 1: the backward pass's dot and axpy multiply–add with backward_madd — in the
-// relaxed-SIMD build madd.hpp's madd (one f32x4.relaxed_madd, as the fast paths'
-// microkernels), so they round as a chain of madd written here does, bit for bit; in every other
-// build they are simd_kernels.hpp's dot and axpy, bit for bit. At every length around W, and
-// within float32 rounding of the sums either way.
-TEST_CASE("backward kernels: dot and axpy through the build's multiply-add (fused with relaxed SIMD)") {
+// Issue 20, item 1, and issue 17's training benchmark: one row of a matrix product, summed in
+// registers (combine_rows), with the build's multiply–add — in the relaxed-SIMD build
+// madd.hpp's madd, which an engine may fuse, so only within float32 rounding of the sums;
+// in every other build a multiplication then an addition per term, in order from 0: equal bit for
+// bit to the scalar loop here. At every width around the 4 batches it holds at once, with strided
+// coefficients, a mask that leaves terms out, and nothing written past the row's end.
+TEST_CASE("backward kernels: combine_rows sums each column in order, through the build's multiply-add") {
     const std::size_t w = attn::simd::batch_size();
-    for (std::size_t n = 0; n <= 4 * w + 3; ++n) {
-        INFO("n = " << n);
-        const Matrix a = random_matrix(1, n + 1, unsigned(n + 3)), b = random_matrix(1, n + 1, unsigned(n + 90));
-        const float got = attn::simd::backward_dot(a.data.data(), b.data.data(), n);
-        std::vector<float> y(n + 1, 0.5f), y_want(n + 1, 0.5f);
-        attn::simd::backward_axpy(y.data(), 0.75f, a.data.data(), n);
+    for (std::size_t m = 0; m <= 8 * w + 3; ++m)
+        for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+            INFO("m = " << m << ", k = " << k);
+            const Matrix coeff = random_matrix(k + 1, 2, unsigned(m + 7)),
+                         b = random_matrix(k + 1, m + 1, unsigned(m + 90));
+            Matrix kept(k + 1, 2, 1.0f);
+            for (std::size_t t = 1; t < k; t += 2) kept(t, 1) = 0.0f;
+            std::vector<float> out(m + 1, -7.0f);
+            // column 1 of coeff and of kept, stride 2
+            attn::simd::combine_rows(out.data(), coeff.data.data() + 1, 2, kept.data.data() + 1, 2, b.data.data(),
+                                     b.cols, k, m);
+            CHECK(out[m] == -7.0f);
+            for (std::size_t c = 0; c < m; ++c) {
+                float want = 0.0f;
+                double exact = 0.0;
+                for (std::size_t t = 0; t < k; ++t)
+                    if (kept(t, 1) != 0.0f) {
+                        want += coeff(t, 1) * b(t, c);
+                        exact += double(coeff(t, 1)) * double(b(t, c));
+                    }
 #if ATTN_RELAXED_SIMD
-        using batch = xsimd::batch<float, attn::simd::arch>;
-        const std::size_t vec_end = n - n % w;
-        batch acc(0.0f);
-        for (std::size_t i = 0; i < vec_end; i += w)
-            acc = attn::fast::madd(batch::load_unaligned(&a.data[i]), batch::load_unaligned(&b.data[i]), acc);
-        CHECK(got == xsimd::reduce_add(acc) + attn::simd::dot_tail(a.data.data(), b.data.data(), vec_end, n));
-        for (std::size_t i = 0; i < vec_end; i += w)
-            attn::fast::madd(batch(0.75f), batch::load_unaligned(&a.data[i]), batch::load_unaligned(&y_want[i]))
-                .store_unaligned(&y_want[i]);
-        attn::simd::axpy_tail(y_want.data(), 0.75f, a.data.data(), vec_end, n);
+                CHECK(testing::close(out[c], exact, 1e-6 * (1.0 + k)));
 #else
-        CHECK(got == attn::simd::dot(a.data.data(), b.data.data(), n));
-        attn::simd::axpy(y_want.data(), 0.75f, a.data.data(), n);
+                CHECK(out[c] == want);
 #endif
-        CHECK(y == y_want);
-        double exact = 0.0;
-        for (std::size_t i = 0; i < n; ++i) exact += double(a.data[i]) * double(b.data[i]);
-        CHECK(testing::close(got, exact, 1e-6 * (1.0 + n)));
-    }
+            }
+        }
 }
 
 TEST_CASE("backward refuses a gradOutput of the wrong shape or not finite, on both paths alike") {

@@ -83,6 +83,49 @@ TEST_CASE("model: the backward pass agrees with finite differences of the loss, 
         }
 }
 
+// The training step's batch path (sequence_backward for each sequence, then add_batch_grads over
+// all their rows, as Trainer::step runs it) against loss_and_backward summed sequence by sequence:
+// the same loss and counts; b, E and P bit for bit (the same terms in the same order); the
+// projections' weights, summed over the batch's rows in one product, within float32 rounding.
+TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summed over its sequences") {
+    for (const PositionKind position : {PositionKind::OneHot, PositionKind::Learned}) {
+        attn::ModelConfig m;
+        m.vocab = 7, m.classes = 7, m.length = 5, m.d_token = 6, m.heads = 2, m.d_head = 5, m.position = position;
+        const attn::Params p = attn::init_params(m, 11);
+        const std::size_t count = 6;
+        attn::SplitMix64 random(5);
+        std::vector<int> tokens(count * m.length), targets(count * m.length);
+        for (std::size_t t = 0; t < tokens.size(); ++t) {
+            tokens[t] = static_cast<int>(random.next() % m.vocab);
+            targets[t] = t % 4 == 3 ? attn::kUnscored : static_cast<int>(random.next() % m.classes);
+        }
+        attn::Params per_sequence = attn::zero_params(m), batched = attn::zero_params(m);
+        double loss_a = 0.0, loss_b = 0.0, gradient_a = 0.0, gradient_b = 0.0;
+        std::size_t scored_a = 0, scored_b = 0, correct_a = 0, correct_b = 0;
+        attn::BatchRows rows(m, count);
+        for (std::size_t s = 0; s < count; ++s) {
+            const int* x = tokens.data() + s * m.length;
+            const int* y = targets.data() + s * m.length;
+            attn::loss_and_backward(m, p, x, y, 0.1f, &loss_a, &scored_a, &correct_a, &per_sequence, &gradient_a);
+            attn::sequence_backward(m, p, x, y, 0.1f, &loss_b, &scored_b, &correct_b, &batched, &gradient_b, &rows, s);
+        }
+        attn::add_batch_grads(m, p, rows, tokens.data(), &batched);
+        CHECK(loss_a == loss_b);
+        CHECK(gradient_a == gradient_b);
+        CHECK(scored_a == scored_b);
+        CHECK(correct_a == correct_b);
+        CHECK(batched.b_out.data == per_sequence.b_out.data);
+        CHECK(batched.token_embedding.data == per_sequence.token_embedding.data);
+        CHECK(batched.position_embedding.data == per_sequence.position_embedding.data);
+        const std::vector<attn::Matrix*> a = attn::tensors(per_sequence), b = attn::tensors(batched);
+        for (std::size_t t = 0; t < a.size(); ++t)
+            for (std::size_t i = 0; i < a[t]->size(); ++i) {
+                INFO("tensor " << t << ", element " << i);
+                CHECK(testing::close(b[t]->data[i], a[t]->data[i], 1e-6, 1e-5));
+            }
+    }
+}
+
 TEST_CASE("model: at initialisation the components of q and k have mean 0 and variance 1 (article §4)") {
     for (const PositionKind position : {PositionKind::OneHot, PositionKind::Learned}) {
         attn::ModelConfig m;
@@ -231,9 +274,9 @@ TEST_CASE("training: a config outside its limits is refused with out_of_range, n
 
 TEST_CASE("training: the √d_k race (article §4) — unscaled, the gradient through the softmax shrinks and it 学不动") {
     // Reverse (n = 6), seed 7, Adam at lr 0.01, the same initialisation for both runs: q and k of
-    // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, 4 lanes) after
+    // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, AVX) after
     // 150 steps, held-out loss scaled / unscaled: d_k = 16: 0.0002 / 0.0008 (both learn);
-    // d_k = 64: 0.0001 / 1.62; d_k = 256: 0.0001 / 1.73 (chance is ln 6 = 1.79). The first step's
+    // d_k = 64: 0.0001 / 1.62; d_k = 256: 0.0001 / 1.71 (chance is ln 6 = 1.79). The first step's
     // gradient through the softmax, scaled / unscaled: 0.13 / 0.095, 0.094 / 0.040, 0.11 / 0.027.
     for (const std::size_t d_k : {64, 256}) {
         TrainConfig scaled = config(TaskKind::Reverse), unscaled = scaled;

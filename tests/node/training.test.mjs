@@ -124,7 +124,7 @@ for (const build of ['simd', 'scalar']) {
       for (const t of [implicit, explicit]) t.dispose();
     });
 
-    it('parameters() copies the learned W_Q, W_K, W_V of each head and W_out, which the steps change', () => {
+    it('parameters() copies every learned number: E, P, W_Q, W_K, W_V of each head, W_out and b, which the steps change', () => {
       const trainer = attn.createTrainer({ heads: 2, dHead: 4, seed: 7 });
       const before = trainer.parameters();
       // d_model = d_token + n = 16 + 6 with one-hot positions.
@@ -132,9 +132,19 @@ for (const build of ['simd', 'scalar']) {
       assert.ok(Array.isArray(before.wK));
       assert.deepEqual([before.wQ[1].rows, before.wQ[1].cols, before.wK[0].data.length], [22, 4, 88]);
       assert.deepEqual([before.wOut.rows, before.wOut.cols], [8, 6]);
+      // E (vocabulary 6 × d_token 16), no P with one-hot positions, b = 0 at initialisation.
+      assert.deepEqual([before.tokenEmbedding.rows, before.tokenEmbedding.cols], [6, 16]);
+      assert.deepEqual([before.positionEmbedding.rows, before.positionEmbedding.cols], [0, 0]);
+      assert.deepEqual(Array.from(before.bOut.data), [0, 0, 0, 0, 0, 0]);
       trainer.step();
       const after = trainer.parameters();
       assert.notDeepEqual(after.wQ[0].data, before.wQ[0].data);
+      assert.notDeepEqual(after.tokenEmbedding.data, before.tokenEmbedding.data);
+      assert.notDeepEqual(after.bOut.data, before.bOut.data);
+      const learned = attn.createTrainer({ position: 'learned', seed: 7 });
+      const { positionEmbedding } = learned.parameters();
+      assert.deepEqual([positionEmbedding.rows, positionEmbedding.cols], [6, 16]);
+      learned.dispose();
       before.wK[0].data[0] = 1e6; // a copy: writing it changes nothing in the trainer
       assert.notEqual(trainer.parameters().wK[0].data[0], 1e6);
       trainer.dispose();
@@ -143,7 +153,7 @@ for (const build of ['simd', 'scalar']) {
 
     it('the √d_k race (§4) at d_k = 64: unscaled, the gradient through the softmax shrinks and it does not learn', () => {
       // Reverse, seed 7. Measured: first step's softmaxGradient 0.094 scaled, 0.040 unscaled; held-out
-      // loss after 150 steps 0.0001 scaled, 1.62 unscaled (chance ln 6 = 1.79).
+      // loss after 150 steps 0.0001 scaled, 1.63 unscaled (chance ln 6 = 1.79).
       const scaled = attn.createTrainer({ seed: 7, dHead: 64 }),
         unscaled = attn.createTrainer({ seed: 7, dHead: 64, scale: 'none' });
       const [a, b] = [scaled.step(), unscaled.step()];
