@@ -1,7 +1,7 @@
 // The controller's parts (web/src/controller/): each registers its own listeners and its destroy()
 // removes every one of them — on the stage, on the buttons, on document and window — so that after
 // destroy a key, a hash change or a click reaches none of them. Run on fake browser objects.
-import { test } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPage } from '../../web/src/controller/page.js';
 import { createStage } from '../../web/src/controller/stage.js';
@@ -14,6 +14,7 @@ import { createEditing } from '../../web/src/controller/editing.js';
 import { createUrlSync } from '../../web/src/controller/url-sync.js';
 import { createEmbedding } from '../../web/src/controller/embedding.js';
 import { createUndo } from '../../web/src/controller/undo.js';
+import { createClassroom } from '../../web/src/controller/classroom.js';
 import { listeners } from '../../web/src/controller/listeners.js';
 import { defaultState, setCell, setOption } from '../../web/src/state.js';
 
@@ -36,6 +37,15 @@ class Tracked extends EventTarget {
   get count() {
     return (this.handlers ?? []).length;
   }
+  // What the views ask of an element, as no-ops: these tests are about listeners and timers.
+  setAttribute() {}
+  removeAttribute() {}
+  focus() {}
+  closest() {
+    return null;
+  }
+  classList = { toggle() {}, remove() {} };
+  style = { setProperty() {}, removeProperty() {} };
 }
 
 function fakeBrowser() {
@@ -72,6 +82,7 @@ const PARTS = [
   ['url', createUrlSync],
   ['embedding', createEmbedding],
   ['undo', createUndo],
+  ['classroom', createClassroom],
 ];
 
 const host = { state() {}, hostListens: () => false, open() {}, ready() {} };
@@ -206,6 +217,76 @@ test('undo: typing into one cell is one entry; steps and the language are kept; 
   undo.undo(); // the reset is an edit too
   assert.equal(q11(), 25);
   page.destroy();
+});
+
+test('classroom: the auto-advance moves on at its pace, stops at the last step, and leaves no timer running', () => {
+  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const { dom } = fakeBrowser();
+  // The timers the page has asked for and not yet seen fire or cleared.
+  const live = new Set();
+  Object.assign(dom.window, {
+    setTimeout: (fn, ms) => {
+      const id = setTimeout(() => live.delete(id) && fn(), ms);
+      live.add(id);
+      return id;
+    },
+    clearTimeout: (id) => live.delete(id) && clearTimeout(id),
+    innerWidth: 1280,
+    innerHeight: 720,
+    scrollY: 0,
+  });
+  // What the bar and the fit read of the page (no layout here: everything fits).
+  Object.assign(dom.document, {
+    documentElement: new Tracked('html'),
+    querySelector: () => ({ getBoundingClientRect: () => ({ bottom: 0 }) }),
+  });
+  dom.document.getElementById('stage-body').querySelectorAll = () => [];
+  dom.document.getElementById('classroom-bar').offsetHeight = 40;
+  const state = { ...defaultState(), classroom: true, pace: 1 };
+  const page = createPage({ dom, host, state, notice: null });
+  const classroom = page.use('classroom', createClassroom(page));
+  // A commit as page.js makes one, without the engine; the step navigation as nav's go().
+  page.commit = (next) => {
+    const previous = page.state;
+    page.state = next;
+    classroom.committed(next, previous, {});
+    return true;
+  };
+  page.use('nav', { go: (step) => page.commit({ ...page.state, step }), destroy() {} });
+  const play = () => dom.document.getElementById('classroom-play').dispatchEvent(new Event('click'));
+
+  play();
+  assert.equal(classroom.playing(), true);
+  mock.timers.tick(1100); // one pace: the article's step 2
+  assert.equal(page.state.step, 2);
+  assert.equal(classroom.playing(), true);
+  // A key pauses (any key but P); P plays again.
+  dom.document.dispatchEvent(Object.assign(new Event('keydown'), { key: 'x' }));
+  assert.equal(classroom.playing(), false);
+  assert.equal(live.size, 0, 'paused: no timer');
+  mock.timers.tick(3000);
+  assert.equal(page.state.step, 2, 'paused: no step');
+  play();
+  // Leaving the mode stops it.
+  page.commit({ ...page.state, classroom: false });
+  assert.equal(classroom.playing(), false);
+  assert.equal(live.size, 0, 'left the mode: no timer');
+  // Back in the mode at step 8 of 9: it moves to 9, the last, and stops there.
+  page.commit({ ...page.state, classroom: true, step: 8 });
+  play();
+  mock.timers.tick(1100);
+  assert.equal(page.state.step, 9);
+  assert.equal(classroom.playing(), false);
+  assert.equal(live.size, 0, 'the last step: no timer');
+  mock.timers.tick(5000);
+  assert.equal(page.state.step, 9);
+  // destroy() while playing: no timer, no listener.
+  page.commit({ ...page.state, step: 3 });
+  play();
+  assert.equal(live.size, 1);
+  page.destroy();
+  assert.equal(live.size, 0, 'destroyed: no timer');
+  mock.timers.reset();
 });
 
 test('listeners(): removeAll takes away every listener it added', () => {

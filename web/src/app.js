@@ -23,6 +23,7 @@ import { createUndo } from './controller/undo.js';
 import { createUrlSync } from './controller/url-sync.js';
 import { createEmbedding } from './controller/embedding.js';
 import { createHeads } from './controller/heads.js';
+import { createClassroom } from './controller/classroom.js';
 
 /**
  * The parts, in the order they render (each part's render(opts) runs after every change): the
@@ -43,6 +44,7 @@ const PARTS = [
   ['url', createUrlSync],
   ['embedding', createEmbedding],
   ['heads', createHeads],
+  ['classroom', createClassroom], // after the stage: it sizes the type to the step on screen
 ];
 
 /** The browser's objects the parts use (tests hand in fakes). */

@@ -22,6 +22,7 @@ import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
 import { OPTIONS, optionsAtDefaults } from './options.js';
 import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
+import { CLASSROOM_FIELDS, inClassroom } from './classroom.js';
 import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
@@ -124,6 +125,8 @@ export const FIELDS = [
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
   { key: 'panel', type: flag, initial: false, only: (s) => s.embed && s.panel },
   { key: 'nav', type: flag, initial: false, only: (s) => s.embed && s.nav },
+  // The classroom mode (classroom.js): `classroom=1` shows the stage in large type, `pace=8` advances.
+  ...CLASSROOM_FIELDS,
   // The labs' own fields, each written only in its view: the scale lab's d_k (1, 2, 4 … 1024; not
   // the example's dk), the largest n the cost lab times, and the exercise series (exercise-fields.js).
   { key: 'labdk', type: oneOf(DK_STEPS), initial: SCALE_LAB_DEFAULTS.dk, only: (s) => s.view === 'scale-lab' },
@@ -237,6 +240,7 @@ export function parseState(hash) {
     else state[field.key] = value;
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
+  if (!inClassroom(state)) Object.assign(state, { classroom: false, pace: 0 }); // a whole screen's, the stepper's
   if (state.ex > state.exlen) return fallback; // a question beyond the series
   if (state.head > state.heads) return fallback;
   resolvePreset(state);

@@ -11,8 +11,9 @@ import exportAndPrint from './labs/export.js';
 import trainLab from './labs/train-lab.js';
 import heads from './labs/heads.js';
 import backward from './labs/backward.js';
+import classroom from './labs/classroom.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, backward];
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, backward, classroom];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

@@ -1,0 +1,292 @@
+// Issue 18, item 15: the classroom mode, in the offline file, in Chromium and in Firefox. A
+// teacher's link (classroom=1, pace=N) opens the stage only, in large type, and the step fits a
+// 1280×720 and a 1920×1080 projector; the keys of a keyboard and of a clicker step; auto-advance
+// moves on and stops at the last step; Escape leaves and gives the page back; the mode is entered
+// from the page, its pace typed and its link copied; full screen is asked on the button and its
+// refusal tolerated; an embed ignores the mode; axe finds nothing, in both languages.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inEachEngine, openOfflineFile, setField, stepOf, OFFLINE_FILE } from './drivers.mjs';
+import { axeViolations } from './helpers.mjs';
+import words from '../../web/src/i18n/labs/classroom.js';
+
+const PROJECTORS = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+];
+
+/** What a reader sees of the page: which parts are drawn, the type's sizes, the hash. */
+const look = (page) =>
+  page.evaluate(() => {
+    const drawn = (selector) => {
+      const el = document.querySelector(selector);
+      return Boolean(el) && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+    };
+    const px = (selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize);
+    return {
+      classroom: document.documentElement.classList.contains('classroom'),
+      header: drawn('#copy-link'),
+      panel: drawn('#panel'),
+      map: drawn('#nav'),
+      prose: drawn('#stage-body > .explain'),
+      bar: drawn('#classroom-bar'),
+      title: drawn('#step-title'),
+      formula: drawn('#stage-body .formulas'),
+      titlePx: px('#step-title'),
+      cellPx: px('#stage-body .step-pane:not(.kept) td.c'),
+      hash: location.hash,
+    };
+  });
+
+/**
+ * Whether the step on screen fits: nothing scrolls sideways, nothing lies under the bar, the cue
+ * is hidden; and whether each matrix can be seen whole (within the screen's width and the room
+ * above the bar), even where the step as a whole scrolls.
+ */
+const fit = (page) =>
+  page.evaluate(() => {
+    const cut = [
+      ...document.querySelectorAll('#stage-body .formulas, #stage-body .matrix-row, #stage-body .table-scroll'),
+    ]
+      .filter((el) => !el.closest('.kept') && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.className);
+    const bar = document.getElementById('classroom-bar').getBoundingClientRect();
+    const layout = document.querySelector('.layout').getBoundingClientRect();
+    const figures = [...document.querySelectorAll('#stage-body figure.matrix')].filter((el) => !el.closest('.kept'));
+    return {
+      cut,
+      below: Math.max(0, Math.round(layout.bottom - bar.top)),
+      page: document.documentElement.scrollWidth <= innerWidth,
+      cue: !document.getElementById('classroom-cue').hidden,
+      wholeMatrices: figures.every((el) => {
+        const box = el.getBoundingClientRect();
+        return box.height <= bar.top && box.right <= innerWidth + 1;
+      }),
+    };
+  });
+
+const press = async (page, key, step) => {
+  await page.keyboard.press(key);
+  await page.until((n) => new RegExp(`(^#|&)step=${n}(&|$)`).test(location.hash), step);
+};
+
+inEachEngine((name, driver) => {
+  test(`${name}: a classroom link opens the stage only in large type; keys and a clicker step; Escape gives the page back`, async () => {
+    const page = await openOfflineFile(driver, '#lang=en&classroom=1', { viewport: PROJECTORS[0] });
+    const shown = await look(page);
+    assert.deepEqual(
+      [shown.classroom, shown.header, shown.panel, shown.map, shown.prose, shown.bar, shown.title, shown.formula],
+      [true, false, false, false, false, true, true, true],
+      'the stage only: its title and formula, and the bar',
+    );
+    // The normal page writes a step's title at 22 px and its numbers at 16 px on this screen.
+    assert.ok(shown.titlePx >= 30, `the title is ${shown.titlePx} px`);
+    assert.ok(shown.cellPx >= 24, `the numbers are ${shown.cellPx} px`);
+    // A keyboard, then a clicker (PageDown, PageUp), then Home and End.
+    await press(page, 'ArrowRight', 2);
+    await press(page, name === 'firefox' ? ' ' : 'Space', 3); // the Space key, as each driver names it
+    await press(page, 'Enter', 4);
+    await press(page, 'PageDown', 5);
+    await press(page, 'PageUp', 4);
+    await press(page, 'ArrowLeft', 3);
+    await press(page, 'End', 9);
+    await press(page, 'Home', 1);
+    // B blanks the screen for a moment, a page key brings the step back.
+    await page.keyboard.press('b');
+    await page.until(() => document.documentElement.classList.contains('classroom-blank'));
+    await press(page, 'PageDown', 2);
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('classroom-blank')), false);
+    // Escape: the page as it was, at the step the class reached; the link without the mode.
+    await page.keyboard.press('Escape');
+    await page.until(() => !/classroom=/.test(location.hash));
+    const after = await look(page);
+    assert.deepEqual(
+      [after.classroom, after.header, after.panel, after.map, after.prose, after.bar],
+      [false, true, true, true, true, false],
+    );
+    assert.ok(after.cellPx < shown.cellPx, "the page's own type again");
+    assert.equal(await stepOf(page), 2);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'classroom-button', 'focus on the way back in');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: on a 1280×720 and a 1920×1080 projector every step of the example and of "它 是 猫" fits in large type`, async () => {
+    // The one exception: at 1280×720 the projections of "它 是 猫" (X and three products, 15 rows of
+    // numbers) do not fit even in the smallest type; they scroll, and the bar says so.
+    const exception = '1280×720 #preset=cat&classroom=1 step 2';
+    for (const viewport of PROJECTORS) {
+      for (const hash of ['#lang=en&classroom=1', '#preset=cat&classroom=1']) {
+        const page = await openOfflineFile(driver, hash, { viewport });
+        for (let step = 1; step <= 9; step++) {
+          if (step > 1) await press(page, 'PageDown', step);
+          const where = `${viewport.width}×${viewport.height} ${hash} step ${step}`;
+          const fits = await fit(page);
+          const shown = await look(page);
+          assert.deepEqual(fits.cut, [], `${where}: nothing is cut or scrolls sideways`);
+          assert.ok(fits.page && fits.wholeMatrices, `${where}: every matrix can be seen whole`);
+          if (where === exception) {
+            assert.ok(fits.below > 0 && fits.cue, `${where}: it scrolls, and the cue says so`);
+            assert.ok(shown.cellPx >= 16, `${where}: numbers of ${shown.cellPx} px`);
+            continue;
+          }
+          assert.deepEqual([fits.below, fits.cue], [0, false], `${where}: the whole step above the bar`);
+          // The page's own numbers are 16 px at 1280 px, 20 px at 1920 px; the example's steps get
+          // 29 and 44 px, the busiest (the projections of "它 是 猫" at 1920×1080) about 19 px.
+          assert.ok(shown.cellPx >= 18, `${where}: numbers of ${shown.cellPx} px`);
+          if (hash.includes('lang=en')) assert.ok(shown.cellPx >= viewport.height / 25, `${where}: ${shown.cellPx} px`);
+          assert.ok(shown.titlePx >= shown.cellPx, `${where}: a title of ${shown.titlePx} px`);
+        }
+        assert.deepEqual(page.problems, []);
+        await page.closeAll();
+      }
+    }
+  });
+
+  test(`${name}: a state too big for the screen scales down, then scrolls and says so: never a silent cut`, async () => {
+    const page = await openOfflineFile(
+      driver,
+      '#lang=en&preset=random&mode=qkv&n=14&d=14&dk=14&dv=14&step=2&classroom=1',
+      {
+        viewport: PROJECTORS[0],
+      },
+    );
+    const fits = await fit(page);
+    const hidden = fits.cut.length > 0 || fits.below > 0;
+    assert.equal(hidden, true, 'three 14×14 tables do not fit 1280×720');
+    assert.equal(fits.cue, true, 'the cue says the rest scrolls');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-cue').textContent),
+      words.en['classroom.scrolls'],
+    );
+    // The smallest type is still a size a room can read.
+    assert.ok((await look(page)).cellPx >= 14);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: auto-advance at its pace moves on and stops at the last step; a key pauses it; with heads, 11 steps`, async () => {
+    const page = await openOfflineFile(driver, '#lang=en&classroom=1&pace=1&step=7', { viewport: PROJECTORS[0] });
+    const play = () => page.evaluate(() => document.getElementById('classroom-play').getAttribute('aria-pressed'));
+    assert.equal(await play(), 'false', 'a link opens paused: the teacher starts it');
+    await page.click('#classroom-play');
+    await page.until(() => /Next step in/.test(document.getElementById('classroom-countdown').textContent));
+    await page.until(() => /(^#|&)step=9(&|$)/.test(location.hash), undefined, 20000);
+    await page.until(() => document.getElementById('classroom-play').getAttribute('aria-pressed') === 'false');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-countdown').textContent),
+      words.en['classroom.ended'],
+    );
+    // Any key pauses (here: Shift), P plays again.
+    await press(page, 'Home', 1);
+    await page.keyboard.press('p');
+    await page.until(() => document.getElementById('classroom-play').getAttribute('aria-pressed') === 'true');
+    await page.keyboard.press('Shift');
+    await page.until(() => document.getElementById('classroom-play').getAttribute('aria-pressed') === 'false');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-countdown').textContent),
+      words.en['classroom.paused'],
+    );
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+    // With heads the steps go on to concat and ·W_O: End is the 11th.
+    const heads = await openOfflineFile(driver, '#lang=en&preset=heads&classroom=1&step=9', {
+      viewport: PROJECTORS[0],
+    });
+    await press(heads, 'PageDown', 10);
+    await press(heads, 'End', 11);
+    await press(heads, 'Home', 1);
+    assert.deepEqual(heads.problems, []);
+    await heads.closeAll();
+  });
+
+  test(`${name}: entered from the page with the keyboard; its pace typed (a wrong one refused at the field); Back and Forward; its link copied`, async () => {
+    const page = await driver.newPage({ blockNetwork: true, permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.goto(OFFLINE_FILE + '#lang=en&step=3');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    await page.focus('#classroom-button');
+    await page.keyboard.press('Enter');
+    await page.until(() => /(^#|&)classroom=1(&|$)/.test(location.hash));
+    assert.equal(await stepOf(page), 3, 'entered at the step on screen');
+    // A pace of 2 s, written into the link; then a wrong one: refused at its field, the link kept.
+    await setField(page, '#classroom-pace', '2');
+    await page.until(() => /(^|&)pace=2(&|$)/.test(location.hash));
+    await setField(page, '#classroom-pace', 'fast');
+    await page.until(() => document.getElementById('classroom-pace-error').textContent !== '');
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-pace-error').textContent),
+      words.en['classroom.paceError'].replace('{max}', '600'),
+    );
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-pace').getAttribute('aria-invalid')),
+      'true',
+    );
+    assert.match(await page.evaluate(() => location.hash), /(^|&)pace=2(&|$)/);
+    // The bar's Next button, pressed with Enter, steps once (its Enter is the button's, not the page's).
+    await page.focus('#classroom-next');
+    await page.keyboard.press('Enter');
+    await page.until(() => /(^#|&)step=4(&|$)/.test(location.hash));
+    assert.equal(await stepOf(page), 4);
+    // Back and Forward move between the steps, in the mode.
+    await page.evaluate(() => history.back());
+    await page.until(() => /(^#|&)step=3(&|$)/.test(location.hash));
+    await page.evaluate(() => history.forward());
+    await page.until(() => /(^#|&)step=4(&|$)/.test(location.hash));
+    assert.ok(await page.evaluate(() => document.documentElement.classList.contains('classroom')));
+    // The classroom link: this state, the mode and its pace.
+    await page.click('#classroom-copy');
+    await page.until(() => /^Classroom link copied/.test(document.getElementById('classroom-status').textContent));
+    const link = await page.evaluate(() => location.href);
+    assert.match(link, /#.*classroom=1.*pace=2/);
+    if (name === 'chromium') assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    // The bar's own button leaves.
+    await page.click('#classroom-leave');
+    await page.until(() => !document.documentElement.classList.contains('classroom'));
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /classroom|pace/);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: full screen is asked on the button; granted or refused, the mode goes on`, async () => {
+    const page = await openOfflineFile(driver, '#lang=en&classroom=1&step=2', { viewport: PROJECTORS[0] });
+    await page.click('#classroom-fullscreen');
+    await page.until(
+      (refused) =>
+        Boolean(document.fullscreenElement) || document.getElementById('classroom-status').textContent === refused,
+      words.en['classroom.fullscreenRefused'],
+    );
+    const granted = await page.evaluate(() => Boolean(document.fullscreenElement));
+    if (granted) {
+      await page.until(() => document.getElementById('classroom-fullscreen').textContent === 'Leave full screen');
+      await page.click('#classroom-fullscreen');
+      await page.until(() => !document.fullscreenElement);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.classList.contains('classroom')));
+    await press(page, 'PageDown', 3);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: an embed shows its own stage: classroom=1 is not applied there and not written back`, async () => {
+    const page = await openOfflineFile(driver, '#lang=en&embed=1&classroom=1&pace=5&step=3');
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('classroom')), false);
+    assert.equal(await page.evaluate(() => document.getElementById('classroom-bar').hidden), true);
+    await page.until(() => !/classroom|pace/.test(location.hash));
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: axe finds nothing in the classroom mode, in Chinese and in English, at a step with its notices`, async () => {
+    for (const hash of ['#classroom=1&step=8&pace=8', '#lang=en&classroom=1&step=8&preset=cat']) {
+      const page = await openOfflineFile(driver, hash, { viewport: PROJECTORS[0] });
+      assert.deepEqual(await axeViolations(page), [], hash);
+      assert.equal(
+        await page.evaluate(() => document.getElementById('classroom-leave').textContent),
+        words[hash.includes('lang=en') ? 'en' : 'zh-CN']['classroom.leave'],
+      );
+      assert.deepEqual(page.problems, []);
+      await page.closeAll();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+// The classroom mode's pure parts (web/src/classroom.js): its hash fields and their round trip,
+// what each key and a presentation clicker ask for, the pace a teacher types, and the countdown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseState, serializeState, defaultState } from '../../web/src/state.js';
+import { classroomAction, stepAfter, pacing, parsePace, PACE_LIMIT } from '../../web/src/classroom.js';
+
+test('classroom=1 and pace=8 round trip; pace is written only when set, neither field without the mode', () => {
+  const { state, notice } = parseState('#step=3&classroom=1&pace=8');
+  assert.equal(notice, null);
+  assert.deepEqual([state.classroom, state.pace, state.step], [true, 8, 3]);
+  const hash = serializeState(state);
+  assert.match(hash, /(^#|&)classroom=1(&|$)/);
+  assert.match(hash, /(^|&)pace=8(&|$)/);
+  assert.deepEqual(parseState(hash).state, state);
+  // The mode without a pace: no pace in the link.
+  const still = serializeState({ ...state, pace: 0 });
+  assert.match(still, /classroom=1/);
+  assert.doesNotMatch(still, /pace=/);
+  // The page as it always was: neither field, and a link without them opens without the mode.
+  assert.doesNotMatch(serializeState(defaultState()), /classroom|pace/);
+  assert.deepEqual([defaultState().classroom, defaultState().pace], [false, 0]);
+  assert.doesNotMatch(serializeState({ ...state, classroom: false }), /classroom|pace/);
+});
+
+test('classroom is the stepper on a whole screen: an embed or a lab reads the link without it', () => {
+  for (const hash of ['#embed=1&classroom=1&pace=8', '#view=scale-lab&classroom=1&pace=5']) {
+    const { state, notice } = parseState(hash);
+    assert.equal(notice, null, hash);
+    assert.deepEqual([state.classroom, state.pace], [false, 0], hash);
+    assert.doesNotMatch(serializeState(state), /classroom|pace/, hash);
+  }
+  // An embed's snippet made from a classroom state does not carry the mode.
+  const classroom = parseState('#classroom=1&pace=8').state;
+  assert.doesNotMatch(serializeState({ ...classroom, embed: true }), /classroom|pace/);
+});
+
+test('a link with a pace the page does not take (0.5, -1, 601, words) is not read', () => {
+  for (const pace of ['0.5', '-1', String(PACE_LIMIT + 1), 'fast']) {
+    assert.equal(parseState(`#classroom=1&pace=${pace}`).notice, 'badHash', pace);
+  }
+  assert.equal(parseState('#classroom=2').notice, 'badHash');
+  assert.equal(parseState(`#classroom=1&pace=${PACE_LIMIT}`).state.pace, PACE_LIMIT);
+});
+
+test('the pace typed into the bar: whole seconds 1 … 600, empty or 0 is off, anything else is refused', () => {
+  assert.deepEqual(parsePace('8'), { pace: 8 });
+  assert.deepEqual(parsePace(' 30 '), { pace: 30 });
+  assert.deepEqual(parsePace(''), { pace: 0 });
+  assert.deepEqual(parsePace('0'), { pace: 0 });
+  for (const text of ['1.5', '-3', 'abc', '601', '8s', '1e2'])
+    assert.deepEqual(parsePace(text), { error: { key: 'classroom.paceError', max: PACE_LIMIT } }, text);
+});
+
+test('keys: →, PageDown, Space, Enter next; ←, PageUp previous; Home, End; P, F, B or ., Escape', () => {
+  const at = (key, on, mods = {}) => classroomAction({ key, ...mods }, on);
+  for (const key of ['ArrowRight', 'PageDown', ' ', 'Enter']) assert.equal(at(key), 'next', key);
+  for (const key of ['ArrowLeft', 'PageUp']) assert.equal(at(key), 'previous', key);
+  assert.deepEqual(
+    ['Home', 'End', 'p', 'P', 'f', 'F', 'b', 'B', '.', 'Escape', 'x', 'Tab'].map((key) => at(key)),
+    ['first', 'last', 'play', 'play', 'fullscreen', 'fullscreen', 'blank', 'blank', 'blank', 'leave', null, null],
+  );
+  // The browser's shortcuts stay the browser's.
+  assert.equal(at('ArrowRight', 'page', { altKey: true }), null);
+  assert.equal(at('p', 'page', { ctrlKey: true }), null);
+  assert.equal(at('f', 'page', { metaKey: true }), null);
+  // A field keeps its keys (but Escape leaves); a button's Space and Enter press it; a matrix
+  // cell's arrows, Space and Enter are the popover's — a clicker's PageDown still steps.
+  assert.deepEqual(
+    ['ArrowRight', 'p', 'Enter', 'PageDown', 'Escape'].map((key) => at(key, 'field')),
+    [null, null, null, null, 'leave'],
+  );
+  assert.deepEqual(
+    [' ', 'Enter', 'ArrowRight', 'PageDown'].map((key) => at(key, 'button')),
+    [null, null, 'next', 'next'],
+  );
+  assert.deepEqual(
+    [' ', 'Enter', 'ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp'].map((key) => at(key, 'cell')),
+    [null, null, null, null, 'next', 'previous'],
+  );
+});
+
+test('the step each action moves to, within 1 … count (9 steps, 11 with heads)', () => {
+  assert.equal(stepAfter('next', 3, 9), 4);
+  assert.equal(stepAfter('next', 9, 9), 9);
+  assert.equal(stepAfter('previous', 1, 9), 1);
+  assert.equal(stepAfter('previous', 5, 9), 4);
+  assert.equal(stepAfter('first', 7, 11), 1);
+  assert.equal(stepAfter('last', 2, 11), 11);
+  assert.equal(stepAfter('play', 2, 11), 2);
+});
+
+test('the countdown: seconds left, the fraction gone, due at the pace; in whole seconds for reduced motion', () => {
+  assert.deepEqual(pacing(0, 8), { due: false, remaining: 8, fraction: 0 });
+  assert.deepEqual(pacing(2500, 8), { due: false, remaining: 6, fraction: 2500 / 8000 });
+  assert.deepEqual(pacing(2500, 8, { reduced: true }), { due: false, remaining: 6, fraction: 2000 / 8000 });
+  assert.deepEqual(pacing(8000, 8), { due: true, remaining: 0, fraction: 1 });
+  assert.deepEqual(pacing(9500, 8), { due: true, remaining: 0, fraction: 1 });
+  assert.equal(pacing(-5, 1).fraction, 0, 'a clock set back reads as just started');
+});

@@ -1,0 +1,98 @@
+// The classroom mode, as data and pure functions (no DOM): its two hash fields, what a key or a
+// presentation clicker asks for, the pace a teacher types, and where the auto-advance stands.
+//
+//   classroom=1   the stage only, in large type, for a projector (the stepper; not in an embed)
+//   pace=8        auto-advance every 8 seconds (off unless written; 1 … PACE_LIMIT)
+//
+// CLASSROOM_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial,
+// only }): state.js spreads it into FIELDS.
+
+/** The slowest pace a teacher may set, in seconds (ten minutes a step). */
+export const PACE_LIMIT = 600;
+
+const integer = (min, max) => ({
+  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
+  format: String,
+});
+const flag = {
+  parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
+  format: (v) => (v ? '1' : '0'),
+};
+
+/** True when the page shows the classroom mode: asked for, in the stepper, outside an embed. */
+export const inClassroom = (s) => Boolean(s.classroom) && !s.embed && s.view === 'steps';
+
+/** The classroom's fields: key (in the state and the hash), type, default, when it is written. */
+export const CLASSROOM_FIELDS = Object.freeze([
+  { key: 'classroom', type: flag, initial: false, only: inClassroom },
+  // 0 is "off" in the state and is never written: a link without pace does not advance by itself.
+  { key: 'pace', type: integer(0, PACE_LIMIT), initial: 0, only: (s) => inClassroom(s) && s.pace > 0 },
+]);
+
+/**
+ * The pace a teacher typed into the bar's field: '' or 0 turns auto-advance off. Returns
+ * { pace } or { error: { key, max } } for a text that is not a whole number of seconds within range.
+ */
+export function parsePace(text) {
+  const s = String(text ?? '').trim();
+  if (s === '') return { pace: 0 };
+  if (!/^\d+$/.test(s) || Number(s) > PACE_LIMIT) return { error: { key: 'classroom.paceError', max: PACE_LIMIT } };
+  return { pace: Number(s) };
+}
+
+// What each key asks for. Clickers send PageDown / PageUp (some send the arrows), and B or . to
+// blank the screen; a keyboard adds Space and Enter for next, Home and End, P, F and Escape.
+const KEYS = {
+  ArrowRight: 'next',
+  PageDown: 'next',
+  ' ': 'next',
+  Enter: 'next',
+  ArrowLeft: 'previous',
+  PageUp: 'previous',
+  Home: 'first',
+  End: 'last',
+  p: 'play',
+  P: 'play',
+  f: 'fullscreen',
+  F: 'fullscreen',
+  b: 'blank',
+  B: 'blank',
+  '.': 'blank',
+  Escape: 'leave',
+};
+
+/**
+ * What a key press asks of the classroom mode, or null. `on` says where it was pressed: 'field'
+ * (an input, a select: the key is the field's, except Escape), 'button' (a button or a link: Space
+ * and Enter press it), 'cell' (a matrix cell: the arrows, Space and Enter are the popover's), or
+ * 'page'. Keys with Ctrl, Alt or Meta are the browser's.
+ */
+export function classroomAction({ key, ctrlKey, altKey, metaKey }, on = 'page') {
+  if (ctrlKey || altKey || metaKey) return null;
+  const action = KEYS[key] ?? null;
+  if (on === 'field') return action === 'leave' ? action : null;
+  if ((on === 'button' || on === 'cell') && (key === ' ' || key === 'Enter')) return null;
+  if (on === 'cell' && key.startsWith('Arrow')) return null;
+  return action;
+}
+
+/** The step an action moves to from `step` of `count` (1-based), or `step` itself. */
+export function stepAfter(action, step, count) {
+  if (action === 'next') return Math.min(step + 1, count);
+  if (action === 'previous') return Math.max(step - 1, 1);
+  if (action === 'first') return 1;
+  if (action === 'last') return count;
+  return step;
+}
+
+/**
+ * Where the auto-advance stands `elapsed` ms after the step was shown, at `pace` seconds a step:
+ * { due } (time to move on), the whole seconds left (for the countdown) and the fraction gone
+ * (for its bar). `reduced` (prefers-reduced-motion): the bar moves in whole seconds, not smoothly.
+ */
+export function pacing(elapsed, pace, { reduced = false } = {}) {
+  const total = pace * 1000;
+  const gone = Math.min(Math.max(elapsed, 0), total);
+  const shown = reduced ? Math.floor(gone / 1000) * 1000 : gone;
+  return { due: elapsed >= total, remaining: Math.ceil((total - gone) / 1000), fraction: total ? shown / total : 0 };
+}

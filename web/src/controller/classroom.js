@@ -1,0 +1,158 @@
+// The classroom mode (classroom=1 in the URL): for a projector, the stage only in large type
+// (views/classroom-bar.js, views/classroom-fit.js, styles/classroom.css), full screen on request,
+// the keys of a keyboard and of a presentation clicker (classroom.js classroomAction), and an
+// auto-advance at the link's pace (pace=8) with its countdown. This part owns its listeners and
+// its one timer (controller/classroom-pacer.js): leaving the mode or destroy() stops the timer,
+// destroy() removes the listeners.
+
+import { inClassroom, classroomAction, stepAfter, parsePace } from '../classroom.js';
+import { stepCount } from '../steps.js';
+import { renderClassroomBar, showPacing } from '../views/classroom-bar.js';
+import { fitClassroom } from '../views/classroom-fit.js';
+import { createFullscreen } from './classroom-fullscreen.js';
+import { createPacer } from './classroom-pacer.js';
+import { listeners } from './listeners.js';
+
+/** Where a key was pressed, for classroomAction: a field's keys and a button's Space stay theirs. */
+function placeOf(target) {
+  if (target?.closest?.('input, textarea, select, [contenteditable]')) return 'field';
+  if (target?.closest?.('td.pick')) return 'cell';
+  if (target?.closest?.('button, a, summary')) return 'button';
+  return 'page';
+}
+
+export function createClassroom(page) {
+  const { document, window } = page.dom;
+  const events = listeners();
+  // What the mode shows beyond the URL: playing or not, since when the step is up, a blank screen,
+  // a refused pace as typed, the last thing said.
+  const run = { playing: false, since: 0, timer: 0, blank: false, paceText: '', paceError: null, status: '', idle: '' };
+  const fullscreen = createFullscreen(page, events, { refused: () => say('classroom.fullscreenRefused') });
+  const on = () => inClassroom(page.state);
+  const count = () => stepCount(page.state);
+  const { pause, stop, toggle } = createPacer(page, run, { render, say });
+
+  function say(key, params) {
+    run.status = key ? page.t(key, params) : '';
+    render();
+  }
+
+  function enter() {
+    Object.assign(run, { blank: false, status: page.t('classroom.keys') });
+    if (page.commit({ ...page.state, view: 'steps', classroom: true }, { panel: false })) page.$('stage').focus();
+  }
+
+  function leave() {
+    stop();
+    fullscreen.leave();
+    Object.assign(run, { blank: false, paceError: null });
+    if (!page.commit({ ...page.state, classroom: false })) return;
+    page.$('classroom-button').focus();
+    page.$('step-announce').textContent = page.t('classroom.left');
+  }
+
+  /** What a key or a bar's button asks for (classroom.js's actions). */
+  function act(action) {
+    // Escape in full screen leaves full screen first, as the browser's own Escape does.
+    if (action === 'leave') return fullscreen.active() ? fullscreen.leave() : leave();
+    if (action === 'play') return toggle();
+    if (action === 'fullscreen') return fullscreen.toggle();
+    if (action === 'blank') {
+      run.blank = !run.blank;
+      return render();
+    }
+    if (run.blank) {
+      run.blank = false;
+      render();
+    }
+    page.part('nav').go(stepAfter(action, page.state.step, count()));
+  }
+
+  listen(events, { page, on, act, run, pause, enter, fullscreen });
+  events.on(page.$('classroom-pace'), 'change', (event) => takePace(page, run, event.target.value, { stop, render }));
+  events.on(page.$('classroom-copy'), 'click', () => copyLink(page, say));
+
+  function render() {
+    const shown = renderClassroomBar(document, { state: page.state, t: page.t, run, fullscreen: fullscreen.active() });
+    if (!shown) return;
+    if (!run.playing) showPacing(document, { t: page.t, info: null, idle: run.idle });
+    fitClassroom(document, window);
+  }
+
+  return {
+    render,
+    committed(next, previous) {
+      if (!inClassroom(next)) stop();
+      else if (next.step !== previous.step) run.since = Date.now();
+      if (inClassroom(next) && !next.pace && run.playing) stop();
+      if (!inClassroom(next) && inClassroom(previous)) run.status = '';
+    },
+    destroy() {
+      stop();
+      events.removeAll();
+    },
+    listeners: events,
+    /** Whether the auto-advance runs (for tests). */
+    playing: () => run.playing,
+  };
+}
+
+/** The keys, a pointer anywhere (it pauses the auto-advance), the bar's buttons, the header's button, a resize. */
+function listen(events, { page, on, act, run, pause, enter, fullscreen }) {
+  const { document, window } = page.dom;
+  // Capture: the mode's keys are taken before the page's own ←/→ (controller/step-nav.js) and the
+  // popover's keys see them; a key pressed while playing pauses, whatever it is (but P).
+  events.on(
+    document,
+    'keydown',
+    (event) => {
+      if (!on() || event.defaultPrevented) return;
+      const action = classroomAction(event, placeOf(event.target));
+      if (run.playing && action !== 'play') pause();
+      if (!action || (action === 'leave' && !page.$('cell-explain').hidden)) return; // Escape closes the popover first
+      event.preventDefault();
+      act(action);
+    },
+    { capture: true },
+  );
+  events.on(document, 'pointerdown', (event) => {
+    if (on() && run.playing && !event.target.closest?.('#classroom-play')) pause();
+  });
+  events.on(page.$('classroom-button'), 'click', enter);
+  events.on(page.$('classroom-prev'), 'click', () => act('previous'));
+  events.on(page.$('classroom-next'), 'click', () => act('next'));
+  events.on(page.$('classroom-leave'), 'click', () => act('leave'));
+  events.on(page.$('classroom-fullscreen'), 'click', () => fullscreen.toggle());
+  events.on(page.$('classroom-play'), 'click', () => act('play'));
+  // A new screen size, or the formulas' fonts arriving: the type is sized again.
+  const refit = () => {
+    if (on()) page.part('classroom').render();
+  };
+  events.on(window, 'resize', refit);
+  if (document.fonts) events.on(document.fonts, 'loadingdone', refit);
+}
+
+/**
+ * The pace typed into the bar: a whole number of seconds becomes the state's (and the link's), an
+ * empty field turns auto-advance off, anything else is refused at the field and the pace stays.
+ */
+function takePace(page, run, text, { stop, render }) {
+  const { pace, error } = parsePace(text);
+  run.paceText = text;
+  run.paceError = error ? page.t(error.key, error) : null;
+  if (error) return render();
+  if (!pace) stop();
+  page.commit({ ...page.state, pace }, { panel: false });
+}
+
+/** "Copy classroom link": the URL as it is now (classroom=1, and the pace when there is one). */
+async function copyLink(page, say) {
+  page.part('url').write();
+  const pace = page.state.pace ? page.t('classroom.copiedPace', { s: page.state.pace }) : '';
+  try {
+    await page.dom.window.navigator.clipboard.writeText(page.dom.location.href);
+    say('classroom.copied', { pace });
+  } catch {
+    say('link.copyFailed');
+  }
+}
