@@ -18,6 +18,7 @@ import { createFrame } from './controller/frame.js';
 import { createStepNav } from './controller/step-nav.js';
 import { createEngineCalls } from './controller/engine-calls.js';
 import { createExplain } from './controller/explain.js';
+import { createFilledFormula } from './controller/filled-formula.js';
 import { createEditing } from './controller/editing.js';
 import { createUndo } from './controller/undo.js';
 import { createUrlSync } from './controller/url-sync.js';
@@ -38,6 +39,7 @@ const PARTS = [
   ['nav', createStepNav],
   ['engine', createEngineCalls],
   ['explain', createExplain],
+  ['filled', createFilledFormula],
   ['editing', createEditing],
   ['undo', createUndo],
   ['url', createUrlSync],

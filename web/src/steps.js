@@ -99,7 +99,8 @@ export const figureShape = (id, state) => FIGURES[id].shape.map((size) => sizeOf
 /**
  * A figure on a step: `id` (FIGURES) and how it is drawn there —
  *   labels   'token' (the words beside its rows) or 'pair' (beside rows and columns);
- *   pick     'score' | 'output': its cells expand in the popover (views/explain.js);
+ *   pick     'score' | 'output' | …: its cells expand in the popover and fill in the step's
+ *            formula (views/explain.js KINDS);
  *   masked   the core's mask greys its cells;
  *   reduce   [what ('Max' | 'Sum'), field]: the row (or column) max or sum set beside it;
  *   totals   its row sums beside it (and column sums under it, for a column softmax);
@@ -114,6 +115,8 @@ const scores = { labels: 'pair', pick: 'score' };
 const maskedScores = { ...scores, masked: true };
 const qkv = () => [[FIGURE('q', token), FIGURE('k', token), FIGURE('v', token)]];
 const headBlocks = (out) => ({ blocks: out === 'v' ? 'dvHead' : 'dkHead' });
+/** A projection X·W's cells expand (views/explain.js KINDS projectQ, projectK, projectV). */
+const projectionPick = (out) => ({ pick: `project${out.toUpperCase()}` });
 const hasHeads = (state) => (state.heads ?? 1) > 1;
 
 // max and sum along the softmax's axis, in the article's notation (§5)
@@ -155,9 +158,9 @@ export const STEP_LIST = Object.freeze([
                     'X ·',
                     FIGURE(`w${out}`, headBlocks(out)),
                     '=',
-                    FIGURE(`${out}All`, { ...token, ...headBlocks(out) }),
+                    FIGURE(`${out}All`, { ...token, ...headBlocks(out), ...projectionPick(out) }),
                   ]
-                : ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, token)],
+                : ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, { ...token, ...projectionPick(out) })],
             ),
           ],
     produces: ['q', 'k', 'v'],

@@ -10,8 +10,9 @@ import exercise from './labs/exercise.js';
 import exportAndPrint from './labs/export.js';
 import trainLab from './labs/train-lab.js';
 import heads from './labs/heads.js';
+import formulaArrows from './labs/formula-arrows.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads];
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, formulaArrows];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

@@ -246,6 +246,10 @@ function skeleton(root) {
     controls: h('div', { class: 'controls-slot' }),
     main: h('div', { class: 'formula main' }),
     detail: h('div', { class: 'formula detail' }),
+    // The step's formula with a cell's numbers, in the detail formula's place (views/filled-formula.js).
+    filled: h('div', { class: 'formula filled', 'aria-hidden': 'true' }),
+    filledCaption: h('p', { class: 'filled-caption' }),
+    filledLive: h('p', { class: 'sr-only', id: 'formula-live', 'aria-live': 'polite' }),
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
     matrices: h('div', { class: 'matrices' }),
@@ -257,12 +261,18 @@ function skeleton(root) {
   parts.panes = matrixPanes(parts.matrices);
   parts.detailPanes = paneSlot(parts.detail);
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
-  parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
+  parts.formulas = h(
+    'div',
+    { class: 'formulas', tabindex: '0', role: 'group' },
+    parts.main,
+    h('div', { class: 'formula-step' }, parts.detail, parts.filled),
+  );
   // The numbers come before the article's paragraph: on a 1280×900 screen the example's matrices
   // are on the first screen, under the formula, and the paragraph explains them just below.
   root.replaceChildren(
     h('div', { class: 'stage-head' }, parts.title, parts.controls),
     parts.formulas,
+    h('div', { class: 'filled-note' }, parts.filledCaption, parts.filledLive),
     parts.notices,
     parts.matrices,
     parts.text,
@@ -350,6 +360,14 @@ const matrixPanes = (box) =>
 /** The pane of the step on screen in a stage root (its matrices), or null before the first step. */
 export function shownPane(root) {
   return mounted.get(root)?.panes.shown?.el ?? null;
+}
+
+/** Where a stage root shows the step's formula filled in with a cell's numbers, or null before the first step. */
+export function filledSlots(root) {
+  const parts = mounted.get(root);
+  return parts
+    ? { formulas: parts.formulas, filled: parts.filled, caption: parts.filledCaption, live: parts.filledLive }
+    : null;
 }
 
 const whenIdle = (fn) =>
