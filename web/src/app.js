@@ -19,6 +19,7 @@ import { createStepNav } from './controller/step-nav.js';
 import { createEngineCalls } from './controller/engine-calls.js';
 import { createExplain } from './controller/explain.js';
 import { createFilledFormula } from './controller/filled-formula.js';
+import { createArrowsPart } from './controller/arrows.js';
 import { createEditing } from './controller/editing.js';
 import { createUndo } from './controller/undo.js';
 import { createUrlSync } from './controller/url-sync.js';
@@ -40,6 +41,7 @@ const PARTS = [
   ['engine', createEngineCalls],
   ['explain', createExplain],
   ['filled', createFilledFormula],
+  ['arrows', createArrowsPart],
   ['editing', createEditing],
   ['undo', createUndo],
   ['url', createUrlSync],

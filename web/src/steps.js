@@ -27,7 +27,8 @@
 //             (step.<id>.title.column): words that name the rows (stepWords);
 //   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
 //             'mix' (the mix of V's rows), 'lines' (the word-to-word lines), 'heads' (every
-//             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost).
+//             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost),
+//             'arrows' (q_i and k_j as two arrows, §3, views/arrows.js).
 
 import { SCALE_RULES } from './options.js';
 
@@ -193,6 +194,7 @@ export const STEP_LIST = Object.freeze([
     },
     controls: [],
     notices: [],
+    extras: ['arrows'],
   },
   {
     id: 'scale',

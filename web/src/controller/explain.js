@@ -2,7 +2,8 @@
 // score, weight or output cell expands it in a popover next to it (on a heatmap too); a click,
 // Enter or a tap keeps it open, Escape or a click elsewhere closes it. This part owns the
 // popover's own state: which cell, whether it is pinned, whether every term is shown; other parts
-// read cell() (the cell described, { i, j, kind } or null).
+// read cell() (the cell described, { i, j, kind } or null) and chosen() (the cell a click, a tap or
+// Enter chose, or null).
 
 import { renderExplain, highlight, cellCols } from '../views/explain.js';
 import { placePopover } from '../views/popover.js';
@@ -58,11 +59,12 @@ const gone = (cell, state) => cell.i >= state.n || cell.j >= cellCols(cell.kind,
 
 /**
  * Marks what the cell is made of; the parts that follow the cell hear of it: the step's formula
- * shows its numbers (controller/filled-formula.js).
+ * shows its numbers (controller/filled-formula.js), a chosen score's q and k become the arrows
+ * (controller/arrows.js).
  */
 const marker = (page, ui, shownMatrices) => () => {
   highlight(shownMatrices(), { cell: ui.cell, row: page.view.row });
-  for (const name of ['filled']) page.part(name)?.follow();
+  for (const name of ['filled', 'arrows']) page.part(name)?.follow();
 };
 
 export function createExplain(page) {
@@ -131,6 +133,7 @@ export function createExplain(page) {
   return {
     close,
     cell: () => ui.cell,
+    chosen: () => (ui.pinned ? ui.cell : null),
     /** After a render: the popover follows its cell's new numbers, or closes when the step has none. */
     render() {
       if (ui.cell && !anchorOf(ui.cell)) close();

@@ -183,6 +183,8 @@ const EXTRAS = {
   lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
   heads: (ctx) => renderHeadsOverview(ctx),
   headCost: (ctx) => headCostNote(ctx),
+  // §3's two arrows (controller/arrows.js keeps the picture from render to render).
+  arrows: (ctx) => ctx.arrows?.() ?? null,
 };
 
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
@@ -403,7 +405,8 @@ function prepareAhead(parts, ctx) {
 }
 
 /**
- * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow }.
+ * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow,
+ * chooseHead, arrows }.
  * `stale` is true when the inputs are invalid and this is the last good result; `row` is the
  * word chosen everywhere (or null).
  */
