@@ -93,3 +93,18 @@ test('the picture edits Q and K given directly, only shows them computed from X,
   assert.equal(arrowsMode({ mode: 'qkv' }, q1), 'needs2d', 'd_k = 1 has no plane either');
   assert.deepEqual(rowOf(q2.q, 1), [0, 1]);
 });
+
+test('a huge arrow (1e20) draws a plane of at most 20 grid lines a side, not one per unit', async () => {
+  const { installFakeDom } = await import('./fake-dom.mjs');
+  installFakeDom();
+  const { createArrows } = await import('../../web/src/views/arrows.js');
+  const { translator } = await import('../../web/src/i18n/index.js');
+  const model = { q: fromRows([[1e20, 0]]), k: fromRows([[0, 1]]) };
+  const state = { n: 1, mode: 'qkv', lang: 'en', digits: 4, heads: 1 };
+  const view = createArrows({ t: translator('en') });
+  const extent = extentFor([rowOf(model.q, 0), rowOf(model.k, 0)]);
+  view.update({ state, model, t: translator('en'), pair: { i: 0, j: 0 }, mode: 'edit', extent });
+  const lines = view.parts.grid.all('line').length;
+  assert.ok(lines > 0 && lines <= 2 * (2 * 20 + 1), `${lines} lines`);
+  assert.match(view.parts.readout.textContent, /^q₁ = \(1\.000e20, 0\), k₁ = \(0, 1\)/);
+});

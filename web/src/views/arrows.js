@@ -113,7 +113,7 @@ function updateChoosers(parts, { state, pair, t }) {
     ['k', pair.j],
   ]) {
     const { select } = parts.choosers[which];
-    if (select.options.length !== state.n || select.dataset.lang !== state.lang) {
+    if (select.children.length !== state.n || select.dataset.lang !== state.lang) {
       select.replaceChildren(
         ...Array.from({ length: state.n }, (_, r) => h('option', { value: String(r) }, `${which}${sub(r + 1)}`)),
       );
@@ -124,10 +124,15 @@ function updateChoosers(parts, { state, pair, t }) {
   }
 }
 
-/** The grid lines and the two axes of a plane reaching `extent` either way. */
+/**
+ * The grid lines and the two axes of a plane reaching `extent` either way: a line at every whole
+ * number up to 5, beyond that at every power of ten below the extent (at most 20 lines a side).
+ */
 function grid(extent) {
   const lines = [];
-  for (let v = -extent; v <= extent; v++) {
+  const step = extent <= 5 ? 1 : 10 ** Math.floor(Math.log10(extent));
+  const last = Math.floor(extent / step) * step;
+  for (let v = -last; v <= last; v += step) {
     const cls = v === 0 ? 'axis' : 'grid';
     lines.push(svg('line', { class: cls, x1: v, y1: -extent, x2: v, y2: extent }));
     lines.push(svg('line', { class: cls, x1: -extent, y1: v, x2: extent, y2: v }));
@@ -175,7 +180,7 @@ function update(parts, ctx) {
   };
   setText(parts.note, notes[mode]);
   parts.note.className = `arrows-note${mode === 'edit' ? '' : ' notice info'}`;
-  parts.switch.hidden = mode !== 'readOnly' || state.heads > 1;
+  parts.switch.hidden = mode !== 'readOnly';
   setText(parts.switch, t('arrows.switchMode'));
   parts.figure.hidden = mode === 'needs2d';
   parts.element.classList.toggle('read-only', mode !== 'edit');
@@ -209,7 +214,7 @@ function update(parts, ctx) {
     const f = (x) => formatNumber(x, state.digits);
     handle.setAttribute('aria-label', t('arrows.handle', { name: names[which], x: f(v[0]), y: f(v[1]) }));
     handle.setAttribute('aria-describedby', 'arrows-readout');
-    set(label, { x: v[0] + extent * 0.08, y: -v[1] - extent * 0.08 });
+    set(label, { x: v[0] + extent * 0.08, y: -v[1] - extent * 0.08, 'font-size': extent * 0.18 });
     setText(label, names[which]);
   }
   set(parts.arc, { d: g.angle === null ? '' : arcPath(q, k, extent * 0.3) });
