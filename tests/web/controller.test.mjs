@@ -10,6 +10,8 @@ import { createFrame } from '../../web/src/controller/frame.js';
 import { createStepNav } from '../../web/src/controller/step-nav.js';
 import { createEngineCalls } from '../../web/src/controller/engine-calls.js';
 import { createExplain } from '../../web/src/controller/explain.js';
+import { createFilledFormula } from '../../web/src/controller/filled-formula.js';
+import { createArrowsPart } from '../../web/src/controller/arrows.js';
 import { createEditing } from '../../web/src/controller/editing.js';
 import { createUrlSync } from '../../web/src/controller/url-sync.js';
 import { createEmbedding } from '../../web/src/controller/embedding.js';
@@ -78,6 +80,8 @@ const PARTS = [
   ['nav', createStepNav],
   ['engine', createEngineCalls],
   ['explain', createExplain],
+  ['filled', createFilledFormula],
+  ['arrows', createArrowsPart],
   ['editing', createEditing],
   ['url', createUrlSync],
   ['embedding', createEmbedding],

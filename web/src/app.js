@@ -18,6 +18,8 @@ import { createFrame } from './controller/frame.js';
 import { createStepNav } from './controller/step-nav.js';
 import { createEngineCalls } from './controller/engine-calls.js';
 import { createExplain } from './controller/explain.js';
+import { createFilledFormula } from './controller/filled-formula.js';
+import { createArrowsPart } from './controller/arrows.js';
 import { createEditing } from './controller/editing.js';
 import { createUndo } from './controller/undo.js';
 import { createUrlSync } from './controller/url-sync.js';
@@ -39,6 +41,8 @@ const PARTS = [
   ['nav', createStepNav],
   ['engine', createEngineCalls],
   ['explain', createExplain],
+  ['filled', createFilledFormula],
+  ['arrows', createArrowsPart],
   ['editing', createEditing],
   ['undo', createUndo],
   ['url', createUrlSync],

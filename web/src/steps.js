@@ -29,7 +29,8 @@
 //             (step.<id>.title.column): words that name the rows (stepWords);
 //   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
 //             'mix' (the mix of V's rows), 'lines' (the word-to-word lines), 'heads' (every
-//             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost).
+//             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost),
+//             'arrows' (q_i and k_j as two arrows, §3, views/arrows.js).
 
 import { SCALE_RULES } from './options.js';
 import { hasLoss } from './backward.js';
@@ -121,7 +122,8 @@ export const figureShape = (id, state) => FIGURES[id].shape.map((size) => sizeOf
 /**
  * A figure on a step: `id` (FIGURES) and how it is drawn there —
  *   labels   'token' (the words beside its rows) or 'pair' (beside rows and columns);
- *   pick     'score' | 'output': its cells expand in the popover (views/explain.js);
+ *   pick     'score' | 'output' | …: its cells expand in the popover and fill in the step's
+ *            formula (views/explain.js KINDS);
  *   masked   the core's mask greys its cells;
  *   reduce   [what ('Max' | 'Sum'), field]: the row (or column) max or sum set beside it;
  *   totals   its row sums beside it (and column sums under it, for a column softmax);
@@ -136,6 +138,8 @@ const scores = { labels: 'pair', pick: 'score' };
 const maskedScores = { ...scores, masked: true };
 const qkv = () => [[FIGURE('q', token), FIGURE('k', token), FIGURE('v', token)]];
 const headBlocks = (out) => ({ blocks: out === 'v' ? 'dvHead' : 'dkHead' });
+/** A projection X·W's cells expand (views/explain.js KINDS projectQ, projectK, projectV). */
+const projectionPick = (out) => ({ pick: `project${out.toUpperCase()}` });
 const hasHeads = (state) => (state.heads ?? 1) > 1;
 
 // max and sum along the softmax's axis, in the article's notation (§5)
@@ -181,9 +185,9 @@ export const STEP_LIST = Object.freeze([
                     'X ·',
                     FIGURE(`w${out}`, headBlocks(out)),
                     '=',
-                    FIGURE(`${out}All`, { ...token, ...headBlocks(out) }),
+                    FIGURE(`${out}All`, { ...token, ...headBlocks(out), ...projectionPick(out) }),
                   ]
-                : ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, token)],
+                : ['X ·', FIGURE(`w${out}`), '=', FIGURE(out, { ...token, ...projectionPick(out) })],
             ),
           ],
     produces: ['q', 'k', 'v'],
@@ -216,6 +220,7 @@ export const STEP_LIST = Object.freeze([
     },
     controls: [],
     notices: [],
+    extras: ['arrows'],
   },
   {
     id: 'scale',

@@ -156,6 +156,14 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
       else errors.delete(key);
       refused.edit(name, i, j, text, parsed.value);
     },
+    // Row i of Q or K at once (an arrow dragged or moved by keys, controller/arrows.js): one
+    // commit, as a typed cell is; `gesture` names the drag, which undo takes as one entry.
+    vector(name, i, values, gesture) {
+      values.forEach((_, j) => errors.delete(`cell:${name}:${i}:${j}`));
+      refused.forget(name);
+      const next = values.reduce((state, value, j) => setCell(state, name, i, j, value), page.state);
+      page.commit(next, { edit: true, gesture });
+    },
     reset: (name) => page.part('undo')?.reset(name),
     paste(name, text) {
       const key = `paste:${name}`;

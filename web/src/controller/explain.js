@@ -1,10 +1,11 @@
 // The one number, next to its cell (views/explain.js, views/popover.js): hovering or focusing a
 // score, weight or output cell expands it in a popover next to it (on a heatmap too); a click,
 // Enter or a tap keeps it open, Escape or a click elsewhere closes it. This part owns the
-// popover's own state: which cell, whether it is pinned, whether every term is shown.
+// popover's own state: which cell, whether it is pinned, whether every term is shown; other parts
+// read cell() (the cell described, { i, j, kind } or null) and chosen() (the cell a click, a tap or
+// Enter chose, or null).
 
-import { renderExplain, highlight } from '../views/explain.js';
-import { backwardCols } from '../views/explain-backward.js';
+import { renderExplain, highlight, cellCols } from '../views/explain.js';
 import { placePopover } from '../views/popover.js';
 import { shownPane } from '../views/stage.js';
 import { moveInGrid } from '../views/grid-keys.js';
@@ -53,9 +54,18 @@ function anchors(stage, ui) {
   return { shownMatrices, anchorOf, describeCell };
 }
 
-/** How many columns a kind of cell has in a state: a score's n, an output's d_v (one head's), a projection's d. */
-const colsOf = (kind, state) =>
-  ({ score: state.n, output: state.dv / state.heads, projection: state.d })[kind] ?? backwardCols(kind, state);
+/** Whether a cell is beyond the matrices of a state (after a resize). */
+const gone = (cell, state) => cell.i >= state.n || cell.j >= cellCols(cell.kind, state);
+
+/**
+ * Marks what the cell is made of; the parts that follow the cell hear of it: the step's formula
+ * shows its numbers (controller/filled-formula.js), a chosen score's q and k become the arrows
+ * (controller/arrows.js).
+ */
+const marker = (page, ui, shownMatrices) => () => {
+  highlight(shownMatrices(), { cell: ui.cell, row: page.view.row });
+  for (const name of ['filled', 'arrows']) page.part(name)?.follow();
+};
 
 export function createExplain(page) {
   const { document, window } = page.dom;
@@ -65,7 +75,7 @@ export function createExplain(page) {
   const ui = { cell: null, pinned: false, expanded: false, returning: false, described: null };
 
   const { shownMatrices, anchorOf, describeCell } = anchors(stage, ui);
-  const mark = () => highlight(shownMatrices(), { cell: ui.cell, row: page.view.row });
+  const mark = marker(page, ui, shownMatrices);
 
   /** Fills the popover for the cell; `place` moves it next to the cell (not when only numbers changed). */
   function show({ place = true } = {}) {
@@ -122,6 +132,8 @@ export function createExplain(page) {
 
   return {
     close,
+    cell: () => ui.cell,
+    chosen: () => (ui.pinned ? ui.cell : null),
     /** After a render: the popover follows its cell's new numbers, or closes when the step has none. */
     render() {
       if (ui.cell && !anchorOf(ui.cell)) close();
@@ -129,8 +141,7 @@ export function createExplain(page) {
       mark();
     },
     committed(next) {
-      const { cell } = ui;
-      if (cell && (cell.i >= next.n || cell.j >= colsOf(cell.kind, next))) ui.cell = null;
+      if (ui.cell && gone(ui.cell, next)) ui.cell = null;
     },
     destroy: () => events.removeAll(),
     listeners: events,

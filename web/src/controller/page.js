@@ -59,9 +59,10 @@ export function createPage({ dom, host, state, notice }) {
 /**
  * Computes `next`; on success it becomes the state and everything is shown. A notice about the
  * link (it did not parse) stays until the reader changes something (`fromUrl` is false). `edit`
- * is a value typed into a cell: the URL follows a moment later and the frame is not redrawn.
+ * is a value typed into a cell: the URL follows a moment later and the frame is not redrawn;
+ * `gesture` names a run of edits that undo takes as one (an arrow's drag, controller/arrows.js).
  */
-function commit(page, parts, next, { panel = true, edit = false, fromUrl = false } = {}) {
+function commit(page, parts, next, { panel = true, edit = false, fromUrl = false, gesture } = {}) {
   next = fitLoss(next); // the loss's matrix follows AV's shape (n, d_v, the heads)
   for (const key of page.errors.keys()) if (key.startsWith('engine')) page.errors.delete(key);
   try {
@@ -85,7 +86,7 @@ function commit(page, parts, next, { panel = true, edit = false, fromUrl = false
   page.state = next;
   page.t = translator(next.lang);
   if (page.view.row !== null && page.view.row >= next.n) page.view.row = null;
-  for (const part of parts.values()) part.committed?.(next, previous, { edit, fromUrl });
+  for (const part of parts.values()) part.committed?.(next, previous, { edit, fromUrl, gesture });
   page.render({ panel: panel || langChanged, frame: !edit || langChanged || noticeGone });
   return true;
 }

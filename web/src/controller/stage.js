@@ -46,6 +46,7 @@ export function createStage(page) {
           row: page.view.row,
           onRow: chooseRow,
           chooseHead: (head) => page.part('heads').showHead(head, { open: true }),
+          arrows: () => page.part('arrows')?.draw() ?? null,
         }),
       );
     },

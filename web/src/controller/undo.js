@@ -85,11 +85,12 @@ export function createUndo(page) {
     redo,
     reset: resets.reset,
     resettable: resets.resettable,
-    committed(next, previous, { edit }) {
+    committed(next, previous, { edit, gesture }) {
       resets.committed(next);
       if (restoring || inputsOf(next) === inputsOf(previous)) return;
-      const cell = edit ? changedCell(previous, next) : null;
-      if (cell && cell === typing) return; // the same cell typed on: one entry
+      // one cell typed on, or one drag of an arrow (its `gesture`): one entry
+      const cell = gesture ?? (edit ? changedCell(previous, next) : null);
+      if (cell && cell === typing) return;
       past.push(serializeState(previous));
       if (past.length > LIMIT) past.shift();
       future.length = 0;

@@ -12,8 +12,9 @@ import trainLab from './labs/train-lab.js';
 import heads from './labs/heads.js';
 import backward from './labs/backward.js';
 import classroom from './labs/classroom.js';
+import formulaArrows from './labs/formula-arrows.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, backward, classroom];
+const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, backward, classroom, formulaArrows];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

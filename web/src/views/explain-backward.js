@@ -13,7 +13,7 @@ import { matrixFormat, formatInput, formatNumber } from '../format.js';
 import { at } from '../matrix.js';
 import { mi, mn, mo, msub, mfrac, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { divisorNodes } from './names.js';
-import { pair, chain, products, line } from './explain-parts.js';
+import { pair, products, line } from './explain-parts.js';
 
 /** dM with a subscript: d·M_sub (dV₁₂, d(W_Q)_{t c}). */
 const d = (name, sub) => mrow(mi('d'), msub(mi(name), mi(sub)));
@@ -26,7 +26,7 @@ const fmt = (model, name, digits) => matrixFormat(model[name].data, digits);
  * what t runs (count) and the two factors' fields and positions; `symbols` the left side and the
  * general term in symbols.
  */
-function sumLines(ctx, { out, label, lhs, general, count, left, right }) {
+function sumLines(ctx, { step, out, label, lhs, general, count, left, right }) {
   const { state, model, t, cell, expanded, onExpand } = ctx;
   const [fl, fr, fo] = [left.field, right.field, out].map((name) => fmt(model, name, state.digits));
   const factors = Array.from({ length: count(model) }, (_, k) => [
@@ -34,12 +34,12 @@ function sumLines(ctx, { out, label, lhs, general, count, left, right }) {
     fr(at(model[right.field], ...right.at(cell, k))),
   ]);
   return [
-    line(
-      t(label),
-      chain([lhs(cell)], general(cell), ...products(factors, { expanded, onExpand, t }), [
-        mn(fo(at(model[out], cell.i, cell.j))),
-      ]),
-    ),
+    line([step], t(label), [
+      [lhs(cell)],
+      general(cell),
+      ...products(factors, { expanded, onExpand, t }),
+      [mn(fo(at(model[out], cell.i, cell.j)))],
+    ]),
   ];
 }
 
@@ -49,19 +49,16 @@ const sub = (cell, n) => pair(cell.i + 1, cell.j + 1, n);
 function gradOutputLines({ state, model, t, cell }) {
   const ic = sub(cell, state.n);
   const value = mn(fmt(model, 'gradOutput', state.digits)(at(model.gradOutput, cell.i, cell.j)));
-  if (state.loss === 'given') return [line(t('explain.gradOutputGiven'), chain([d('O', ic)], [value]))];
+  if (state.loss === 'given') return [line(['dout'], t('explain.gradOutputGiven'), [[d('O', ic)], [value]])];
   const av = fmt(model, 'output', state.digits)(at(model.output, cell.i, cell.j));
   const y = fmt(model, 'target', state.digits)(at(model.target, cell.i, cell.j));
   return [
-    line(
-      t('explain.gradOutput'),
-      chain(
-        [d('O', ic)],
-        [msub(paren(mi('A'), mi('V')), ic), mo('−'), msub(mi('Y'), ic)],
-        [num(av), mo('−'), num(y, { bracketNegative: true })],
-        [value],
-      ),
-    ),
+    line(['dout'], t('explain.gradOutput'), [
+      [d('O', ic)],
+      [msub(paren(mi('A'), mi('V')), ic), mo('−'), msub(mi('Y'), ic)],
+      [num(av), mo('−'), num(y, { bracketNegative: true })],
+      [value],
+    ]),
   ];
 }
 
@@ -75,7 +72,7 @@ function gradScaledLines(ctx) {
   const ij = sub(cell, state.n);
   const [fa, fg, fz] = ['weights', 'gradWeights', 'gradScaled'].map((name) => fmt(model, name, state.digits));
   const value = mn(fz(at(model.gradScaled, i, j)));
-  if (at(model.kept, i, j) === 0) return [line(t('explain.gradMasked'), chain([d('Z', ij)], [value]))];
+  if (at(model.kept, i, j) === 0) return [line(['dscores'], t('explain.gradMasked'), [[d('Z', ij)], [value]])];
   const column = state.axis === 'column';
   // The pairs (A, dA) along the softmax's axis: row i, or column j.
   const along = Array.from({ length: state.n }, (_, k) => (column ? [k, j] : [i, k]));
@@ -90,19 +87,18 @@ function gradScaledLines(ctx) {
     { expanded, onExpand, t },
   );
   return [
-    line(
-      t(column ? 'explain.gradSumColumn' : 'explain.gradSum'),
-      chain([...sumSymbol], ...terms, [mn(formatNumber(dot, state.digits))]),
-    ),
-    line(
-      t('explain.gradSoftmax'),
-      chain(
-        [d('Z', ij)],
-        [msub(mi('A'), ij), paren(d('A', ij), mo('−'), ...sumSymbol)],
-        [num(a), mo('·'), paren(num(g), mo('−'), num(formatNumber(dot, state.digits), { bracketNegative: true }))],
-        [value],
-      ),
-    ),
+    // The sum is the popover's own line: the step's formula shows dZ_ij with the sum's value in it.
+    line([], t(column ? 'explain.gradSumColumn' : 'explain.gradSum'), [
+      [...sumSymbol],
+      ...terms,
+      [mn(formatNumber(dot, state.digits))],
+    ]),
+    line(['dscores'], t('explain.gradSoftmax'), [
+      [d('Z', ij)],
+      [msub(mi('A'), ij), paren(d('A', ij), mo('−'), ...sumSymbol)],
+      [num(a), mo('·'), paren(num(g), mo('−'), num(formatNumber(dot, state.digits), { bracketNegative: true }))],
+      [value],
+    ]),
   ];
 }
 
@@ -114,15 +110,17 @@ function gradScoresLines({ state, model, t, cell }) {
   const tau = state.temperature !== 1;
   const below = (dkNode, tauNode) => [...divisorNodes(state.scale, dkNode), ...(tau ? [mo('·'), tauNode] : [])];
   const symbols = below(dkSymbol, mi('τ'));
-  if (!symbols.length) return [line(t('explain.gradScale'), chain([d('S', ij)], [d('Z', ij)], [value]))];
+  if (!symbols.length) return [line(['dscores'], t('explain.gradScale'), [[d('S', ij)], [d('Z', ij)], [value]])];
   const numbers = below(() => mn(String(model.q.cols)), mn(formatInput(state.temperature)));
   if (numbers[0]?.tagName === 'mo') numbers.shift(); // no divisor, only τ: no leading "·"
   if (symbols[0]?.tagName === 'mo') symbols.shift();
   return [
-    line(
-      t('explain.gradScale'),
-      chain([d('S', ij)], [mfrac(d('Z', ij), mrow(...symbols))], [mfrac(num(z), mrow(...numbers))], [value]),
-    ),
+    line(['dscores'], t('explain.gradScale'), [
+      [d('S', ij)],
+      [mfrac(d('Z', ij), mrow(...symbols))],
+      [mfrac(num(z), mrow(...numbers))],
+      [value],
+    ]),
   ];
 }
 
@@ -146,6 +144,7 @@ const sigma = () => mo('∑', { largeop: 'false' });
 /** (dW_M)_tc = Σ_i x_it·dM_ic, for M = Q, K, V. */
 const weightKind = (out, grad, name) =>
   sumKind({
+    step: 'dw',
     out,
     heading: `explain.gradW${name}Heading`,
     label: 'explain.gradWeightTerms',
@@ -157,14 +156,15 @@ const weightKind = (out, grad, name) =>
     madeOf: { x: (c) => ({ col: c.i }), [grad]: (c) => ({ col: c.j }) },
   });
 
-/** The backward steps' kinds of cell (steps.js FIGURE `pick`), for views/explain.js's KINDS. */
-export const BACKWARD_KINDS = {
+/** The backward steps' kinds of cell (steps.js FIGURE `pick`), before each is given its `cols`. */
+const KINDS = {
   gradOutput: {
     heading: ({ t, cell }, word) => t('explain.gradOutputHeading', { i: word(cell.i), c: cell.j + 1 }),
     lines: gradOutputLines,
     madeOf: { output: (c) => ({ row: c.i }), target: (c) => ({ row: c.i }) },
   },
   gradV: sumKind({
+    step: 'dv',
     out: 'gradV',
     heading: 'explain.gradVHeading',
     label: 'explain.gradVTerms',
@@ -177,6 +177,7 @@ export const BACKWARD_KINDS = {
   }),
   gradWeights: {
     ...sumKind({
+      step: 'dweights',
       out: 'gradWeights',
       label: 'explain.gradWeightsTerms',
       lhs: (ij) => d('A', ij),
@@ -199,6 +200,7 @@ export const BACKWARD_KINDS = {
     madeOf: {},
   },
   gradQ: sumKind({
+    step: 'dqk',
     out: 'gradQ',
     heading: 'explain.gradQHeading',
     label: 'explain.gradQTerms',
@@ -210,6 +212,7 @@ export const BACKWARD_KINDS = {
     madeOf: { gradScores: (c) => ({ row: c.i }), k: (c) => ({ col: c.j }) },
   }),
   gradK: sumKind({
+    step: 'dqk',
     out: 'gradK',
     heading: 'explain.gradKHeading',
     label: 'explain.gradKTerms',
@@ -225,8 +228,8 @@ export const BACKWARD_KINDS = {
   gradWv: weightKind('gradWv', 'gradV', 'V'),
 };
 
-/** How many columns a backward kind's matrix has (controller/explain.js drops a cell beyond them). */
-export function backwardCols(kind, state) {
+/** How many columns a backward kind's matrix has (a cell beyond them is gone after a resize). */
+function backwardCols(kind, state) {
   const dvHead = state.dv / (state.heads ?? 1);
   const dkHead = state.dk / (state.heads ?? 1);
   const n = state.n;
@@ -234,3 +237,8 @@ export function backwardCols(kind, state) {
     { gradOutput: dvHead, gradV: dvHead, gradWv: dvHead, gradWeights: n, gradScaled: n, gradScores: n }[kind] ?? dkHead
   );
 }
+
+/** The backward steps' kinds of cell, for views/explain.js's KINDS: each with its `cols`. */
+export const BACKWARD_KINDS = Object.fromEntries(
+  Object.entries(KINDS).map(([kind, entry]) => [kind, { ...entry, cols: (state) => backwardCols(kind, state) }]),
+);

@@ -50,3 +50,22 @@ export const paren = (...children) => mrow(mo('('), ...children, mo(')'));
 
 /** d_k as the article writes it. */
 export const dk = () => msub(mi('d'), mi('k'));
+
+// Operators read with a space either side: "S12 = q1 · k2 = 1 · 0 + 0 · 1 = 0".
+const SPACED = new Set(['=', '+', '−', '·', '÷']);
+
+/**
+ * A formula built here as plain text a screen reader speaks (a live region holds text, not
+ * MathML): a fraction reads as a ÷ b, a root as √, a subscript joins its base (S12).
+ */
+export function speak(node) {
+  if (node.nodeType === 3) return node.data;
+  const parts = [...node.childNodes].map(speak);
+  const text = {
+    mfrac: () => `${parts[0]} ÷ ${parts[1]}`,
+    msqrt: () => `√${parts.join('')}`,
+    mo: () => (SPACED.has(parts.join('')) ? ` ${parts.join('')} ` : parts.join('')),
+  }[node.localName];
+  const said = text ? text() : parts.join(node.localName === 'span' ? ' ' : '');
+  return node.localName === 'span' ? said.replace(/\s+/g, ' ').trim() : said;
+}

@@ -17,7 +17,7 @@ import { renderHeatmap } from './heatmap.js';
  *         side?: { head, title, values, name? } (one value beside each row, e.g. the row max;
  *                name: its symbol and shape, a <math>),
  *         foot?: { head, title, values, name? } (one value under each column),
- *         pick?: 'score' | 'output' | 'projection' (its cells expand into the one-number popover),
+ *         pick?: a kind of views/explain.js KINDS (its cells expand into the one-number popover),
  *         masked?: (i, j) => bool,
  *         blocks?, rowBlocks?: { width, colors, label(i) } (multi-head: its columns, or rows, in
  *           blocks of `width`, one per head, each marked in the head's colour and named) }

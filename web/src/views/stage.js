@@ -185,6 +185,8 @@ const EXTRAS = {
   heads: (ctx) => renderHeadsOverview(ctx),
   headCost: (ctx) => headCostNote(ctx),
   loss: (ctx) => renderLossChoice(ctx),
+  // §3's two arrows (controller/arrows.js keeps the picture from render to render).
+  arrows: (ctx) => ctx.arrows?.() ?? null,
 };
 
 /** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
@@ -248,6 +250,10 @@ function skeleton(root) {
     controls: h('div', { class: 'controls-slot' }),
     main: h('div', { class: 'formula main' }),
     detail: h('div', { class: 'formula detail' }),
+    // The step's formula with a cell's numbers, in the detail formula's place (views/filled-formula.js).
+    filled: h('div', { class: 'formula filled', 'aria-hidden': 'true' }),
+    filledCaption: h('p', { class: 'filled-caption' }),
+    filledLive: h('p', { class: 'sr-only', id: 'formula-live', 'aria-live': 'polite' }),
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
     matrices: h('div', { class: 'matrices' }),
@@ -259,12 +265,18 @@ function skeleton(root) {
   parts.panes = matrixPanes(parts.matrices);
   parts.detailPanes = paneSlot(parts.detail);
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
-  parts.formulas = h('div', { class: 'formulas', tabindex: '0', role: 'group' }, parts.main, parts.detail);
+  parts.formulas = h(
+    'div',
+    { class: 'formulas', tabindex: '0', role: 'group' },
+    parts.main,
+    h('div', { class: 'formula-step' }, parts.detail, parts.filled),
+  );
   // The numbers come before the article's paragraph: on a 1280×900 screen the example's matrices
   // are on the first screen, under the formula, and the paragraph explains them just below.
   root.replaceChildren(
     h('div', { class: 'stage-head' }, parts.title, parts.controls),
     parts.formulas,
+    h('div', { class: 'filled-note' }, parts.filledCaption, parts.filledLive),
     parts.notices,
     parts.matrices,
     parts.text,
@@ -354,6 +366,14 @@ export function shownPane(root) {
   return mounted.get(root)?.panes.shown?.el ?? null;
 }
 
+/** Where a stage root shows the step's formula filled in with a cell's numbers, or null before the first step. */
+export function filledSlots(root) {
+  const parts = mounted.get(root);
+  return parts
+    ? { formulas: parts.formulas, filled: parts.filled, caption: parts.filledCaption, live: parts.filledLive }
+    : null;
+}
+
 const whenIdle = (fn) =>
   window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 200);
 
@@ -387,7 +407,8 @@ function prepareAhead(parts, ctx) {
 }
 
 /**
- * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow }.
+ * Renders the step into `root`. ctx: { state, model, t, on, theme, tokens, stale, row, onRow,
+ * chooseHead, arrows }.
  * `stale` is true when the inputs are invalid and this is the last good result; `row` is the
  * word chosen everywhere (or null).
  */
