@@ -420,10 +420,13 @@ export function renderStage(root, ctx) {
   parts.formulas.setAttribute('aria-label', t('stage.formula'));
   // The same template serves several variants: a formula is replaced only when its template changes.
   const main = formulaTemplate('main', null, state);
+  // With heads, the main formula goes on: head_i = Attention(Q_i, K_i, V_i), MultiHead(X) = concat·W_O.
+  const joined = state.heads > 1 ? formulaTemplate('heads', null, state) : null;
   const detail = formulaTemplate('detail', stepId, state);
-  if (parts.mainTemplate !== main) {
+  if (parts.mainTemplate !== main || parts.headsTemplate !== joined) {
     parts.mainTemplate = main;
-    parts.main.replaceChildren(main ? main.content.cloneNode(true) : '');
+    parts.headsTemplate = joined;
+    parts.main.replaceChildren(...[main, joined].filter(Boolean).map((template) => template.content.cloneNode(true)));
   }
   parts.detailPanes.show(detail, () => formulaPane(detail));
   parts.formulas.dataset.part = stepById(stepId).formula.part;
