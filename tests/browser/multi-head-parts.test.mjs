@@ -2,7 +2,8 @@
 // Firefox: the main formula with heads (head_i = softmax(Q_iK_iᵀ/√d_k)V_i, MultiHead(X) =
 // concat(head_1,…,head_h)·W_O), whose concat and ·W_O steps mark parts of their own; and the heads'
 // blocks on a matrix drawn as a heatmap (wider than 16), in the heads' colours, over exactly each
-// head's columns (W_Q, Q, concat) or beside its rows (W_O).
+// head's columns (W_Q, Q, concat) or beside its rows (W_O); and the heads overview, built while the
+// reader reads the step before it, so that the click on "next" only shows it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,6 +124,30 @@ inEachEngine((name, driver) => {
     rows.forEach((s, b) => {
       assert.ok(Math.abs(s.from - 8 * b) < 0.5 && Math.abs(s.to - 8 * (b + 1)) < 0.5, `wo ${b}: ${s.from}–${s.to}`);
     });
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: on AV the heads overview of the next step is built ahead, its ids kept aside; the click shows that one`, async () => {
+    const page = await openOfflineFile(driver, `${HEADS}&step=9`);
+    await page.until(() => document.querySelector('#stage-body .extras .pane.kept .heads-overview'));
+    const before = await page.evaluate(() => {
+      const built = document.querySelector('#stage-body .extras .pane.kept .heads-overview');
+      built.dataset.probe = 'built ahead';
+      return {
+        buttons: built.querySelectorAll('.head-open').length,
+        ids: document.querySelectorAll('#head-open-1').length,
+      };
+    });
+    assert.deepEqual(before, { buttons: 2, ids: 0 }, 'made, and none of its ids answers while it is not shown');
+    await page.evaluate(() => document.getElementById('next').click());
+    await page.until(() => document.querySelector('figure[data-name="concat"]'));
+    const after = await page.evaluate(() => ({
+      shown: document.getElementById('head-open-1')?.closest('.heads-overview')?.dataset.probe,
+      kept: Boolean(document.getElementById('head-open-1')?.closest('.kept')),
+      ids: document.querySelectorAll('#head-open-1').length,
+    }));
+    assert.deepEqual(after, { shown: 'built ahead', kept: false, ids: 1 });
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });
