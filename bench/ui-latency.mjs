@@ -19,7 +19,8 @@
 //                 just opened: nothing is built ahead, every step is made from nothing;
 //      settled  — the same on a page open for SETTLE_MS: the steps ahead were built meanwhile.
 // 3. Multi-head attention at h = 4, n = 16 (d = 16, four heads of d_k = 4): an edit on the
-//    projections, AV and ·W_O steps, and a first pass 1 → 11 at a reader's pace.
+//    projections, AV and ·W_O steps, and a first pass 1 → 11 at a reader's pace (each step's own
+//    runs are printed too: which step the time goes to).
 //    `node bench/ui-latency.mjs --heads` measures only this and prints it (the .md is not written).
 // 4. Cold start: a fresh browser context (no cache, no service worker) opening the hosted build
 //    (dist/site behind python3 -m http.server) at step 9, until the worked example's 6.698 is in
@@ -123,7 +124,7 @@ async function editTimes(hash) {
 
 /** Multi-head attention, h = 4 at n = 16: edits on three steps, and a reader's first pass 1 → 11. */
 async function measureHeads() {
-  const out = { edits: [], reading: [] };
+  const out = { edits: [], reading: [], byStep: new Map() };
   for (const step of HEADS.steps) {
     const { page, times } = await editTimes(headsHash(step));
     out.edits.push({ step, times });
@@ -148,10 +149,13 @@ async function measureHeads() {
       { read: READ_MS },
     );
     out.reading.push(...work.values());
+    for (const [step, t] of work) out.byStep.set(step, [...(out.byStep.get(step) ?? []), t]);
     if (page.problems.length) throw new Error(page.problems.join('\n'));
     await page.context().close();
   }
   console.log(`heads: a step, reading 1 → 11: ${ms(median(out.reading))} ms (max ${ms(Math.max(...out.reading))})`);
+  // Which steps the time goes to: each step's runs, in order.
+  for (const [step, times] of out.byStep) console.log(`  to step ${step}: ${times.map(ms).join(', ')} ms`);
   return out;
 }
 

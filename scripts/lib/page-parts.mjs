@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
-import { VARIANTS, variantKey, mainFormulaPieces, detailFormula } from '../../web/formulas/formulas.js';
+import { VARIANTS, variantKey, mainFormulaPieces, headsPieces, detailFormula } from '../../web/formulas/formulas.js';
 import { STEPS, stepById } from '../../web/src/steps.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,7 +18,7 @@ const katexStylesheet = () => fs.readFileSync(path.join(KATEX_DIST, 'katex.min.c
 
 /**
  * The formulas as <template>s the stage clones (KaTeX HTML + MathML): the main formula once per
- * distinct rendering (it is the same on every step, which the page marks by class), each step's
+ * distinct rendering (and the pieces heads add to it) (it is the same on every step, which the page marks by class), each step's
  * detail formula per distinct rendering. data-variants lists every "scale/softmax/axis" a template
  * serves, so a formula the options do not change is written once.
  */
@@ -45,6 +45,8 @@ export function formulaTemplates() {
   };
   // The main formula's two pieces side by side, each a display of its own: they wrap on a phone.
   group('data-formula="main"', (v) => mainFormulaPieces(v.scale).map(render).join(''), { rendered: true });
+  // With heads, the stage puts the heads' pieces after them: one template, the same for every option.
+  group('data-formula="heads"', () => headsPieces().map(render).join(''), { rendered: true });
   for (const step of STEPS)
     group(`data-formula="detail" data-step="${step}"`, (v) => detailFormula(step, v.scale, v.softmax, v.axis), {
       output: stepById(step).formula.output,

@@ -17,7 +17,8 @@ import {
   shapesAgree,
   HEADS_LIMIT,
 } from '../../web/src/state.js';
-import { stepsFor } from '../../web/src/steps.js';
+import { stepsFor, stepById } from '../../web/src/steps.js';
+import { mainFormula, mainFormulaPieces, headsPieces } from '../../web/formulas/formulas.js';
 import { computeModel, largestDifference } from '../../web/src/model.js';
 import { HEAD_COLORS } from '../../web/src/head-colors.js';
 import { headSummary } from '../../web/src/heads.js';
@@ -276,4 +277,19 @@ test("a number float32 cannot hold is placed at the shown head's step, and at co
     [first.nonFinite.weights, first.nonFinite.concat > 0, first.nonFinite.projected > 0],
     [0, true, true],
   );
+});
+
+test('with heads the main formula goes on: head_i = Attention(Q_i, K_i, V_i), MultiHead(X) = concat(…)·W_O, its own parts', () => {
+  const one = mainFormulaPieces('sqrt_dk');
+  const pieces = mainFormulaPieces('sqrt_dk', 4);
+  assert.equal(pieces.length, 4, 'projections ⇒, the attention, head_i, MultiHead: pieces that wrap on a phone');
+  assert.deepEqual(pieces.slice(0, 2), one, "the article's two pieces stay as they are");
+  assert.deepEqual(pieces.slice(2), headsPieces(), 'the same pieces for every option');
+  assert.equal(pieces[2], '\\mathrm{head}_i = \\operatorname{Attention}(Q_i, K_i, V_i),');
+  assert.match(pieces[3], /^\\operatorname\{MultiHead\}\(X\) = \\htmlClass\{part-concat\}\{\\operatorname\{concat\}/);
+  assert.match(pieces[3], /\\htmlClass\{part-outproj\}\{W_O\}$/);
+  assert.equal(stepById('concat').formula.part, 'concat');
+  assert.equal(stepById('outproj').formula.part, 'outproj');
+  // One head: the article's formula, with neither part.
+  assert.doesNotMatch(mainFormula('sqrt_dk'), /part-concat|part-outproj|head/);
 });

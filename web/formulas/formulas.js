@@ -3,6 +3,9 @@
 //   main   — the whole pipeline, one per scaling, in two pieces that wrap on a narrow screen, every step's part wrapped in
 //            \htmlClass{part-<id>}{…}: the page marks the current step's part (PART_OF_STEP) with
 //            a class, so the formula stays on screen from step to step and only its mark moves;
+//   heads  — with more than one head, two pieces after main's two, the same for every option:
+//            each head is that attention on its own blocks, and the heads are joined, concat and
+//            ·W_O parts of their own;
 //   detail — the current step on its own, in the article's notation, one per step and variant
 //            (scaling × softmax × axis: the options whose description says `inFormula`).
 
@@ -27,14 +30,28 @@ export const variantKey = (state) => IN_FORMULA.map((o) => state[o.key]).join('/
 /** Which part of the main formula each step of steps.js is; the softmax's four steps share one. */
 export const PART_OF_STEP = Object.freeze(Object.fromEntries(STEP_LIST.map((step) => [step.id, step.formula.part])));
 
-/** Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, each step's part marked. */
-export const mainFormula = (scale) => mainFormulaPieces(scale).join(' ');
+/**
+ * Q = XW_Q, K = XW_K, V = XW_V ⇒ Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, each step's part marked;
+ * with heads, then head_i = Attention(Q_i, K_i, V_i), MultiHead(X) = concat(head_1,…,head_h)·W_O.
+ */
+export const mainFormula = (scale, heads = 1) => mainFormulaPieces(scale, heads).join(' ');
 
 /**
- * The main formula in the two pieces a narrow screen puts on two lines, at full size, rather than
- * shrink one line until it is unreadable: the projections (with ⇒), then the attention.
+ * With heads, the pieces after the attention (as the paper that introduced them writes it): head i
+ * is the attention on column block i of Q, K and V (each head scaled by its own d_k), and the
+ * heads are joined side by side, then projected by W_O.
  */
-export function mainFormulaPieces(scale) {
+export const headsPieces = () => [
+  '\\mathrm{head}_i = \\operatorname{Attention}(Q_i, K_i, V_i),',
+  `\\operatorname{MultiHead}(X) = ${part('concat', '\\operatorname{concat}(\\mathrm{head}_1, \\ldots, \\mathrm{head}_h)')}\\,${part('outproj', 'W_O')}`,
+];
+
+/**
+ * The main formula in the pieces a narrow screen puts on separate lines, at full size, rather than
+ * shrink one line until it is unreadable: the projections (with ⇒), then the attention, and with
+ * heads (heads > 1) the heads' two pieces.
+ */
+export function mainFormulaPieces(scale, heads = 1) {
   const X = part('x', 'X');
   const projections = [
     ['Q', 'W_Q'],
@@ -47,7 +64,11 @@ export function mainFormulaPieces(scale) {
   const denominator = DENOMINATOR[scale];
   const argument = denominator ? `\\frac{${scores}}{${part('scale', denominator)}}` : part('scale', scores);
   const softmax = part('softmax', `\\operatorname{softmax}\\!\\left(${argument}\\right)`);
-  return [`${projections} \\;\\Rightarrow`, `\\operatorname{Attention}(Q, K, V) = ${softmax}\\,${part('output', 'V')}`];
+  const pieces = [
+    `${projections} \\;\\Rightarrow`,
+    `\\operatorname{Attention}(Q, K, V) = ${softmax}\\,${part('output', 'V')}`,
+  ];
+  return heads > 1 ? [...pieces, ...headsPieces()] : pieces;
 }
 
 /**

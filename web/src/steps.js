@@ -373,7 +373,7 @@ export const STEP_LIST = Object.freeze([
     when: hasHeads,
     section: 6,
     formula: {
-      part: 'output',
+      part: 'concat',
       detail: () =>
         '\\operatorname{concat} = [\\,\\mathrm{head}_1 \\mid \\cdots \\mid \\mathrm{head}_h\\,] \\in \\mathbb{R}^{n \\times h d_v},' +
         '\\qquad \\mathrm{head}_i = A_i V_i',
@@ -395,7 +395,7 @@ export const STEP_LIST = Object.freeze([
     when: hasHeads,
     section: 6,
     formula: {
-      part: 'output',
+      part: 'outproj',
       detail: () =>
         'O = \\operatorname{concat}\\,W_O \\in \\mathbb{R}^{n \\times d},\\qquad ' +
         'O_{ij} = \\sum_{t=1}^{h d_v} \\operatorname{concat}_{it}\\,(W_O)_{tj}',

@@ -179,7 +179,9 @@ export function headCostNote({ state, model, t }) {
   if (!model.multiplyAdds) return null;
   const many = model.multiplyAdds;
   const one = model.oneHeadMultiplyAdds;
-  const n = (value) => value.toLocaleString(state.lang);
+  // One formatter for the ten numbers (toLocaleString would make one for each, slowly).
+  const format = new Intl.NumberFormat(state.lang);
+  const n = (value) => format.format(value);
   return h(
     'p',
     { class: 'notice info head-cost' },

@@ -1,6 +1,7 @@
 // A matrix too large for numbers (more than 16 rows or columns), drawn on a canvas that a reader
 // can still read: row and column axes with index (or word) ticks, a colour bar with the numbers
-// its ends stand for, and a mark on the cell being expanded. Render only.
+// its ends stand for, a mark on the cell being expanded, and with heads their blocks of columns
+// (or rows) in the heads' colours, as a table marks them. Render only.
 
 import { h } from './dom.js';
 import { matrixFormat } from '../format.js';
@@ -25,6 +26,28 @@ function axis(className, count, labels, place) {
       const tick = h('span', {}, labels?.[k] ?? String(k + 1));
       place(tick.style, `${((k + 0.5) / count) * 100}%`);
       return tick;
+    }),
+  );
+}
+
+/**
+ * The heads' blocks along one side of the plot (multi-head: matrix.js's `blocks` over the columns,
+ * `rowBlocks` beside the rows): one strip per head in its colour, from its first column (row) to
+ * its last, named as in a table ("头 1": above the columns as the table's block header; beside the
+ * rows as a title, the table's row heads carry theirs).
+ */
+function blockStrips(count, { width, colors, label }, across) {
+  const place = across ? ['left', 'width'] : ['top', 'height'];
+  return h(
+    'div',
+    { class: across ? 'hm-blocks' : 'hm-row-blocks' },
+    Array.from({ length: count / width }, (_, b) => {
+      const strip = h('span', { class: 'hm-block', title: label(b) }, across ? label(b) : null);
+      strip.style[place[0]] = `${((b * width) / count) * 100}%`;
+      strip.style[place[1]] = `${(width / count) * 100}%`;
+      strip.style.color = colors[b];
+      strip.style.borderColor = colors[b];
+      return strip;
     }),
   );
 }
@@ -55,12 +78,14 @@ export function renderHeatmap(spec, view) {
     h(
       'div',
       { class: 'hm-grid' },
+      spec.blocks ? blockStrips(matrix.cols, spec.blocks, true) : null,
       axis('hm-cols', matrix.cols, spec.colLabels, (style, at) => {
         style.left = at;
       }),
       axis('hm-rows', matrix.rows, spec.rowLabels, (style, at) => {
         style.top = at;
       }),
+      spec.rowBlocks ? blockStrips(matrix.rows, spec.rowBlocks, false) : null,
       plot,
     ),
     h(

@@ -56,16 +56,18 @@ export function paneSlot(box, { hide = () => {}, reveal = () => {} } = {}) {
      * Has the pane of `key` ready off screen: made if need be, brought up to date by refresh(pane),
      * and laid out: reading a box inside each of its parts makes the browser lay out the hidden
      * content (parts laid out only near the screen, content-visibility: auto, included), once.
+     * Returns the pane (the shown one as it is, if `key` is on screen).
      */
     prepare(key, make, refresh = () => {}) {
       let pane = panes.get(key);
-      if (pane === shown) return;
+      if (pane === shown) return pane;
       if (!pane) {
         pane = add(key, make);
         keep(pane);
       }
       refresh(pane);
       for (const part of pane.el.children) (part.lastElementChild ?? part).getBoundingClientRect();
+      return pane;
     },
 
     /** Removes every pane, the shown one too (what they were drawn for has changed). */

@@ -257,12 +257,13 @@ function skeleton(root) {
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
     matrices: h('div', { class: 'matrices' }),
-    extras: h('div', { class: 'extras' }),
+    extras: h('div', { class: 'extras empty' }),
     legend: h('div', { class: 'legend-slot' }),
     keys: {},
     prepared: 0,
   };
   parts.panes = matrixPanes(parts.matrices);
+  parts.extraPanes = paneSlot(parts.extras, { hide: keepIds, reveal: restoreIds });
   parts.detailPanes = paneSlot(parts.detail);
   // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
   parts.formulas = h(
@@ -361,6 +362,22 @@ const matrixPanes = (box) =>
       }),
   });
 
+// A kept step's extras keep their ids aside (data-kept-id), so that only the shown step's overview
+// buttons, word buttons and titles answer to them.
+const keepIds = (pane) =>
+  pane.el.querySelectorAll('[id]').forEach((el) => {
+    el.dataset.keptId = el.id;
+    el.removeAttribute('id');
+  });
+const restoreIds = (pane) =>
+  pane.el.querySelectorAll('[data-kept-id]').forEach((el) => {
+    el.id = el.dataset.keptId;
+    delete el.dataset.keptId;
+  });
+
+/** A step's extras (the mix, the word lines, the heads overview, …) in a pane of their own. */
+const extrasPane = () => ({ el: h('div', {}) });
+
 /** The pane of the step on screen in a stage root (its matrices), or null before the first step. */
 export function shownPane(root) {
   return mounted.get(root)?.panes.shown?.el ?? null;
@@ -379,8 +396,9 @@ const whenIdle = (fn) =>
 
 /**
  * While the reader reads, makes the panes of the steps after this one ready, one step per idle
- * moment: its formula, and its matrices built and laid out. The next step's are also brought up to
- * date with today's numbers; a later step's, once built, are updated when the reader gets there.
+ * moment: its formula, its matrices and its extras (the mix, the heads overview…) built and laid
+ * out. The next step's are also brought up to date with today's numbers; a later step's, once
+ * built, are updated when the reader gets there.
  */
 function prepareAhead(parts, ctx) {
   const view = { digits: ctx.state.digits, theme: ctx.theme, t: ctx.t };
@@ -395,12 +413,20 @@ function prepareAhead(parts, ctx) {
     parts.detailPanes.prepare(detail, () => formulaPane(detail));
     const { content, specs } = stepSpecs(stepId, stepCtx);
     const key = paneKey(stepId, specs);
-    if (step === next || !parts.panes.has(key))
-      parts.panes.prepare(
+    if (step === next || !parts.panes.has(key)) {
+      const pane = parts.panes.prepare(
         key,
         () => buildPane(stepId, content, view),
-        (pane) => specs.forEach((spec, index) => pane.rendered[index].update(spec, view)),
+        (pane) => {
+          specs.forEach((spec, index) => pane.rendered[index].update(spec, view));
+          pane.legend ??= legend(stepId, specs, stepCtx);
+        },
       );
+      parts.extraPanes.prepare(stepId, extrasPane, (box) => {
+        place(box.el, extras(stepId, stepCtx, pane.mix));
+        keepIds(box);
+      });
+    }
     whenIdle(() => prepare(step + 1));
   };
   whenIdle(() => prepare(next));
@@ -443,10 +469,13 @@ export function renderStage(root, ctx) {
   parts.formulas.setAttribute('aria-label', t('stage.formula'));
   // The same template serves several variants: a formula is replaced only when its template changes.
   const main = formulaTemplate('main', null, state);
+  // With heads, the main formula goes on: head_i = Attention(Q_i, K_i, V_i), MultiHead(X) = concat·W_O.
+  const joined = state.heads > 1 ? formulaTemplate('heads', null, state) : null;
   const detail = formulaTemplate('detail', stepId, state);
-  if (parts.mainTemplate !== main) {
+  if (parts.mainTemplate !== main || parts.headsTemplate !== joined) {
     parts.mainTemplate = main;
-    parts.main.replaceChildren(main ? main.content.cloneNode(true) : '');
+    parts.headsTemplate = joined;
+    parts.main.replaceChildren(...[main, joined].filter(Boolean).map((template) => template.content.cloneNode(true)));
   }
   parts.detailPanes.show(detail, () => formulaPane(detail));
   parts.formulas.dataset.part = stepById(stepId).formula.part;
@@ -458,6 +487,7 @@ export function renderStage(root, ctx) {
   const family = familyOf(ctx);
   if (family !== parts.family) {
     parts.panes.clear();
+    parts.extraPanes.clear();
     parts.family = family;
     root.style.setProperty('--cell-width', `calc(${state.digits + 3}ch + 0.9em)`);
   }
@@ -465,10 +495,13 @@ export function renderStage(root, ctx) {
   const pane = parts.panes.show(paneKey(stepId, specs), () => buildPane(stepId, content, view));
   // Its numbers, brought up to date: only the cells whose number or colour changed are written.
   specs.forEach((spec, index) => pane.rendered[index].update(spec, view));
-  place(parts.extras, extras(stepId, ctx, pane.mix));
+  const extra = parts.extraPanes.show(stepId, extrasPane);
+  place(extra.el, extras(stepId, ctx, pane.mix));
+  parts.extras.classList.toggle('empty', !extra.el.childElementCount);
   prepareAhead(parts, ctx);
   parts.step = stepId;
   if (pane === shownBefore) return;
-  parts.legend.replaceChildren(legend(stepId, specs, ctx));
+  pane.legend ??= legend(stepId, specs, ctx);
+  parts.legend.replaceChildren(pane.legend);
   animateStep(root, before, MADE_FROM);
 }
