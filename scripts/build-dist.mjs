@@ -20,6 +20,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import {
   at,
@@ -71,6 +72,14 @@ const inlineFonts = {
   },
 };
 
+// The SIMD128 .wasm, gzipped for the bundle (web/src/main-inline.js inflates it): 303 kB of wasm
+// is about 111 kB of gzip. zlib writes no time into the header, so the same .wasm gives the same
+// bytes and the same build id.
+fs.writeFileSync(
+  at('build', 'wasm', 'attention_core.wasm.gz'),
+  zlib.gzipSync(fs.readFileSync(at('build', 'wasm', 'attention_core.wasm')), { level: 9 }),
+);
+
 // 1. The script: one classic script (an inline <script type="module"> would work too, but a
 //    classic one needs no top-level await and runs the same in every browser we support).
 const bundle = await esbuild.build({
@@ -84,7 +93,7 @@ const bundle = await esbuild.build({
   charset: 'utf8',
   legalComments: 'none',
   logLevel: 'warning',
-  loader: { '.wasm': 'base64' },
+  loader: { '.wasm': 'base64', '.gz': 'base64' },
   // The cost lab's Web Worker travels inside as text and starts from a Blob URL, which the CSP's
   // `worker-src blob:` allows (web/src/labs/cost-worker-source.js); the page posts it the .wasm bytes.
   plugins: [inlineFonts, costWorkerPlugin({ minify: true })],

@@ -51,8 +51,9 @@ async function launchChromium() {
      * page's own file:// document is not a network request and still loads). `requests` lists
      * every request the page attempted (the top document included).
      */
-    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, permissions } = {}) {
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, permissions, initScript } = {}) {
       const context = await browser.newContext({ viewport, permissions, reducedMotion: 'reduce' });
+      if (initScript) await context.addInitScript(initScript);
       if (blockNetwork) {
         await context.route('**/*', (route) => {
           const req = route.request();
@@ -102,10 +103,11 @@ async function launchFirefox() {
   return {
     name: 'firefox',
     browser,
-    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 } } = {}) {
+    async newPage({ blockNetwork = false, viewport = { width: 1280, height: 900 }, initScript } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(viewport);
+      if (initScript) await page.evaluateOnNewDocument(initScript);
       await page.evaluateOnNewDocument(REPORT_CSP);
       page.problems = [];
       page.requests = [];

@@ -35,6 +35,22 @@ inEachEngine((name, driver) => {
     if (timings.length) console.log(`# ${name}: time to first numbers from file:// ${timings.join(', ')} ms`);
   });
 
+  test(`${name}: the offline file inflates its gzipped SIMD128 build, and runs the scalar one where it cannot`, async () => {
+    const builds = [];
+    for (const initScript of [undefined, () => delete window.DecompressionStream]) {
+      const { page } = await openFile(driver, '#step=9', { initScript });
+      builds.push(await page.evaluate(() => document.getElementById('engine-build').textContent));
+      assert.deepEqual(await matrixIn(page, 'output'), [
+        ['6.698', '3.302'],
+        ['3.302', '6.698'],
+      ]);
+      assertClean(page);
+      await page.closeAll();
+    }
+    assert.deepEqual(builds, ['计算核心:SIMD128 构建(WebAssembly SIMD)', builds[1]]);
+    assert.match(builds[1], /标量构建/, 'without DecompressionStream: the scalar build, carried as it is');
+  });
+
   test(`${name}: the offline file from file:// steps through the worked example to 6.698 with no request`, async () => {
     assert.ok(fs.statSync('dist/attention-playground.html').size <= 1.5e6, 'within its 1.5 MB budget');
     const { page, ms } = await openFile(driver);

@@ -44,14 +44,14 @@ export function bestBuild(binaries) {
 
 /**
  * Loads the core once. Options:
- *   binaries — { relaxed, simd, scalar }: functions returning each build's .wasm bytes (the
- *              self-contained builds and Node: no network at all); without it the .wasm is loaded
- *              from next to this bundle;
+ *   binaries — { relaxed, simd, scalar }: functions returning each build's .wasm bytes, or a
+ *              promise of them (the self-contained builds and Node: no network at all); without it
+ *              the .wasm is loaded from next to this bundle;
  *   build    — 'relaxed' | 'simd' | 'scalar' (default: bestBuild(binaries)).
  */
 export async function loadEngine({ binaries, build = bestBuild(binaries) } = {}) {
   const { create, file } = BUILDS[build];
-  const wasmBinary = binaries?.[build]();
+  const wasmBinary = await binaries?.[build]();
   // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
   // import.meta.url, which the self-contained (classic script) bundle does not have.
   // The glue asks for the one .wasm it loads by its own build's name (the relaxed build shares the
