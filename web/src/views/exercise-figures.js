@@ -81,7 +81,8 @@ export function createFigures() {
     markRow(q, i);
     if (kind === 'score' || kind === 'scaled') markRow(k, j);
     if (kind === 'output') for (const td of v.querySelectorAll(`td.c[data-j="${j}"]`)) td.classList.add('hl-col');
-    el.replaceChildren(h('div', { class: 'ex-inputs' }, q, k, v), unknownGrid(question, ctx.t));
+    const unknown = unknownGrid(question, ctx.t); // none for a matrix too large to draw as a table
+    el.replaceChildren(h('div', { class: 'ex-inputs' }, q, k, v), ...(unknown ? [unknown] : []));
   }
   return { el, draw };
 }
