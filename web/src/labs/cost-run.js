@@ -1,7 +1,7 @@
-// Runs the cost lab (cost-lab.js) without freezing the page: in the labs' Web Worker started from
-// the worker bundle's text (labs-worker.js, through worker-host.js), or — where a Worker cannot
-// start, e.g. `new Worker(blob:)` throwing in a sandboxed embed, or a worker failing before it is
-// ready — on the page's own thread, one call at a time with the page answering in between.
+// Runs the cost lab (cost-lab.js) without freezing the page: in a Web Worker started from the
+// worker bundle's text (labs-worker.js), or — where a Worker cannot start, e.g. `new Worker(blob:)`
+// throwing in a sandboxed embed, or a worker failing before it is ready — on the page's own
+// thread, one call at a time with the page answering in between.
 //
 //   const run = startCostRun({ engine, workerSource });
 //   for await (const event of run) { … }     // 'start', 'plan', 'measure' | 'refused' | 'skipped',
@@ -12,133 +12,27 @@
 // that a test (or another host) can replace.
 
 import { COST_PLAN, runCost } from './cost-lab.js';
-import { SLICE_MS, READY_TIMEOUT_MS, blobWorker, yieldToPage } from './worker-host.js';
 
-/** The events after which no other follows. */
-const ENDS = new Set(['done', 'stopped', 'error']);
+/** The longest single call the page's thread may make between two chances to answer the reader. */
+export const SLICE_MS = 50;
+/** A worker that has not said 'ready' by then is given up for the page's thread. */
+export const READY_TIMEOUT_MS = 15000;
 
-/**
- * A run's events for its one consumer: emit(event) queues one, none after an end ('done',
- * 'stopped', 'error'); iterating takes them in order and waits for the next; `done` resolves to
- * the 'done' event's { build, results, slopes }, or null when the run stopped or failed.
- */
-function eventStream() {
-  const queue = []; // events not yet taken by the iterator
-  let wake = null; // resolves the iterator's pending next()
-  let finished = false; // no event will follow the queued ones
-  let resolveDone;
-  const done = new Promise((resolve) => {
-    resolveDone = resolve;
-  });
-  return {
-    done,
-    get finished() {
-      return finished;
-    },
-    emit(event) {
-      if (finished) return;
-      queue.push(event);
-      if (ENDS.has(event.type)) {
-        finished = true;
-        resolveDone(
-          event.type === 'done' ? { build: event.build, results: event.results, slopes: event.slopes } : null,
-        );
-      }
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        if (queue.length) {
-          yield queue.shift();
-          continue;
-        }
-        if (finished) return;
-        await new Promise((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
-      }
-    },
-  };
-}
-
-/** Ends the run's worker, if it has one, and frees its Blob URL. */
-function endWorker(run) {
-  run.worker?.terminate();
-  run.worker?.revoke?.();
-  run.worker = null;
-}
-
-/** The run on the page's thread: one call of the generator, then the page answers, and so on. */
-async function onPageThread(run, reason) {
-  const { engine, plan, sliceMs, now, pause, events } = run;
-  events.emit({ type: 'start', mode: 'main-thread', build: engine.build, reason });
+/** A Worker running `source` (the worker bundle's text), from a Blob URL. Throws where Workers cannot start. */
+export function blobWorker(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   try {
-    for (const event of runCost(engine, { plan, sliceMs, now })) {
-      if (event.type !== 'tick') events.emit(event);
-      await pause();
-      if (run.stopped) return; // before the generator makes its next call
-    }
+    const worker = new Worker(url);
+    worker.revoke = () => URL.revokeObjectURL(url);
+    return worker;
   } catch (error) {
-    events.emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
+    URL.revokeObjectURL(url);
+    throw error;
   }
 }
 
-/**
- * Listens to the run's worker: its 'ready' starts the run's events, what follows is passed on.
- * Before 'ready', an error or READY_TIMEOUT_MS of silence moves the run to the page's thread.
- * Returns fallBack(), which does that move (at most once, and never after 'ready' or a stop).
- */
-function listen(run) {
-  const { worker, events } = run;
-  let ready = false;
-  let timer;
-  const fallBack = () => {
-    clearTimeout(timer);
-    if (ready || run.stopped || !run.worker) return;
-    endWorker(run);
-    onPageThread(run, 'worker-failed');
-  };
-  timer = setTimeout(fallBack, run.readyTimeoutMs);
-  worker.addEventListener('error', (e) => {
-    e.preventDefault?.();
-    if (ready) events.emit({ type: 'error', error: { message: String(e.message ?? 'the worker failed') } });
-    else fallBack();
-  });
-  worker.addEventListener('message', ({ data }) => {
-    if (run.stopped) return;
-    if (data.type === 'ready') {
-      ready = true;
-      clearTimeout(timer);
-      worker.revoke?.();
-      events.emit({ type: 'start', mode: 'worker', build: data.build });
-    } else if (data.type === 'error' && !ready) {
-      fallBack();
-    } else {
-      events.emit(data);
-      if (events.finished) endWorker(run);
-    }
-  });
-  return fallBack;
-}
-
-/** The run in a worker: started, listened to, then posted the page's .wasm bytes and the plan. */
-async function inWorker(run) {
-  try {
-    run.worker = run.createWorker(run.workerSource);
-  } catch {
-    return onPageThread(run, 'worker-threw');
-  }
-  const fallBack = listen(run);
-  let wasm;
-  try {
-    // A copy of the bytes (never the engine's own buffer, which a transfer would detach).
-    wasm = Uint8Array.from(await run.engine.wasmBytes());
-  } catch {
-    return fallBack();
-  }
-  run.worker?.postMessage({ type: 'run', build: run.engine.build, wasm, plan: run.plan });
-}
+/** Lets the page handle input and paint before the next slice (a timer task runs after pending input). */
+export const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Starts a run. Options:
@@ -162,20 +56,112 @@ export function startCostRun({
   readyTimeoutMs = READY_TIMEOUT_MS,
   now = () => performance.now(),
 }) {
-  const events = eventStream();
-  const run = { engine, workerSource, plan, createWorker, pause, sliceMs, readyTimeoutMs, now, events };
-  Object.assign(run, { worker: null, stopped: false });
-  if (workerSource) inWorker(run);
-  else onPageThread(run, 'no-worker-source');
+  const queue = []; // events not yet taken by the iterator
+  let wake = null; // resolves the iterator's pending next()
+  let finished = false; // no event will follow the queued ones
+  let stopped = false;
+  let worker = null;
+  let resolveDone;
+  const done = new Promise((resolve) => {
+    resolveDone = resolve;
+  });
+
+  function emit(event) {
+    if (finished) return;
+    queue.push(event);
+    if (event.type === 'done' || event.type === 'stopped' || event.type === 'error') {
+      finished = true;
+      resolveDone(event.type === 'done' ? { build: event.build, results: event.results, slopes: event.slopes } : null);
+    }
+    wake?.();
+  }
+
+  function endWorker() {
+    worker?.terminate();
+    worker?.revoke?.();
+    worker = null;
+  }
+
+  async function onPageThread(reason) {
+    emit({ type: 'start', mode: 'main-thread', build: engine.build, reason });
+    try {
+      for (const event of runCost(engine, { plan, sliceMs, now })) {
+        if (event.type !== 'tick') emit(event);
+        await pause();
+        if (stopped) return; // before the generator makes its next call
+      }
+    } catch (error) {
+      emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
+    }
+  }
+
+  async function inWorker() {
+    try {
+      worker = createWorker(workerSource);
+    } catch {
+      return onPageThread('worker-threw');
+    }
+    let ready = false;
+    let timer;
+    const fallBack = () => {
+      clearTimeout(timer);
+      if (ready || stopped || !worker) return;
+      endWorker();
+      onPageThread('worker-failed');
+    };
+    timer = setTimeout(fallBack, readyTimeoutMs);
+    worker.addEventListener('error', (e) => {
+      e.preventDefault?.();
+      if (ready) emit({ type: 'error', error: { message: String(e.message ?? 'the worker failed') } });
+      else fallBack();
+    });
+    worker.addEventListener('message', ({ data }) => {
+      if (stopped) return;
+      if (data.type === 'ready') {
+        ready = true;
+        clearTimeout(timer);
+        worker.revoke?.();
+        emit({ type: 'start', mode: 'worker', build: data.build });
+      } else if (data.type === 'error' && !ready) {
+        fallBack();
+      } else {
+        emit(data);
+        if (finished) endWorker();
+      }
+    });
+    let wasm;
+    try {
+      // A copy of the bytes (never the engine's own buffer, which a transfer would detach).
+      wasm = Uint8Array.from(await engine.wasmBytes());
+    } catch {
+      return fallBack();
+    }
+    worker?.postMessage({ type: 'run', build: engine.build, wasm, plan });
+  }
+
+  if (workerSource) inWorker();
+  else onPageThread('no-worker-source');
 
   return {
-    done: events.done,
+    done,
     stop() {
-      if (events.finished) return;
-      run.stopped = true;
-      endWorker(run);
-      events.emit({ type: 'stopped' });
+      if (finished) return;
+      stopped = true;
+      endWorker();
+      emit({ type: 'stopped' });
     },
-    [Symbol.asyncIterator]: () => events[Symbol.asyncIterator](),
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        if (queue.length) {
+          yield queue.shift();
+          continue;
+        }
+        if (finished) return;
+        await new Promise((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+      }
+    },
   };
 }

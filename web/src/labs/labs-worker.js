@@ -2,7 +2,7 @@
 // one bundle, so that the Emscripten glue ships once. The cost lab's part: its own wasm instance,
 // so that timing attention at n = 4096 never freezes the page. Built as a bundle of its own
 // (scripts/lib/labs-worker.mjs) and handed to the page as text, which starts it from a Blob URL
-// (worker-host.js): no file to fetch, so it also runs from the single offline file (whose CSP
+// (cost-run.js): no file to fetch, so it also runs from the single offline file (whose CSP
 // allows `worker-src blob:` and nothing else).
 //
 // Protocol (cost-run.js is the other side):

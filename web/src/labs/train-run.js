@@ -1,5 +1,5 @@
 // Where the training lab's session runs (train-session.js): in the labs' Web Worker, started from
-// the worker bundle's text as the cost lab's is (worker-host.js), or — where no Worker can start
+// the worker bundle's text as the cost lab's is (cost-run.js), or — where no Worker can start
 // (a sandboxed embed), or one fails before it is ready — on the page's own thread, one slice of
 // steps per call with the page answering in between.
 //
@@ -10,7 +10,7 @@
 //
 // DOM-free: the Worker constructor and the way to yield to the page are defaults a test can replace.
 
-import { blobWorker, yieldToPage, READY_TIMEOUT_MS } from './worker-host.js';
+import { blobWorker, yieldToPage, READY_TIMEOUT_MS } from './cost-run.js';
 import { createTrainSession } from './train-session.js';
 
 const DISPOSED = Object.freeze({ type: 'disposed' });

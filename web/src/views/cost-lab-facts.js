@@ -4,7 +4,7 @@
 
 import { h } from './dom.js';
 import { bestGflops } from '../labs/cost-lab.js';
-import { SLICE_MS } from '../labs/worker-host.js';
+import { SLICE_MS } from '../labs/cost-run.js';
 
 const WHERE = { worker: 'cost.where.worker', 'main-thread': 'cost.where.main' };
 

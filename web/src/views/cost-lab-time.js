@@ -14,7 +14,7 @@ import {
   formatDuration,
 } from '../labs/cost-lab.js';
 import { resultsOf, measuredOf, refusedOf } from '../labs/cost-record.js';
-import { SLICE_MS } from '../labs/worker-host.js';
+import { SLICE_MS } from '../labs/cost-run.js';
 import { chartFigure, decades, legendItem } from './cost-lab-chart.js';
 import { fillTable, scrollingTable } from './cost-lab-table.js';
 
