@@ -3,7 +3,7 @@
 //       TensorFlow.js with its gradients and both CPU backends (bench/training-tf.mjs), for Node
 //       and for the page: the packaged scripts register no gradient, so they cannot train;
 //   build/bench/labs-worker.js
-//       the labs' Web Worker bundle, the text the page starts from a Blob URL (scripts/lib/cost-worker.mjs).
+//       the labs' Web Worker bundle, the text the page starts from a Blob URL (scripts/lib/labs-worker.mjs).
 //
 //   node bench/training-bundle.mjs   (bench/run.sh runs it after installing the peers)
 
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { bundleCostWorker } from '../scripts/lib/cost-worker.mjs';
+import { bundleLabsWorker } from '../scripts/lib/labs-worker.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build', 'bench');
@@ -28,5 +28,5 @@ const tfjs = (platform, format, file) =>
   });
 await tfjs('node', 'cjs', 'tfjs-training-node.cjs');
 await tfjs('browser', 'esm', 'tfjs-training-browser.mjs');
-fs.writeFileSync(path.join(OUT, 'labs-worker.js'), await bundleCostWorker());
+fs.writeFileSync(path.join(OUT, 'labs-worker.js'), await bundleLabsWorker());
 console.error('[training] bundles in build/bench: tfjs-training-node.cjs, tfjs-training-browser.mjs, labs-worker.js');

@@ -35,7 +35,7 @@ import {
   iconLink,
   sha256,
 } from './lib/page-parts.mjs';
-import { costWorkerPlugin } from './lib/cost-worker.mjs';
+import { labsWorkerPlugin } from './lib/labs-worker.mjs';
 
 /** The most each output may weigh, in bytes. */
 export const BUDGETS = {
@@ -94,9 +94,9 @@ const bundle = await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
   loader: { '.wasm': 'base64', '.gz': 'base64' },
-  // The cost lab's Web Worker travels inside as text and starts from a Blob URL, which the CSP's
-  // `worker-src blob:` allows (web/src/labs/cost-worker-source.js); the page posts it the .wasm bytes.
-  plugins: [inlineFonts, costWorkerPlugin({ minify: true })],
+  // The labs' Web Worker (cost and training labs) travels inside as text and starts from a Blob URL, which the CSP's
+  // `worker-src blob:` allows (web/src/labs/labs-worker-source.js); the page posts it the .wasm bytes.
+  plugins: [inlineFonts, labsWorkerPlugin({ minify: true })],
   // The Emscripten glue reads import.meta.url only to find its .wasm, which this bundle carries.
   define: { 'import.meta.url': '""' },
 });

@@ -21,7 +21,7 @@ import {
   iconLink,
   sha256,
 } from './lib/page-parts.mjs';
-import { costWorkerPlugin } from './lib/cost-worker.mjs';
+import { labsWorkerPlugin } from './lib/labs-worker.mjs';
 import zh from '../web/src/i18n/zh-CN.js';
 import en from '../web/src/i18n/en.js';
 
@@ -56,8 +56,8 @@ await esbuild.build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  // The cost lab's Web Worker, as text the page starts from a Blob URL (web/src/labs/cost-worker-source.js).
-  plugins: [costWorkerPlugin()],
+  // The labs' Web Worker (cost and training labs), as text the page starts from a Blob URL (web/src/labs/labs-worker-source.js).
+  plugins: [labsWorkerPlugin()],
 });
 for (const file of wasmFiles) fs.copyFileSync(file, path.join(out, path.basename(file)));
 fs.copyFileSync(at('web', 'embed.js'), path.join(out, 'embed.js'));

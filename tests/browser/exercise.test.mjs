@@ -229,6 +229,17 @@ test("the teacher's panel writes the link's fields, with errors next to the fiel
   await page.context().close();
 });
 
+test('on a page example too large for a table (n = 20), the figures are Q, K, V alone: no empty grid, no stray text', async () => {
+  const page = await b.open('#view=exercise&exfrom=page&preset=random&n=20');
+  await page.waitForSelector('#m-ex-q');
+  assert.equal(await hashField(page, 'exfrom'), 'page');
+  assert.equal(await page.locator('.ex-unknown').count(), 0);
+  const nodes = await page.evaluate(() => [...document.querySelector('.ex-figures').childNodes].map((n) => n.nodeName));
+  assert.deepEqual(nodes, ['DIV'], 'only the inputs, no text beside them');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test("the English switch keeps the typed answer; an unreadable one shows its error next to the field, in the reader's language", async () => {
   const page = await b.open('#view=exercise&ex=3');
   await answerWith(page, 'abc');

@@ -1,4 +1,4 @@
-// The lab "the cost of n²" (web/src/labs/cost-lab.js, cost-run.js, cost-worker.js) on the real wasm
+// The lab "the cost of n²" (web/src/labs/cost-lab.js, cost-run.js, labs-worker.js) on the real wasm
 // core: article §8's claims — time ∝ n², the score matrix n²·4 bytes, the streaming path O(n·d) and
 // still running where the core refuses the n² one — and the runner: in a Web Worker (the real worker
 // bundle, in a Node thread), on the page's thread in slices with timers still firing, and stopping.
@@ -26,14 +26,14 @@ import {
   formatDuration,
 } from '../../web/src/labs/cost-lab.js';
 import { startCostRun } from '../../web/src/labs/cost-run.js';
-import { bundleCostWorker, costWorkerPlugin } from '../../scripts/lib/cost-worker.mjs';
+import { bundleLabsWorker, labsWorkerPlugin } from '../../scripts/lib/labs-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';
 
 let engine, workerSource;
 before(async () => {
   const bytes = fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url));
   engine = await loadEngine({ binaries: { simd: () => bytes }, scalar: false });
-  workerSource = await bundleCostWorker();
+  workerSource = await bundleLabsWorker();
 });
 
 // n = 64 … 512, as the issue's browser test runs them; short measurements.
@@ -369,13 +369,13 @@ test('a worker that fails before it is ready (e.g. its wasm blocked) hands the r
   assert.equal(all.at(-1).type, 'done');
 });
 
-test('the page bundles receive the worker as text through costWorkerPlugin', async () => {
+test('the page bundles receive the worker as text through labsWorkerPlugin', async () => {
   const out = await esbuild.build({
-    entryPoints: [new URL('../../web/src/labs/cost-worker-source.js', import.meta.url).pathname],
+    entryPoints: [new URL('../../web/src/labs/labs-worker-source.js', import.meta.url).pathname],
     bundle: true,
     write: false,
     format: 'esm',
-    plugins: [costWorkerPlugin()],
+    plugins: [labsWorkerPlugin()],
     logLevel: 'silent',
   });
   const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`;

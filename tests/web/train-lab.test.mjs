@@ -24,14 +24,14 @@ import { createTrainSession } from '../../web/src/labs/train-session.js';
 import { startTrainHost } from '../../web/src/labs/train-run.js';
 import { createTrainRunner } from '../../web/src/labs/train-runner.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
-import { bundleCostWorker } from '../../scripts/lib/cost-worker.mjs';
+import { bundleLabsWorker } from '../../scripts/lib/labs-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';
 
 let engine, workerSource;
 before(async () => {
   const bytes = fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url));
   engine = await loadEngine({ binaries: { simd: () => bytes }, scalar: false });
-  workerSource = await bundleCostWorker();
+  workerSource = await bundleLabsWorker();
 });
 
 const labState = (over = {}) => ({ ...defaultState(), view: 'train-lab', ...over });

@@ -1,7 +1,9 @@
 // The labs (state.js's VIEWS besides 'steps'). Each is created when its view opens and destroyed
-// when it closes: create({ engine, setState(patch), announce(text) }) → { element, update(ctx),
-// destroy() }, where update gets { state, t, theme, model } after every change — a lab keeps its
-// own transient state (a run in progress, the typed answer) across a change of language.
+// when it closes: create({ engine, setState(patch), announce(text), keep }) → { element,
+// update(ctx), destroy() }, where update gets { state, t, theme, model } after every change — a lab
+// keeps its own transient state (a run in progress, the typed answer) across a change of language,
+// and in `keep`, a Map of its own kept while the page is open, what must outlive the lab's closing
+// (the exercise's answers and score).
 // A new lab is one entry in LAB_VIEWS (and its view in state.js VIEWS).
 
 import { createScaleLabView } from '../views/scale-lab-view.js';
@@ -21,6 +23,7 @@ export const LAB_VIEWS = Object.freeze({
 export function createLabs(page, { views = LAB_VIEWS } = {}) {
   const { document, window } = page.dom;
   let lab = null; // the open lab: { view, instance }, or null on the stepper
+  const kept = new Map(); // a lab's view → its `keep`
 
   // Emptied first, then written at the next frame: the same words twice in a row (checking the
   // same wrong answer again) are still said twice.
@@ -36,12 +39,14 @@ export function createLabs(page, { views = LAB_VIEWS } = {}) {
     const { state } = page;
     if (lab?.view !== state.view) {
       close();
+      if (!kept.has(state.view)) kept.set(state.view, new Map());
       const instance = views[state.view]({
         engine: page.engine,
         setState: (patch) => page.commit({ ...page.state, ...patch }, { panel: false }),
         // A whole new state on the stepper (the training lab's hand-off): the panel shows its inputs.
         openStepper: (next) => page.commit(next),
         announce,
+        keep: kept.get(state.view),
       });
       lab = { view: state.view, instance };
       page.$('lab-body').replaceChildren(instance.element);

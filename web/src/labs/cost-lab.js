@@ -1,6 +1,6 @@
 // The lab "the cost of n²" (article §8), the part that measures: which sizes and paths it times,
 // how one measurement is taken, the log–log slope, GFLOP/s and the memory figures. Pure: no DOM,
-// no Worker — cost-run.js runs this same generator in a Web Worker (cost-worker.js) or, where no
+// no Worker — cost-run.js runs this same generator in a Web Worker (labs-worker.js) or, where no
 // Worker can start, in slices on the page's own thread.
 //
 // §8: QKᵀ and AV each do n²·d multiply-adds, so the time grows as n² (a slope of 2 on log–log

@@ -1,5 +1,5 @@
 // Runs the cost lab (cost-lab.js) without freezing the page: in a Web Worker started from the
-// worker bundle's text (cost-worker.js), or — where a Worker cannot start, e.g. `new Worker(blob:)`
+// worker bundle's text (labs-worker.js), or — where a Worker cannot start, e.g. `new Worker(blob:)`
 // throwing in a sandboxed embed, or a worker failing before it is ready — on the page's own
 // thread, one call at a time with the page answering in between.
 //

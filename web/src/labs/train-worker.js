@@ -1,4 +1,4 @@
-// The training lab's side of the labs' Web Worker (cost-worker.js is its entry: one bundle, one
+// The training lab's side of the labs' Web Worker (labs-worker.js is its entry: one bundle, one
 // copy of the Emscripten glue, for both labs). The worker holds its own wasm instance and a
 // training session (train-session.js), so that training never freezes the page.
 //

@@ -15,7 +15,7 @@ import { walkState } from '../labs/train-walk.js';
 import { TRAIN_TASKS, SNAPSHOT_EVERY, trainerConfigs, runChanged } from '../labs/train-lab.js';
 import { createTrainRunner } from '../labs/train-runner.js';
 import { formatNumber } from '../format.js';
-import workerSource from '../labs/cost-worker-source.js';
+import workerSource from '../labs/labs-worker-source.js';
 
 /** Progress is announced at most this often while the run plays (a screen reader reads each one). */
 const ANNOUNCE_EVERY_MS = 5000;

@@ -1,8 +1,9 @@
 // The labs' Web Worker — the cost lab's runs, and the training lab's session (train-worker.js):
 // one bundle, so that the Emscripten glue ships once. The cost lab's part: its own wasm instance,
-// so that timing attention at n = 4096 never freezes the page. Built as a bundle of its own (scripts/lib/cost-worker.mjs) and handed to the
-// page as text, which starts it from a Blob URL: no file to fetch, so it also runs from the single
-// offline file (whose CSP allows `worker-src blob:` and nothing else).
+// so that timing attention at n = 4096 never freezes the page. Built as a bundle of its own
+// (scripts/lib/labs-worker.mjs) and handed to the page as text, which starts it from a Blob URL
+// (cost-run.js): no file to fetch, so it also runs from the single offline file (whose CSP
+// allows `worker-src blob:` and nothing else).
 //
 // Protocol (cost-run.js is the other side):
 //   page → worker  { type: 'run', build: 'relaxed' | 'simd' | 'scalar', wasm: Uint8Array, plan }

@@ -1,5 +1,5 @@
-// The cost lab's Web Worker (web/src/labs/cost-worker.js, started by cost-run.js) inside the single
-// offline file, opened from file:// with the network blocked, in Chromium and in Firefox: under
+// The labs' Web Worker (web/src/labs/labs-worker.js), as the cost lab starts it (cost-run.js),
+// inside the single offline file, opened from file:// with the network blocked, in Chromium and in Firefox: under
 // that page's Content-Security-Policy (`worker-src blob:`, scripts by hash, 'wasm-unsafe-eval'),
 // the worker starts from a Blob URL, compiles the .wasm bytes it is posted and times attention —
 // and not one request is attempted. Here the runner and the worker bundle are handed to the page
@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { inEachEngine } from './drivers.mjs';
-import { bundleCostWorker } from '../../scripts/lib/cost-worker.mjs';
+import { bundleLabsWorker } from '../../scripts/lib/labs-worker.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
 
@@ -36,7 +36,7 @@ inEachEngine((name, driver) => {
   const wasm = fs.readFileSync('build/wasm/attention_core.wasm').toString('base64');
   before(async () => {
     runner = await runnerScript();
-    workerSource = await bundleCostWorker({ minify: true });
+    workerSource = await bundleLabsWorker({ minify: true });
   });
 
   test(`${name}: the offline file runs the cost lab in a Blob-URL worker, posting it the .wasm bytes`, async () => {
