@@ -363,17 +363,26 @@ const matrixPanes = (box) =>
   });
 
 // A kept step's extras keep their ids aside (data-kept-id), so that only the shown step's overview
-// buttons, word buttons and titles answer to them.
-const keepIds = (pane) =>
-  pane.el.querySelectorAll('[id]').forEach((el) => {
-    el.dataset.keptId = el.id;
-    el.removeAttribute('id');
-  });
-const restoreIds = (pane) =>
-  pane.el.querySelectorAll('[data-kept-id]').forEach((el) => {
-    el.id = el.dataset.keptId;
-    delete el.dataset.keptId;
-  });
+// buttons, word buttons and titles answer to them; and their labels' `for` (data-kept-for), so that
+// a hidden label does not name the shown step's field of the same id (the loss box, under AV and on dO).
+const ASIDE = [
+  { attribute: 'id', key: 'keptId', data: 'data-kept-id' },
+  { attribute: 'for', key: 'keptFor', data: 'data-kept-for' },
+];
+const keepIds = (pane) => {
+  for (const { attribute, key } of ASIDE)
+    pane.el.querySelectorAll(`[${attribute}]`).forEach((el) => {
+      el.dataset[key] = el.getAttribute(attribute);
+      el.removeAttribute(attribute);
+    });
+};
+const restoreIds = (pane) => {
+  for (const { attribute, key, data } of ASIDE)
+    pane.el.querySelectorAll(`[${data}]`).forEach((el) => {
+      el.setAttribute(attribute, el.dataset[key]);
+      delete el.dataset[key];
+    });
+};
 
 /** A step's extras (the mix, the word lines, the heads overview, …) in a pane of their own. */
 const extrasPane = () => ({ el: h('div', {}) });
