@@ -573,19 +573,27 @@ val trainer_evaluate(unsigned id, unsigned count, double seed) {
     return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps(), false);
 }
 
+// A probe's tokens (a JS array of whole numbers, checked by training-api.mjs) as the model's
+// sequence: false for another length than the model's n, or a token outside its vocabulary.
+bool read_tokens(const val& tokens, const attn::ModelConfig& m, std::vector<int>* seq) {
+    const unsigned n = tokens["length"].as<unsigned>();
+    if (n != m.length) return false;
+    seq->resize(n);
+    for (unsigned i = 0; i < n; ++i) {
+        const int token = tokens[i].as<int>();
+        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return false;
+        (*seq)[i] = token;
+    }
+    return true;
+}
+
 // The model on one sequence of tokens: { weights: [A of each head], logits }.
 val trainer_probe(unsigned id, const val& tokens) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
     const attn::ModelConfig& m = t->model();
-    const unsigned n = tokens["length"].as<unsigned>();
-    if (n != m.length) return val::null();
-    std::vector<int> seq(n);
-    for (unsigned i = 0; i < n; ++i) {
-        const int token = tokens[i].as<int>();
-        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return val::null();
-        seq[i] = token;
-    }
+    std::vector<int> seq;
+    if (!read_tokens(tokens, m, &seq)) return val::null();
     const attn::SequencePass pass = attn::forward_sequence(m, t->params(), seq.data());
     val out = new_object();
     out.set("weights", list_to_js(pass.steps, [](const attn::AttentionSteps& st) { return to_js(st.weights); }));
@@ -600,14 +608,8 @@ val trainer_probe_gradient(unsigned id, const val& tokens) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
     const attn::ModelConfig& m = t->model();
-    const unsigned n = tokens["length"].as<unsigned>();
-    if (n != m.length) return val::null();
-    std::vector<int> seq(n);
-    for (unsigned i = 0; i < n; ++i) {
-        const int token = tokens[i].as<int>();
-        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return val::null();
-        seq[i] = token;
-    }
+    std::vector<int> seq;
+    if (!read_tokens(tokens, m, &seq)) return val::null();
     const attn::HeadsGradient g = t->probe_gradient(seq.data());
     val out = new_object();
     out.set("x", to_js(g.x));
