@@ -52,7 +52,8 @@ export async function openBrowser() {
       page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
       page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()}`));
       await page.goto(server.url + hash);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+      // A deadline, not a speed: at a load average of 30–45 on two cores the page has taken over 15 s to start.
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
       page.problems = problems;
       return page;
     },
