@@ -31,7 +31,8 @@ std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape
     const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 6 : 3);
     const std::uint64_t grads =
         size_sum(size_product(q.rows, q.cols), size_product(k.rows, k.cols), size_product(v.rows, v.cols));
-    return size_sum(forward, float_bytes(size_sum(scores, grads)));
+    const std::uint64_t v_transposed = size_product(v.cols, v.rows);  // the SIMD path's Vᵀ, for dA = dO·Vᵀ
+    return size_sum(forward, float_bytes(size_sum(scores, grads, v_transposed)));
 }
 
 Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,

@@ -56,7 +56,8 @@ Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Ma
 // memory check counts: the forward steps' (working_bytes, Operation::AttentionSteps), then the
 // backward's own: three more n_q×n_k matrices (dA, dZ — which becomes d_scaled in place — and
 // dS); along columns six at once while the softmax's backward runs on transposed copies (dA, the
-// transposes of A, of the mask and of dA, the result and its transpose back); and dQ, dK, dV.
+// transposes of A, of the mask and of dA, the result and its transpose back); dQ, dK, dV; and
+// Vᵀ, which the SIMD path's dA = dO·Vᵀ reads row by row (backward_simd.cpp times_transposed).
 std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis);
 
 Result<AttentionBackward> attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
