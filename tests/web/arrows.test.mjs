@@ -3,7 +3,17 @@
 // row of Q or K), and when the picture can be drawn and edited. Expected values by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { geometry, extentFor, vectorAt, nudged, snap, arrowsMode, rowOf } from '../../web/src/arrows.js';
+import {
+  geometry,
+  extentFor,
+  vectorAt,
+  nudged,
+  snap,
+  arrowsMode,
+  rowOf,
+  PLANE,
+  toDrawing,
+} from '../../web/src/arrows.js';
 import { fromRows } from '../../web/src/matrix.js';
 
 test('the worked example: q₁ = (1, 0) and k₂ = (0, 1) are at right angles, q₁·k₂ = 0; q₁·k₁ = 1 at 0°', () => {
@@ -64,10 +74,13 @@ test('the plane reaches 2, or far enough for both arrows with a margin', () => {
 });
 
 test('a drag: the head lands on the grid of 0.1, inside the plane, y pointing up', () => {
-  // The drawing's units are the plane's, with y down (SVG): a point at (0.73, −1.26) is the vector (0.7, 1.3).
-  assert.deepEqual(vectorAt({ x: 0.73, y: -1.26 }, 2), [0.7, 1.3]);
-  assert.deepEqual(vectorAt({ x: 5, y: 5 }, 2), [2, -2], 'kept inside the plane');
-  assert.deepEqual(vectorAt({ x: -0.04, y: 0.01 }, 2), [0, 0], 'no −0 in the URL');
+  // The drawing's units reach PLANE for the plane's extent, with y down (SVG): on a plane of 2 a
+  // point at (3.65, −6.3) of the drawing's 10 is the vector (0.73, 1.26) → (0.7, 1.3) on the grid.
+  assert.equal(PLANE, 10);
+  assert.deepEqual(vectorAt({ x: 3.65, y: -6.3 }, 2), [0.7, 1.3]);
+  assert.deepEqual(vectorAt({ x: 25, y: 25 }, 2), [2, -2], 'kept inside the plane');
+  assert.deepEqual(vectorAt({ x: -0.2, y: 0.05 }, 2), [0, 0], 'no −0 in the URL');
+  assert.equal(toDrawing(0.7, 2), 3.5);
   assert.equal(snap(0.1 + 0.2), 0.3);
 });
 
@@ -107,4 +120,25 @@ test('a huge arrow (1e20) draws a plane of at most 20 grid lines a side, not one
   const lines = view.parts.grid.all('line').length;
   assert.ok(lines > 0 && lines <= 2 * (2 * 20 + 1), `${lines} lines`);
   assert.match(view.parts.readout.textContent, /^q₁ = \(1\.000e20, 0\), k₁ = \(0, 1\)/);
+});
+
+test("float32's largest arrow (3.4e38) is drawn in small coordinates: an SVG reads them as float32", async () => {
+  const { installFakeDom } = await import('./fake-dom.mjs');
+  installFakeDom();
+  const { createArrows } = await import('../../web/src/views/arrows.js');
+  const { translator } = await import('../../web/src/i18n/index.js');
+  const model = { q: fromRows([[3.4028235e38, 0]]), k: fromRows([[0, -3.4028235e38]]) };
+  const state = { n: 1, mode: 'qkv', lang: 'en', digits: 4, heads: 1 };
+  const view = createArrows({ t: translator('en') });
+  const extent = extentFor([rowOf(model.q, 0), rowOf(model.k, 0)]);
+  view.update({ state, model, t: translator('en'), pair: { i: 0, j: 0 }, mode: 'edit', extent });
+  const numbers = [view.parts.svg, ...view.parts.grid.all('line'), view.parts.q.handle, view.parts.k.handle]
+    .flatMap((el) => ['viewBox', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy'].map((name) => el.getAttribute(name)))
+    .filter((value) => value !== null && value !== undefined)
+    .flatMap((value) => String(value).split(' ').map(Number));
+  assert.ok(numbers.length > 0);
+  assert.ok(
+    numbers.every((v) => Number.isFinite(v) && Math.abs(v) <= 3 * PLANE),
+    numbers.join(' '),
+  );
 });

@@ -29,12 +29,23 @@ export const extentFor = (vectors) =>
   Math.max(2, Math.ceil(1.25 * Math.max(...vectors.flat().map((v) => (Number.isFinite(v) ? Math.abs(v) : 0)))));
 
 /**
- * The vector whose head is at `point`, a point of the drawing in its own units (the plane's, with
- * y pointing down as SVG draws it: the drawing flips it), on the grid and inside the plane.
+ * How far the drawing reaches from 0 in its own units, whatever the plane's extent: the drawing
+ * draws a value v at v·PLANE/extent, so that its coordinates stay small numbers (an SVG reads them
+ * as float32: a plane of 4e38 would not even parse).
+ */
+export const PLANE = 10;
+
+/** A value of the plane (|v| ≤ extent) in the drawing's units. */
+export const toDrawing = (v, extent) => (v * PLANE) / extent;
+
+/**
+ * The vector whose head is at `point`, a point of the drawing in its own units (PLANE for the
+ * plane's extent, with y pointing down as SVG draws it: the drawing flips it), on the grid and
+ * inside the plane.
  */
 export function vectorAt(point, extent) {
   const clamp = (v) => Math.min(extent, Math.max(-extent, v));
-  return [snap(clamp(point.x)), snap(clamp(-point.y))];
+  return [snap(clamp((point.x * extent) / PLANE)), snap(clamp((-point.y * extent) / PLANE))];
 }
 
 /** The arrow `vector` moved by one arrow key (ArrowLeft, ArrowRight, ArrowUp, ArrowDown), or null for another key. */

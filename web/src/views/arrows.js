@@ -6,7 +6,7 @@
 //   mode: arrows.js arrowsMode, extent }
 
 import { h, setText } from './dom.js';
-import { geometry, rowOf } from '../arrows.js';
+import { geometry, rowOf, PLANE, toDrawing } from '../arrows.js';
 import { formatNumber } from '../format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -131,11 +131,12 @@ function updateChoosers(parts, { state, pair, t }) {
 function grid(extent) {
   const lines = [];
   const step = extent <= 5 ? 1 : 10 ** Math.floor(Math.log10(extent));
-  const last = Math.floor(extent / step) * step;
-  for (let v = -last; v <= last; v += step) {
-    const cls = v === 0 ? 'axis' : 'grid';
-    lines.push(svg('line', { class: cls, x1: v, y1: -extent, x2: v, y2: extent }));
-    lines.push(svg('line', { class: cls, x1: -extent, y1: v, x2: extent, y2: v }));
+  const last = Math.floor(extent / step);
+  for (let index = -last; index <= last; index++) {
+    const cls = index === 0 ? 'axis' : 'grid';
+    const at = toDrawing(index * step, extent);
+    lines.push(svg('line', { class: cls, x1: at, y1: -PLANE, x2: at, y2: PLANE }));
+    lines.push(svg('line', { class: cls, x1: -PLANE, y1: at, x2: PLANE, y2: at }));
   }
   return lines;
 }
@@ -197,8 +198,8 @@ function update(parts, ctx) {
   };
   if (parts.extent !== extent) {
     parts.extent = extent;
-    const pad = extent * 0.12;
-    set(parts.svg, { viewBox: `${-extent - pad} ${-extent - pad} ${2 * (extent + pad)} ${2 * (extent + pad)}` });
+    const reach = PLANE * 1.12;
+    set(parts.svg, { viewBox: `${-reach} ${-reach} ${2 * reach} ${2 * reach}` });
     parts.grid.replaceChildren(...grid(extent));
   }
   const said = readout(ctx, names, q, k, g);
@@ -207,17 +208,18 @@ function update(parts, ctx) {
     ['k', k],
   ]) {
     const { shaft, handle, label } = parts[which];
-    set(shaft, { x2: v[0], y2: v[1] });
-    set(handle, { cx: v[0], cy: v[1], r: extent * 0.07 });
+    const [x, y] = v.map((value) => toDrawing(value, extent));
+    set(shaft, { x2: x, y2: y });
+    set(handle, { cx: x, cy: y, r: PLANE * 0.07 });
     handle.setAttribute('tabindex', mode === 'edit' ? '0' : '-1');
     handle.setAttribute('aria-disabled', mode === 'edit' ? 'false' : 'true');
     const f = (x) => formatNumber(x, state.digits);
     handle.setAttribute('aria-label', t('arrows.handle', { name: names[which], x: f(v[0]), y: f(v[1]) }));
     handle.setAttribute('aria-describedby', 'arrows-readout');
-    set(label, { x: v[0] + extent * 0.08, y: -v[1] - extent * 0.08, 'font-size': extent * 0.18 });
+    set(label, { x: x + PLANE * 0.08, y: -y - PLANE * 0.08, 'font-size': PLANE * 0.18 });
     setText(label, names[which]);
   }
-  set(parts.arc, { d: g.angle === null ? '' : arcPath(q, k, extent * 0.3) });
+  set(parts.arc, { d: g.angle === null ? '' : arcPath(q, k, PLANE * 0.3) });
   parts.svg.setAttribute('aria-label', said);
   setText(parts.readout, said);
 }
