@@ -59,6 +59,9 @@ async function contentOf(page, id) {
 }
 async function fitsContent(page, id) {
   await page.until((frameId) => document.getElementById(frameId).dataset.ready === 'true', id, 20000);
+  // On screen, as a reader scrolls to it: Chromium does not lay out a cross-origin frame below the
+  // screen (nor run its ResizeObserver), so such a frame sizes itself when it comes into view.
+  await page.evaluate((frameId) => document.getElementById(frameId).scrollIntoView(), id);
   // Polled: the sizes are in two documents (the frame may be on another origin). A generous
   // deadline, as for the page's own start: a busy machine may take a while to lay both out.
   for (const until = Date.now() + 20000; ;) {
