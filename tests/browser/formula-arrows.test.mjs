@@ -36,7 +36,8 @@ const onScreen = (page, [x, y]) =>
   page.evaluate(
     ([x, y]) => {
       const svg = document.querySelector('#arrows svg');
-      const p = new DOMPoint(x, -y).matrixTransform(svg.getScreenCTM());
+      const unit = 10 / Number(svg.dataset.extent); // the drawing's units: PLANE (10) for the plane's extent
+      const p = new DOMPoint(x * unit, -y * unit).matrixTransform(svg.getScreenCTM());
       return { x: p.x, y: p.y };
     },
     [x, y],
@@ -63,7 +64,7 @@ inEachEngine((name, driver) => {
     assert.deepEqual(await layout(page), before, 'nothing under the formula moves');
     // A screen reader hears it (a live region, written once the pointer rests).
     await page.until(() =>
-      document.getElementById('formula-live').textContent.endsWith('S12 = q1 · k2 = 1 · 0 + 0 · 1 = 0'),
+      document.getElementById('step-announce').textContent.endsWith('S12 = q1 · k2 = 1 · 0 + 0 · 1 = 0'),
     );
     // The pointer leaves the cells: the general formula again.
     await page.hover('#step-title');

@@ -54,6 +54,11 @@ export function createArrowsPart(page) {
   };
 }
 
+/** The arrows' numbers after a move, said in the page's one live region (once per key, once per drag). */
+const say = (page, view) => {
+  page.$('step-announce').textContent = view.parts.readout.textContent;
+};
+
 /** The heads' pointer and keys, the choosers and the switch of mode. */
 function listen(events, view, { page, ui, move, draw, headOf }) {
   const { svg, choosers } = view.parts;
@@ -77,6 +82,7 @@ function listen(events, view, { page, ui, move, draw, headOf }) {
     if (!ui.drag) return;
     ui.drag = null;
     draw(); // the plane may now grow or shrink to its arrows
+    say(page, view);
   };
   events.on(svg, 'pointerup', end);
   events.on(svg, 'pointercancel', end);
@@ -88,6 +94,7 @@ function listen(events, view, { page, ui, move, draw, headOf }) {
     if (!next) return;
     event.preventDefault();
     move(which, next, `arrow-keys:${which}:${which === 'q' ? ui.pair.i : ui.pair.j}`);
+    say(page, view);
   });
   for (const which of ['q', 'k'])
     events.on(choosers[which].select, 'change', (event) => {

@@ -1,7 +1,8 @@
 // The step's formula filled in with the numbers of the cell the popover describes (hovered,
 // focused or chosen: controller/explain.js), drawn by views/filled-formula.js; and what a screen
-// reader hears of it, in a live region written at most every SAY_EVERY ms (a pointer crossing a
-// table must not queue a sentence per cell: the last cell reached is said).
+// reader hears of it, in the page's one live region (#step-announce), written at most every
+// SAY_EVERY ms (a pointer crossing a table must not queue a sentence per cell: the last cell
+// reached is said).
 
 import { renderFilled } from '../views/filled-formula.js';
 import { filledSlots } from '../views/stage.js';
@@ -13,7 +14,8 @@ export function createFilledFormula(page) {
   const stage = page.$('stage-body');
   const said = { timer: null, text: '' };
 
-  function say(text, live) {
+  function say(text) {
+    const live = page.$('step-announce');
     said.text = text;
     if (said.timer !== null) return;
     said.timer = window.setTimeout(() => {
@@ -28,7 +30,7 @@ export function createFilledFormula(page) {
     const { state, model, t } = page;
     const cell = page.part('explain')?.cell() ?? null;
     const text = renderFilled(slots, { state, model, t, cell, tokens: page.tokens() });
-    if (text) say(text, slots.live);
+    if (text) say(text);
   }
 
   return {

@@ -83,7 +83,8 @@ export function createArrows({ t }) {
   );
   parts.title = h('h3', { id: 'arrows-title' });
   parts.text = h('p', { class: 'arrows-text' });
-  parts.readout = h('p', { class: 'arrows-readout', id: 'arrows-readout', 'aria-live': 'polite' });
+  // Not a live region: the stage's step change must be said once; a move is said by controller/arrows.js.
+  parts.readout = h('p', { class: 'arrows-readout', id: 'arrows-readout' });
   parts.note = h('p', { class: 'arrows-note' });
   parts.switch = h('button', { type: 'button', class: 'arrows-switch', id: 'arrows-switch' });
   parts.figure = h(
@@ -199,7 +200,8 @@ function update(parts, ctx) {
   if (parts.extent !== extent) {
     parts.extent = extent;
     const reach = PLANE * 1.12;
-    set(parts.svg, { viewBox: `${-reach} ${-reach} ${2 * reach} ${2 * reach}` });
+    // The plane's extent, read by whoever maps a value to the drawing (v·PLANE/extent): tests, a drag.
+    set(parts.svg, { viewBox: `${-reach} ${-reach} ${2 * reach} ${2 * reach}`, 'data-extent': extent });
     parts.grid.replaceChildren(...grid(extent));
   }
   const said = readout(ctx, names, q, k, g);

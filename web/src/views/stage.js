@@ -253,7 +253,6 @@ function skeleton(root) {
     // The step's formula with a cell's numbers, in the detail formula's place (views/filled-formula.js).
     filled: h('div', { class: 'formula filled', 'aria-hidden': 'true' }),
     filledCaption: h('p', { class: 'filled-caption' }),
-    filledLive: h('p', { class: 'sr-only', id: 'formula-live', 'aria-live': 'polite' }),
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
     matrices: h('div', { class: 'matrices' }),
@@ -277,7 +276,7 @@ function skeleton(root) {
   root.replaceChildren(
     h('div', { class: 'stage-head' }, parts.title, parts.controls),
     parts.formulas,
-    h('div', { class: 'filled-note' }, parts.filledCaption, parts.filledLive),
+    h('div', { class: 'filled-note' }, parts.filledCaption),
     parts.notices,
     parts.matrices,
     parts.text,
@@ -395,9 +394,7 @@ export function shownPane(root) {
 /** Where a stage root shows the step's formula filled in with a cell's numbers, or null before the first step. */
 export function filledSlots(root) {
   const parts = mounted.get(root);
-  return parts
-    ? { formulas: parts.formulas, filled: parts.filled, caption: parts.filledCaption, live: parts.filledLive }
-    : null;
+  return parts ? { formulas: parts.formulas, filled: parts.filled, caption: parts.filledCaption } : null;
 }
 
 const whenIdle = (fn) =>
