@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { runPython } from './python.mjs';
 import { loadEngine } from '../../web/src/engine.js';
 import { computeModel } from '../../web/src/model.js';
 import {
@@ -31,7 +31,6 @@ import { createTrainSession } from '../../web/src/labs/train-session.js';
 import { TRAIN_TASKS, trainerConfigs } from '../../web/src/labs/train-lab.js';
 import { walkState } from '../../web/src/labs/train-walk.js';
 
-const PYTHON = '/usr/bin/python3'; // Debian's, with python3-numpy (scripts/bootstrap.sh)
 let engine, dir;
 before(async () => {
   const bytes = fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url));
@@ -179,18 +178,11 @@ test('the loss’s matrix follows the shape of AV: cells kept, new ones 0', () =
   assert.equal(stepNumber(setLoss(article, 'given', v(article)), 'dout'), 10);
 });
 
-function runPython(text, name) {
-  const file = path.join(dir, `${name}.py`);
-  fs.writeFileSync(file, text);
-  const out = execFileSync(PYTHON, [file], { encoding: 'utf8' });
-  const blocks = {};
-  let current;
-  for (const line of out.trimEnd().split('\n')) {
-    if (!line.startsWith(' ')) blocks[(current = line)] = [];
-    else blocks[current].push(line.trim().split(/\s+/).map(Number));
-  }
-  return blocks;
-}
+/** The script's printed blocks, as numbers. */
+const runNumbers = (text, name) =>
+  Object.fromEntries(
+    Object.entries(runPython(dir, text, name)).map(([block, rows]) => [block, rows.map((row) => row.map(Number))]),
+  );
 
 test('NumPy: the script goes on with the backward pass and prints the page’s gradients (one head, heads, columns, mask, τ)', () => {
   const cat = choosePreset(defaultState(), 'cat');
@@ -206,7 +198,7 @@ test('NumPy: the script goes on with the backward pass and prints the page’s g
   Object.assign(printedAs, { dQ: 'gradQ', dK: 'gradK', dW_Q: 'gradWq', dW_K: 'gradWk', dW_V: 'gradWv' });
   for (const [name, state] of Object.entries(cases)) {
     const model = computeModel(engine, state);
-    const printed = runPython(numpyScript(model, state), `backward-${name}`);
+    const printed = runNumbers(numpyScript(model, state), `backward-${name}`);
     for (const [block, field] of Object.entries(printedAs)) {
       if (!model[field]) {
         assert.equal(printed[block], undefined, `${name}: ${block} is not printed`);

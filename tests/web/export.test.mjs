@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { runPython } from './python.mjs';
 import { loadEngine } from '../../web/src/engine.js';
 import { computeModel } from '../../web/src/model.js';
 import { defaultState, choosePreset, setOption, resize } from '../../web/src/state.js';
@@ -21,7 +21,6 @@ import { float32Text } from '../../web/src/labs/export/numbers.js';
 import { exportFileName } from '../../web/src/labs/export/file-name.js';
 import { STEP_MATRICES } from '../../web/src/labs/export/matrices.js';
 
-const PYTHON = '/usr/bin/python3'; // Debian's, with python3-numpy (scripts/bootstrap.sh); another python may come first on PATH
 let engine, dir;
 before(async () => {
   const bytes = fs.readFileSync(new URL('../../build/wasm/attention_core.wasm', import.meta.url));
@@ -55,20 +54,6 @@ const STATES = {
   },
 };
 
-// Runs the script; returns { A: string[][], AV: string[][] } as printed.
-function runPython(text, name) {
-  const file = path.join(dir, `${name.replace(/\W+/g, '-')}.py`);
-  fs.writeFileSync(file, text);
-  const out = execFileSync(PYTHON, [file], { encoding: 'utf8' });
-  const blocks = {};
-  let current;
-  for (const line of out.trimEnd().split('\n')) {
-    if (!line.startsWith(' ')) blocks[(current = line)] = [];
-    else blocks[current].push(line.trim().split(/\s+/));
-  }
-  return blocks;
-}
-
 // A printed number against the page's value: the same NaN/∞, or within 1.5 units of the last significant digit shown.
 function samePrinted(printed, value, digits) {
   if (Number.isNaN(value)) return printed === 'nan';
@@ -95,7 +80,7 @@ test("NumPy: the worked example's script reads like the article's and prints 0.6
   ])
     assert.ok(text.split('\n').includes(line), line);
   assert.doesNotMatch(text, /mask|temperature|seterr/, 'what the page does not use is not written');
-  const printed = runPython(text, 'article');
+  const printed = runPython(dir, text, 'article');
   assert.deepEqual(printed, {
     A: [
       ['0.6698', '0.3302'],
@@ -111,7 +96,7 @@ test("NumPy: the worked example's script reads like the article's and prints 0.6
 for (const [name, state] of Object.entries(STATES)) {
   test(`NumPy: ${name} — the script prints the page's weights and output`, () => {
     const model = computeModel(engine, state);
-    const printed = runPython(numpyScript(model, state), name);
+    const printed = runPython(dir, numpyScript(model, state), name);
     for (const [block, m] of [
       ['A', model.weights],
       ['AV', model.output],
@@ -136,7 +121,7 @@ test('NumPy: "它 是 猫" with 2 heads (causal, too) — the script prints ever
     ['2 heads, causal, 6 digits', { ...choosePreset(article, 'heads'), mask: 'causal', digits: 6, head: 2 }],
   ]) {
     const model = computeModel(engine, state);
-    const printed = runPython(numpyScript(model, state), name);
+    const printed = runPython(dir, numpyScript(model, state), name);
     const blocks = [
       ...model.heads.flatMap((head, i) => [
         [`A (head ${i + 1})`, head.weights],
@@ -162,6 +147,7 @@ test('NumPy: "它 是 猫" with 2 heads (causal, too) — the script prints ever
   }
   // Head 1 of the preset: 是 gives 它 0.9411 of its attention, as the article's next step would say.
   const printed = runPython(
+    dir,
     numpyScript(computeModel(engine, choosePreset(article, 'heads')), choosePreset(article, 'heads')),
     'heads',
   );
