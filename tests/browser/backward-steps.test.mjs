@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, matrixIn, stageText, stepOf, openOfflineFile } from './drivers.mjs';
+import { inEachEngine, matrixIn, stageText, stepInUrl, openOfflineFile } from './drivers.mjs';
 import { axeViolations } from './helpers.mjs';
 
 const title = (page) => page.evaluate(() => document.getElementById('step-title').textContent);
@@ -47,7 +47,7 @@ inEachEngine((name, driver) => {
     await page.until(() => /y=10,0;0,10/.test(location.hash));
     await page.click('#next');
     await page.until(() => document.querySelector('figure[data-name="gradOutput"]'));
-    assert.equal(await stepOf(page), 10);
+    await stepInUrl(page, 10);
     assert.match(await title(page), /反向第 1 步/);
     assert.deepEqual(await matrixIn(page, 'gradOutput'), [
       ['-3.302', '3.302'],

@@ -188,9 +188,31 @@ export function stageText(pageOrFrame) {
   });
 }
 
-/** The step number in a page's or frame's URL hash. */
-export function stepOf(pageOrFrame) {
-  return pageOrFrame.evaluate(() => Number(/(?:^#|&)step=(\d+)/.exec(location.hash)?.[1]));
+/**
+ * Waits until the URL hash of `page` (a driver's or openBrowser's) says step `n`: the page writes
+ * the URL once the frame that shows a step is painted. Fails with the step the URL says.
+ */
+export async function stepInUrl(page, n, message = 'the step in the URL') {
+  try {
+    const says = (k) => Number(/(?:^#|&)step=(\d+)/.exec(location.hash)?.[1]) === k;
+    await (page.until ? page.until(says, n) : page.waitForFunction(says, n, { timeout: 10000 }));
+  } catch {
+    const hash = await page.evaluate(() => location.hash);
+    throw new Error(`${message}: expected step=${n}, the URL is ${hash}`);
+  }
+}
+
+/**
+ * Waits for two frames and a task after them: by then the page has written into the URL what it
+ * was showing when this was called (for a check that something did not change the URL).
+ */
+export function urlWritten(page) {
+  return page.evaluate(async () => {
+    const frame = () => new Promise(requestAnimationFrame);
+    await frame();
+    await frame();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
 }
 
 /** The self-contained offline file, as a URL to open. */

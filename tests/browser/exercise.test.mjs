@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, announced, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, announced, axeViolations, urlWritten } from './helpers.mjs';
 import { pythonServer } from './static-server.mjs';
 
 const b = browserForFile();
@@ -16,7 +16,11 @@ const text = (page, selector) => page.locator(selector).innerText();
 const asked = (page) => page.locator('.ex-ask-math math').getAttribute('aria-label');
 const verdictClass = (page) => page.locator('#ex-verdict').getAttribute('class');
 const focusedId = (page) => page.evaluate(() => document.activeElement?.id);
-const hashField = (page, key) => page.evaluate((k) => new URLSearchParams(location.hash.slice(1)).get(k), key);
+// A field of the URL as the page writes it once the frame that shows a change is painted.
+const hashField = async (page, key) => {
+  await urlWritten(page);
+  return page.evaluate((k) => new URLSearchParams(location.hash.slice(1)).get(k), key);
+};
 
 /** Types `answer` into the empty answer field from the keyboard and presses Enter. */
 async function answerWith(page, answer) {

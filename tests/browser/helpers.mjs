@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from './drivers.mjs';
 
-export { stageText } from './drivers.mjs';
+export { stageText, stepInUrl, urlWritten } from './drivers.mjs';
 
 export const SCREENSHOTS = 'test-results/screenshots';
 
@@ -110,12 +110,6 @@ export async function matrixText(page, name) {
   return page.$$eval(`figure.matrix[data-name="${name}"] tbody tr:not(.foot)`, (rows) =>
     rows.map((tr) => [...tr.querySelectorAll('td.c:not(.side)')].map((td) => td.textContent.replace(/\u2212/g, '-'))),
   );
-}
-
-/** Reads the current step number from the URL hash. */
-export async function stepInUrl(page) {
-  const hash = await page.evaluate(() => location.hash);
-  return Number(/(?:^#|&)step=(\d+)/.exec(hash)?.[1]);
 }
 
 /** What the page last said to screen readers (a lab writes it at the next frame: waited for). */

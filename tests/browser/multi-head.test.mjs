@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine, matrixIn, setField, stageText, stepOf } from './drivers.mjs';
+import { inEachEngine, matrixIn, setField, stageText, stepInUrl } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 import { axeViolations } from './helpers.mjs';
 
@@ -83,7 +83,7 @@ inEachEngine((name, driver) => {
 
     await page.click('#next');
     await page.until(() => document.querySelector('figure[data-name="projected"]'));
-    assert.equal(await stepOf(page), 11);
+    await stepInUrl(page, 11);
     assert.deepEqual((await matrixIn(page, 'projected'))[0], ['0.8055', '0.3628', '-0.1389', '0.3039']);
     assert.match(await stageText(page), /264 次乘加[^]*264 次/, "the core's counts: the same multiply-adds");
     assert.deepEqual(page.problems, []);

@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine, DRIVERS, matrixIn, stepOf, setField, stageText } from './drivers.mjs';
+import { inEachEngine, DRIVERS, matrixIn, stepInUrl, setField, stageText } from './drivers.mjs';
 import { softmax, sig4 } from './expected.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
@@ -82,9 +82,9 @@ inEachEngine((name, driver) => {
       ['3.302', '6.698'],
     ]);
     await page.click('#prev');
-    assert.equal(await stepOf(page), 8, 'the buttons step too');
+    await stepInUrl(page, 8, 'the buttons step too');
     await page.click('.step-link[data-step="3"]');
-    assert.equal(await stepOf(page), 3, 'and the step list');
+    await stepInUrl(page, 3, 'and the step list');
     assertClean(page);
     await page.closeAll();
   });
@@ -146,7 +146,7 @@ inEachEngine((name, driver) => {
     );
     await setField(page, '#preset', 'random');
     await setField(page, '#size-seed', '7');
-    assert.match(await page.evaluate(() => location.hash), /seed=7/, 'the seeded random preset');
+    await page.until(() => /seed=7/.test(location.hash)); // the seeded random preset
     await setField(page, '#preset', 'cat');
     assert.equal((await matrixIn(page, 'output')).length, 3, '"它 是 猫": three words');
     await page.click('#mode-qkv');

@@ -37,7 +37,7 @@ test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …]
   const page = await b.open();
   const titles = [];
   for (let step = 1; step <= 9; step++) {
-    assert.equal(await stepInUrl(page), step, 'the step lives in the URL');
+    await stepInUrl(page, step, 'the step lives in the URL');
     titles.push(await page.textContent('#step-title'));
     await screenshot(page, `step-${step}-zh-light`);
     if (step < 9) await page.keyboard.press('ArrowRight');
@@ -56,13 +56,13 @@ test('stepping with the keyboard reaches the output: A = [[0.6698, 0.3302], …]
   ]);
   assert.match(await stageText(page), /6\.7, 3\.3/, "the article's reading of its result");
   await page.keyboard.press('ArrowRight');
-  assert.equal(await stepInUrl(page), 9, 'no step after the last');
+  await stepInUrl(page, 9, 'no step after the last');
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await stepInUrl(page), 8);
+  await stepInUrl(page, 8);
   await page.click('.step-link[data-step="3"]');
-  assert.equal(await stepInUrl(page), 3, 'the step list jumps');
+  await stepInUrl(page, 3, 'the step list jumps');
   await page.click('#next');
-  assert.equal(await stepInUrl(page), 4, 'the next button steps');
+  await stepInUrl(page, 4, 'the next button steps');
   noProblems(page);
   await page.context().close();
 });
@@ -115,7 +115,7 @@ test('hovering score (0,1) highlights q_1 and k_2 and expands that one number ne
   await page.focus('figure[data-name="weights"] td.pick[data-i="0"][data-j="0"]');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.locator('#cell-explain ol.expansion').getAttribute('data-j'), '1');
-  assert.equal(await stepInUrl(page), 8, 'arrows inside a matrix do not change the step');
+  await stepInUrl(page, 8, 'arrows inside a matrix do not change the step');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'explain-close', 'Enter moves into the popover');
   await page.keyboard.press('Escape');
@@ -280,7 +280,7 @@ test('switching to English changes the texts and keeps the state', async () => {
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.match(await page.textContent('#app-title'), /Attention Playground/);
   assert.match(await page.textContent('#step-title'), /Subtract each row's max/);
-  assert.equal(await stepInUrl(page), 5);
+  await stepInUrl(page, 5);
   assert.deepEqual(await matrixText(page, 'shifted'), before);
   assert.equal(await page.inputValue('#in-v-0-0'), '7', 'the edit is kept');
   const zhLeft = await page.$$eval('#panel label, #panel legend, #panel summary', (els) =>

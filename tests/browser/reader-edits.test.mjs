@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile, setField, stepOf } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, setField, stepInUrl } from './drivers.mjs';
 import en from '../../web/src/i18n/en.js';
 
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
@@ -256,7 +256,7 @@ inEachEngine((name, driver) => {
     assert.equal(await disabled('undo'), 'true');
     await page.click('#redo');
     await page.until(() => document.getElementById('in-x-0-1').value === '0.7');
-    assert.equal(await stepOf(page), 3, 'undo and redo keep the step');
+    await stepInUrl(page, 3, 'undo and redo keep the step');
     // "Reset X": the example's X, 1, 0.5, 0, 0 in its first row; one more Undo brings 0.7 back.
     assert.equal(await disabled('reset-x'), 'false');
     await page.click('#reset-x');
@@ -299,12 +299,12 @@ inEachEngine((name, driver) => {
     assert.equal(await entries(), start + 2, 'an edit replaces the entry');
     await page.evaluate(() => history.back());
     await page.until(() => document.querySelector('.map-node[aria-current="step"]')?.dataset.step === '2');
-    assert.equal(await stepOf(page), 2);
+    await stepInUrl(page, 2);
     assert.equal(await value(page, '#in-q-0-0'), '2', 'Back is not undo: the edit stays');
     await page.until(() => /(^|&)q=2,/.test(location.hash.slice(1)));
     await page.evaluate(() => history.forward());
     await page.until(() => document.querySelector('.map-node[aria-current="step"]')?.dataset.step === '3');
-    assert.equal(await stepOf(page), 3);
+    await stepInUrl(page, 3);
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });

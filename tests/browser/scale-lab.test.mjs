@@ -115,7 +115,7 @@ test('at dₖ = 1024 the unscaled softmax saturates: a larger top weight, a lowe
 test('English: the switch translates the lab; dark theme passes axe', async () => {
   const page = await b.open('#view=scale-lab&labdk=64', { colorScheme: 'dark' });
   await page.click('#lang-switch');
-  assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('lang'), 'en');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('lang') === 'en');
   assert.equal(await page.textContent('.lab-scale-lab h2'), 'Why divide by √dₖ');
   const text = await page.textContent('.lab-scale-lab');
   assert.match(text, /Measured variance/);

@@ -5,12 +5,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, matrixText, stepInUrl, stageText } from './helpers.mjs';
+import { browserForFile, screenshot, matrixText, stepInUrl, stageText, urlWritten } from './helpers.mjs';
 import { softmax, sig4 } from './expected.mjs';
 
 const b = browserForFile();
 
-const hashOf = async (page) => new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+// The URL as the page writes it once the frame that shows a change is painted.
+const hashOf = async (page) => {
+  await urlWritten(page);
+  return new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+};
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 
 test('the map: one node per step with a live thumbnail and the shapes on its arrows; a click goes there', async () => {
@@ -39,7 +43,7 @@ test('the map: one node per step with a live thumbnail and the shapes on its arr
   await page.fill('#in-x-0-0', '-3');
   assert.notEqual(await pixels(), before, 'the thumbnail follows the numbers');
   await page.click('.step-link[data-step="6"]');
-  assert.equal(await stepInUrl(page), 6);
+  await stepInUrl(page, 6);
   assert.equal(await page.getAttribute('.step-link[data-step="6"]', 'aria-current'), 'step');
   assert.equal(await page.getAttribute('.step-link[data-step="1"]', 'aria-current'), null);
   noProblems(page);
@@ -51,7 +55,7 @@ test('Enter on "下一步" keeps the focus on it, and each step change is announ
   await page.focus('#next');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  assert.equal(await stepInUrl(page), 3);
+  await stepInUrl(page, 3);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'next', 'focus stays on the button');
   assert.equal(await page.textContent('#step-announce'), '第 3 / 9 步 打分:QKᵀ');
   const live = await page.$$eval('[aria-live]', (els) => els.map((el) => el.id || el.className));

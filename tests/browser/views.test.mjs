@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, stepInUrl, axeViolations } from './helpers.mjs';
+import { browserForFile, screenshot, stepInUrl, urlWritten, axeViolations } from './helpers.mjs';
 
 const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
 // Each lab at a setting a lesson would use: the scale lab at d_k = 256, the cost lab ready to time
@@ -38,17 +38,18 @@ test('the view switch: each view is a link of its own, and the stepper keeps its
   );
 
   await page.click('#views a[data-view="exercise"]');
-  assert.match(await page.evaluate(() => location.hash), /^#view=exercise&step=3&.*&ex=1&/);
+  await page.waitForFunction(() => /^#view=exercise&step=3&.*&ex=1&/.test(location.hash));
   assert.equal(await page.isVisible('#nav'), false, 'the step map belongs to the stepper');
   assert.equal(await page.isVisible('#stage-body'), false);
   assert.equal(await page.isVisible('#lab-body'), true);
   assert.equal(await page.textContent('#step-announce'), '动手算一算', 'the change of view is said once');
 
   await page.keyboard.press('ArrowRight');
+  await urlWritten(page);
   assert.match(await page.evaluate(() => location.hash), /^#view=exercise&step=3&/, '←/→ step only in the stepper');
 
   await page.click('#views a[data-view="steps"]');
-  assert.equal(await stepInUrl(page), 3);
+  await stepInUrl(page, 3);
   assert.doesNotMatch(await page.evaluate(() => location.hash), /view=|ex=/, 'a stepper link reads as it always has');
   assert.equal(await page.isVisible('figure.matrix[data-name="scores"]'), true);
   assert.deepEqual(page.problems, []);

@@ -59,7 +59,12 @@ function fakeBrowser() {
   const document = new Tracked('document');
   Object.assign(document, { getElementById: element, body: { dataset: {} }, activeElement: null });
   const window = new Tracked('window');
-  Object.assign(window, { setTimeout, clearTimeout, requestAnimationFrame: (fn) => setTimeout(fn, 0) });
+  Object.assign(window, {
+    setTimeout,
+    clearTimeout,
+    requestAnimationFrame: (fn) => setTimeout(fn, 0),
+    cancelAnimationFrame: clearTimeout,
+  });
   const dark = new Tracked('matchMedia');
   dark.matches = false;
   const dom = {
@@ -144,10 +149,12 @@ test('Back and Forward move between steps: a new step is a history entry, an edi
   const url = page.use('url', createUrlSync(page));
   entries.length = 0; // the entry the page opened in, marked as the page's
   const step = (state, n) => ({ ...state, step: n });
+  // A commit, and the frame that shows it painted: the URL follows then (url.flush() stands for it).
   const at = (next, options = {}) => {
     const previous = page.state;
     page.state = next;
     url.committed(next, previous, options);
+    url.flush();
   };
   at(step(page.state, 3)); // the article's step 3, S = QKᵀ
   at({ ...page.state, digits: 2 }); // 0.67 instead of 0.6698: an edit of the same step
@@ -175,6 +182,30 @@ test('Back and Forward move between steps: a new step is a history entry, an edi
   dom.location.hash = '#step=7';
   dom.window.dispatchEvent(new Event('popstate'));
   assert.equal(followed, null);
+  // A step and an edit within one frame: one new entry, with both.
+  entries.length = 0;
+  const waiting = (next, options = {}) => {
+    const previous = page.state;
+    page.state = next;
+    url.committed(next, previous, options);
+  };
+  waiting(step(page.state, 5));
+  waiting({ ...page.state, digits: 3 }, { edit: true });
+  assert.deepEqual(entries, [], 'nothing is written before the frame');
+  url.flush();
+  assert.deepEqual(
+    entries.map(([how, hash]) => [how, /step=5/.test(hash) && /digits=3/.test(hash)]),
+    [['push', true]],
+  );
+  // A step still waiting when Back is pressed is dropped: the entry Back went to is replaced.
+  entries.length = 0;
+  waiting(step(page.state, 6));
+  waiting(step(page.state, 4), { fromUrl: true });
+  url.flush();
+  assert.deepEqual(
+    entries.map(([how, hash]) => [how, hash.match(/step=\d/)[0]]),
+    [['replace', 'step=4']],
+  );
   // An embed's steps replace its one entry: its host's Back belongs to the host's page.
   entries.length = 0;
   at({ ...step(page.state, 5), embed: true });

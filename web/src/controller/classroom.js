@@ -147,7 +147,7 @@ function takePace(page, run, text, { stop, render }) {
 
 /** "Copy classroom link": the URL as it is now (classroom=1, and the pace when there is one). */
 async function copyLink(page, say) {
-  page.part('url').write();
+  page.part('url').flush();
   const pace = page.state.pace ? page.t('classroom.copiedPace', { s: page.state.pace }) : '';
   try {
     await page.dom.window.navigator.clipboard.writeText(page.dom.location.href);

@@ -49,7 +49,7 @@ export function createEmbedding(page) {
   }
 
   events.on(page.$('copy-link'), 'click', () => {
-    page.part('url').write();
+    page.part('url').flush();
     copy(location.href, page.$('copy-status'), LINK_WORDS);
   });
   events.on(page.$('embed-button'), 'click', openDialog);

@@ -8,9 +8,14 @@
 import { parseState, serializeState } from '../state.js';
 import { listeners } from './listeners.js';
 
-// Writing the URL is slow in Chromium (history.replaceState costs tens of ms with a long hash),
-// so while a reader types into cells the URL follows a moment later; everything else writes it at once.
+// Writing the URL is slow in Chromium: history.pushState or replaceState costs milliseconds with a
+// long hash, and a new document URL makes the next style and layout slower too (at h = 4, n = 16,
+// 6 of a step's 21 ms, bench/ui-latency.mjs). So the URL follows once the frame that shows a change
+// is painted (a task queued from requestAnimationFrame runs after that frame), and a moment later
+// while a reader types into cells. Where no frame comes (a hidden tab, a frame off screen) it
+// follows within FRAME_WAIT.
 const TYPING_DELAY = 250; // ms
+const FRAME_WAIT = 100; // ms
 // What a reader navigates (a history entry each), as opposed to what they edit.
 const HISTORY_KEYS = ['step', 'view'];
 // The history state of every entry the page writes, so that Back and Forward know its entries.
@@ -28,23 +33,47 @@ export function createUrlSync(page) {
     /* a sandboxed frame where history throws: Back and Forward are the host's */
   }
 
-  function write({ soon = false, entry = false } = {}) {
+  let frame = 0;
+  let entryWaiting = false; // a new step or view waits to be written: its entry is kept
+
+  function cancel() {
     window.clearTimeout(timer);
-    const now = () => {
-      const hash = serializeState(page.state);
-      // The URL is a convenience: in an unusual sandboxed frame where history throws, the page works on.
-      try {
-        if (location.hash !== hash) history[entry ? 'pushState' : 'replaceState'](MARK, '', hash);
-      } catch {
-        /* keep going */
-      }
-      if (hash !== postedHash) {
-        postedHash = hash;
-        page.host.state(hash);
-      }
-    };
-    if (soon) timer = window.setTimeout(now, TYPING_DELAY);
-    else now();
+    window.cancelAnimationFrame(frame);
+  }
+
+  function now() {
+    cancel();
+    const hash = serializeState(page.state);
+    // The URL is a convenience: in an unusual sandboxed frame where history throws, the page works on.
+    try {
+      if (location.hash !== hash) history[entryWaiting ? 'pushState' : 'replaceState'](MARK, '', hash);
+    } catch {
+      /* keep going */
+    }
+    entryWaiting = false;
+    if (hash !== postedHash) {
+      postedHash = hash;
+      page.host.state(hash);
+    }
+  }
+
+  /**
+   * Writes the state into the URL after the next painted frame, or `soon` (as a reader types).
+   * `entry`: a new history entry (a step or view); one still waiting is kept by the writes after
+   * it (a step, then an edit within the frame), dropped by a commit `fromUrl` (Back, Forward).
+   */
+  function write({ soon = false, entry = false, fromUrl = false } = {}) {
+    cancel();
+    entryWaiting = !fromUrl && (entryWaiting || entry);
+    if (soon) {
+      timer = window.setTimeout(now, TYPING_DELAY);
+      return;
+    }
+    timer = window.setTimeout(now, FRAME_WAIT);
+    frame = window.requestAnimationFrame(() => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(now, 0);
+    });
   }
 
   // A hash typed by hand (hashchange) is the whole state.
@@ -64,15 +93,23 @@ export function createUrlSync(page) {
     const moved = Object.fromEntries(HISTORY_KEYS.map((key) => [key, state[key]]));
     page.part('explain')?.close();
     page.commit({ ...page.state, ...moved }, { fromUrl: true, panel: false });
+    // The entry is rewritten with the inputs at once: the hashchange that follows a popstate
+    // would otherwise read the entry's old inputs as a hash typed by hand.
+    now();
   });
-  events.on(window, 'pagehide', () => write());
+  events.on(window, 'pagehide', now);
 
   return {
-    write,
+    /** Writes what is waiting now (as the page is left, or a link to it is copied). */
+    flush: now,
     committed: (next, previous, { edit, fromUrl }) =>
-      write({ soon: edit, entry: !fromUrl && !next.embed && HISTORY_KEYS.some((key) => next[key] !== previous[key]) }),
+      write({
+        soon: edit,
+        fromUrl,
+        entry: !fromUrl && !next.embed && HISTORY_KEYS.some((key) => next[key] !== previous[key]),
+      }),
     destroy() {
-      window.clearTimeout(timer);
+      cancel();
       events.removeAll();
     },
     listeners: events,
