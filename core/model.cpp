@@ -38,6 +38,45 @@ Matrix multiply(const Matrix& a, const Matrix& b) {
     return out;
 }
 
+// The first `count` rows of w: the rows that multiply X's token part.
+Matrix top_rows(const Matrix& w, std::size_t count) {
+    Matrix top(count, w.cols);
+    std::copy(w.data.begin(), w.data.begin() + static_cast<std::ptrdiff_t>(count * w.cols), top.data.begin());
+    return top;
+}
+
+// X·W for the model's X (n, d_model). With one-hot positions x_i = E[token_i] ⊕ one-hot(i), so
+// (X·W)_i = E[token_i]·W[0 … d_token − 1] + W[d_token + i]: the product over the token part, then
+// row d_token + i of W added. Equal in value to multiply(x, w) while W is finite (the terms left
+// out are 0·W, and 1·W is exact; only a zero's sign can differ); a third fewer multiplications at
+// d_token = 2n.
+Matrix project(const ModelConfig& c, const Matrix& x, const Matrix& w) {
+    if (c.position != PositionKind::OneHot) return multiply(x, w);
+    Matrix out(x.rows, w.cols);
+    for (std::size_t i = 0; i < x.rows; ++i) {
+        simd::combine_rows<simd::mul_then_add>(out.row(i), x.row(i), 1, nullptr, 0, w.data.data(), w.cols, c.d_token,
+                                               w.cols);
+        const float* position = w.row(c.d_token + i);
+        for (std::size_t j = 0; j < w.cols; ++j) out(i, j) += position[j];
+    }
+    return out;
+}
+
+// ∂L/∂W for Q = X·W over the batch's rows, from dQ: Xᵀ·dQ. Its token rows are the product over X's
+// token part; with one-hot positions, row d_token + i is Σ_s dQ[s·n + i], s in order (the only
+// rows where X's column d_token + i is 1) — what Xᵀ·dQ sums, without its 0·dQ terms.
+Matrix weight_gradient(const ModelConfig& c, const Matrix& x_token, const Matrix& d_out) {
+    const Matrix token = simd_backward::d_project_weights(x_token, d_out);
+    if (c.position != PositionKind::OneHot) return token;
+    Matrix g(model_width(c), d_out.cols);
+    std::copy(token.data.begin(), token.data.end(), g.data.begin());
+    for (std::size_t r = 0; r < d_out.rows; ++r) {
+        float* row = g.row(c.d_token + r % c.length);
+        for (std::size_t j = 0; j < d_out.cols; ++j) row[j] += d_out(r, j);
+    }
+    return g;
+}
+
 AttentionOptions head_options(const ModelConfig& c) {
     AttentionOptions o;
     o.scale = c.scale;
@@ -135,9 +174,9 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
     s.heads_out = Matrix(c.length, c.heads * c.d_head);
     const AttentionOptions o = head_options(c);
     for (std::size_t h = 0; h < c.heads; ++h) {
-        s.q.push_back(multiply(s.x, p.w_q[h]));
-        s.k.push_back(multiply(s.x, p.w_k[h]));
-        s.v.push_back(multiply(s.x, p.w_v[h]));
+        s.q.push_back(project(c, s.x, p.w_q[h]));
+        s.k.push_back(project(c, s.x, p.w_k[h]));
+        s.v.push_back(project(c, s.x, p.w_v[h]));
         s.steps.push_back(forward_head(s.q[h], s.k[h], s.v[h], o));
         for (std::size_t i = 0; i < c.length; ++i)  // O_h into its columns of O
             std::copy(s.steps[h].output.row(i), s.steps[h].output.row(i) + c.d_head, s.heads_out.row(i) + h * c.d_head);
@@ -149,7 +188,7 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
 }
 
 BatchRows::BatchRows(const ModelConfig& c, std::size_t sequences)
-    : x(sequences * c.length, model_width(c)),
+    : x(sequences * c.length, c.d_token),
       heads_out(sequences * c.length, c.heads * c.d_head),
       d_logits(sequences * c.length, c.classes) {
     for (std::size_t h = 0; h < c.heads; ++h) {
@@ -161,8 +200,10 @@ BatchRows::BatchRows(const ModelConfig& c, std::size_t sequences)
 
 namespace {
 
-// m's rows into `into` from row `at` on.
-void put_rows(Matrix& into, std::size_t at, const Matrix& m) { std::copy(m.data.begin(), m.data.end(), into.row(at)); }
+// m's rows into `into` from row `at` on (their first into.cols values).
+void put_rows(Matrix& into, std::size_t at, const Matrix& m) {
+    for (std::size_t i = 0; i < m.rows; ++i) std::copy(m.row(i), m.row(i) + into.cols, into.row(at + i));
+}
 
 }  // namespace
 
@@ -215,15 +256,17 @@ void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens,
 
 void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& rows, const int* tokens, Params* grads) {
     add_into(grads->w_out, simd_backward::d_project_weights(rows.heads_out, rows.d_logits));
-    // Through each head's projections: W_Q += Xᵀ·dQ …, and dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ.
-    Matrix dx(rows.x.rows, rows.x.cols);
+    // Through each head's projections: W_Q += Xᵀ·dQ …, and dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ,
+    // over X's token part only: the one-hot positions are not learned, and learned ones are added
+    // to the token part (then d_token = d_model).
+    Matrix dx(rows.x.rows, c.d_token);
     for (std::size_t h = 0; h < c.heads; ++h) {
-        add_into(grads->w_q[h], simd_backward::d_project_weights(rows.x, rows.d_q[h]));
-        add_into(grads->w_k[h], simd_backward::d_project_weights(rows.x, rows.d_k[h]));
-        add_into(grads->w_v[h], simd_backward::d_project_weights(rows.x, rows.d_v[h]));
-        add_into(dx, simd_backward::d_project_input(rows.d_q[h], p.w_q[h]));
-        add_into(dx, simd_backward::d_project_input(rows.d_k[h], p.w_k[h]));
-        add_into(dx, simd_backward::d_project_input(rows.d_v[h], p.w_v[h]));
+        add_into(grads->w_q[h], weight_gradient(c, rows.x, rows.d_q[h]));
+        add_into(grads->w_k[h], weight_gradient(c, rows.x, rows.d_k[h]));
+        add_into(grads->w_v[h], weight_gradient(c, rows.x, rows.d_v[h]));
+        add_into(dx, simd_backward::d_project_input(rows.d_q[h], top_rows(p.w_q[h], c.d_token)));
+        add_into(dx, simd_backward::d_project_input(rows.d_k[h], top_rows(p.w_k[h], c.d_token)));
+        add_into(dx, simd_backward::d_project_input(rows.d_v[h], top_rows(p.w_v[h], c.d_token)));
     }
     // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i (row r is position r mod n).
     for (std::size_t r = 0; r < dx.rows; ++r) {

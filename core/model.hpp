@@ -80,12 +80,13 @@ struct SequencePass {
 SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens);
 
 // The rows a batch's backward pass leaves for the projections' weights, sequence s at rows
-// s·n … s·n + n − 1: X, O = [O_1 … O_H], ∂/∂logits, and each head's dQ, dK, dV. Their weights'
-// gradients are products over every row, Xᵀ·dQ_h and so on (add_batch_grads): one product over
-// the whole batch instead of one small product per sequence.
+// s·n … s·n + n − 1: X's token part, O = [O_1 … O_H], ∂/∂logits, and each head's dQ, dK, dV. Their
+// weights' gradients are products over every row, Xᵀ·dQ_h and so on (add_batch_grads): one product
+// over the whole batch instead of one small product per sequence. X's one-hot positions are not
+// kept: their rows of W_Q's gradient are sums of dQ's rows (add_batch_grads).
 struct BatchRows {
     BatchRows(const ModelConfig& c, std::size_t sequences);
-    Matrix x;                           // (sequences·n, d_model)
+    Matrix x;                           // (sequences·n, d_token) X's first d_token columns
     Matrix heads_out;                   // (sequences·n, heads·d_head)
     Matrix d_logits;                    // (sequences·n, classes)
     std::vector<Matrix> d_q, d_k, d_v;  // per head: (sequences·n, d_head)

@@ -37,7 +37,7 @@ const cpuSeconds = () => globalThis.benchCpuSeconds();
 const FILES = { relaxed: 'attention_core_relaxed.wasm', simd: 'attention_core.wasm' };
 const SLICE_STEPS = 50; // the lab's largest slice (train-runner.js MAX_SLICE_STEPS)
 const READY_TIMEOUT_MS = 120000; // a busy machine starts a worker slowly; the lab's own is 15 s
-/** Reverse at n = 8: the lab's defaults (train-lab.js: seed 7, lr 0.01, d_k 16, 1 head; the core's batch 16), and lr 0.03. */
+/** Reverse at n = 8: the lab's defaults (train-lab.js: seed 7, lr 0.01, d_k 16, 1 head; the core's batch 16), lr 0.03, and lr 0.1 with batch 32. */
 const LEARN = Object.freeze({
   task: 'reverse',
   length: 8,
@@ -50,6 +50,8 @@ const LEARN = Object.freeze({
 const LEARN_SETTINGS = [
   { label: "the lab's defaults (lr 0.01, batch 16)", config: LEARN },
   { label: 'lr 0.03, batch 16', config: { ...LEARN, learningRate: 0.03 } },
+  // the lab's largest learning rate, with the throughput figures' batch of 32
+  { label: 'lr 0.1, batch 32', config: { ...LEARN, learningRate: 0.1, batch: 32 } },
 ];
 const LEARN_MAX_STEPS = 2000;
 const LEARN_CHECK_EVERY = 10;

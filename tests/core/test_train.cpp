@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <utility>
 
 #include "helpers.hpp"
 #include "model.hpp"
@@ -124,6 +125,33 @@ TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summ
                 CHECK(testing::close(b[t]->data[i], a[t]->data[i], 1e-6, 1e-5));
             }
     }
+}
+
+// With one-hot positions the projections leave out X's zeros (model.cpp, project): Q, K and V must
+// still be X·W over every column of X: a row of W left out, or the wrong one added, is off by O(1).
+TEST_CASE("model: with one-hot positions, Q, K and V are X·W over all of X's columns") {
+    attn::ModelConfig m;
+    m.vocab = 6, m.classes = 6, m.length = 6, m.d_token = 16, m.heads = 2, m.d_head = 4;
+    const attn::Params p = attn::init_params(m, 7);
+    const std::vector<int> tokens{0, 1, 2, 3, 4, 5};  // the training lab's reverse probe
+    const attn::SequencePass s = attn::forward_sequence(m, p, tokens.data());
+    REQUIRE(s.x.cols == m.d_token + m.length);
+    const auto plain = [&](const attn::Matrix& w) {
+        attn::Matrix out(s.x.rows, w.cols);
+        for (std::size_t i = 0; i < s.x.rows; ++i)
+            for (std::size_t j = 0; j < w.cols; ++j) {
+                float sum = 0.0f;
+                for (std::size_t t = 0; t < s.x.cols; ++t) sum += s.x(i, t) * w(t, j);
+                out(i, j) = sum;
+            }
+        return out;
+    };
+    // Within float32 rounding: the compiler may fuse the plain loop's multiply–add.
+    for (std::size_t h = 0; h < m.heads; ++h)
+        for (const auto& [got, w] : {std::pair{&s.q[h], &p.w_q[h]}, {&s.k[h], &p.w_k[h]}, {&s.v[h], &p.w_v[h]}}) {
+            const attn::Matrix want = plain(*w);
+            for (std::size_t i = 0; i < want.size(); ++i) CHECK(testing::close(got->data[i], want.data[i], 1e-6, 1e-6));
+        }
 }
 
 TEST_CASE("model: at initialisation the components of q and k have mean 0 and variance 1 (article §4)") {
