@@ -26,6 +26,7 @@ import {
   formatDuration,
 } from '../../web/src/labs/cost-lab.js';
 import { startCostRun } from '../../web/src/labs/cost-run.js';
+import { decades } from '../../web/src/views/cost-lab-chart.js';
 import { bundleLabsWorker, labsWorkerPlugin } from '../../scripts/lib/labs-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';
 
@@ -188,6 +189,43 @@ test('a run on this thread: every size and path measured, with GFLOP/s, its work
   for (const path of COST_PLAN.paths) assert.ok(Number.isFinite(done.slopes[path].slope), path);
   const at512 = (path) => measures.find((m) => m.path === path && m.n === 512);
   assert.ok(at512('simd').ms < at512('reference').ms, 'the SIMD path beats the plain loops');
+});
+
+test('a batch sized while the machine was busy is doubled when the clock reads it as 0 (Firefox: whole ms)', () => {
+  // Firefox outside cross-origin isolation: a clock in whole milliseconds. The first batch of one
+  // call is stretched to 12 ms by other work; after that a call really takes 0.06 ms, and a batch
+  // of one reads 0. The measurement must not be 0 ms (a log axis would have no place for it).
+  let clock = 0;
+  let calls = 0;
+  let real = 0;
+  const timedEngine = {
+    ...engine,
+    simd: () => true,
+    attention: (a) => {
+      calls += 1;
+      real += calls === 2 ? 12 : 0.06; // the warm-up, then the one call the busy machine stretched
+      clock = Math.floor(real);
+      return engine.attention(a);
+    },
+  };
+  const plan = { ...COST_PLAN, sizes: [64], paths: ['simd'], minMs: 20, warmUpMs: 1 };
+  const [measured] = [...runCost(timedEngine, { plan, now: () => clock })].filter((e) => e.type === 'measure');
+  assert.ok(measured.ms > 0.03 && measured.ms < 0.1, `n = 64: ${measured.ms} ms per call`);
+  assert.ok(measured.batch >= 128, `batches of ${measured.batch} calls, read to the millisecond`);
+});
+
+test("the time chart's axis: a range with 0 or ∞ in it is still a finite set of decades", () => {
+  assert.deepEqual(decades(0.01, 100, 10, 2).ticks, [0.01, 0.1, 1, 10, 100]);
+  for (const [lo, hi] of [
+    [0, 12],
+    [0, 0],
+    [-1, 5],
+    [3, Infinity],
+    [NaN, NaN],
+  ]) {
+    const { min, max, ticks } = decades(lo, hi, 10, 2);
+    assert.ok(min > 0 && Number.isFinite(max) && ticks.length >= 3 && ticks.length < 10, `[${lo}, ${hi}]: ${ticks}`);
+  }
 });
 
 test('on a clock that advances with the work (n² per call, plus a fixed cost), the run reads a slope of 2', () => {

@@ -22,19 +22,16 @@ const HISTORY_KEYS = ['step', 'view'];
 const MARK_KEY = 'attentionPlayground';
 const MARK = Object.freeze({ [MARK_KEY]: true });
 
-export function createUrlSync(page) {
+/**
+ * The writer of the page's state into the URL (and to the host page, in an embed): write()
+ * schedules, now() writes what waits, cancel() drops it.
+ */
+function urlWriter(page) {
   const { window, location, history } = page.dom;
-  const events = listeners();
   let timer = 0;
-  let postedHash = null;
-  try {
-    history.replaceState(MARK, '', location.href); // the entry the page opened in is the page's too
-  } catch {
-    /* a sandboxed frame where history throws: Back and Forward are the host's */
-  }
-
   let frame = 0;
   let entryWaiting = false; // a new step or view waits to be written: its entry is kept
+  let postedHash = null;
 
   function cancel() {
     window.clearTimeout(timer);
@@ -75,6 +72,19 @@ export function createUrlSync(page) {
       timer = window.setTimeout(now, 0);
     });
   }
+
+  return { write, now, cancel };
+}
+
+export function createUrlSync(page) {
+  const { window, location, history } = page.dom;
+  const events = listeners();
+  try {
+    history.replaceState(MARK, '', location.href); // the entry the page opened in is the page's too
+  } catch {
+    /* a sandboxed frame where history throws: Back and Forward are the host's */
+  }
+  const { write, now, cancel } = urlWriter(page);
 
   // A hash typed by hand (hashchange) is the whole state.
   events.on(window, 'hashchange', () => {

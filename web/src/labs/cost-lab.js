@@ -218,9 +218,16 @@ export function* measure(engine, { path, n, d, qkv, minMs, maxN, predictMs, slic
   let total = ms;
   while (perCall.length < MIN_REPS || total < minMs) {
     ms = timed(batch);
+    yield TICK;
+    // The batch was sized in a moment the machine was busy (other work, not the calls, made it
+    // last BATCH_MS), and the clock now reads it as under half that — on Firefox's whole
+    // milliseconds, perhaps 0: double it rather than keep a time the clock cannot resolve.
+    if (ms < BATCH_MS / 2) {
+      batch *= 2;
+      continue;
+    }
     perCall.push(ms / batch);
     total += ms;
-    yield TICK;
   }
   return result(robustTime(perCall), perCall.length, batch);
 

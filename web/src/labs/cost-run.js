@@ -34,6 +34,70 @@ export function blobWorker(source) {
 /** Lets the page handle input and paint before the next slice (a timer task runs after pending input). */
 export const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+const ENDS = new Set(['done', 'stopped', 'error']);
+
+/**
+ * A run's events in order, for one consumer: emit(event) queues one, and after 'done', 'stopped'
+ * or 'error' nothing more; take() gives the oldest not yet taken, and arrival() a promise of the
+ * next emit; `done` resolves to the 'done' event's { build, results, slopes }, or null.
+ */
+function eventQueue() {
+  const queue = [];
+  let wake = () => {};
+  let finished = false; // no event will follow the queued ones
+  let resolveDone;
+  const done = new Promise((resolve) => {
+    resolveDone = resolve;
+  });
+  return {
+    done,
+    get finished() {
+      return finished;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    take: () => queue.shift(),
+    arrival: () =>
+      new Promise((resolve) => {
+        wake = resolve;
+      }),
+    emit(event) {
+      if (finished) return;
+      queue.push(event);
+      if (ENDS.has(event.type)) {
+        finished = true;
+        resolveDone(
+          event.type === 'done' ? { build: event.build, results: event.results, slopes: event.slopes } : null,
+        );
+      }
+      wake();
+    },
+  };
+}
+
+/** A copy of the engine's .wasm bytes (never its own buffer, which a transfer would detach), or null. */
+async function wasmCopy(engine) {
+  try {
+    return Uint8Array.from(await engine.wasmBytes());
+  } catch {
+    return null;
+  }
+}
+
+/** The run on the page's thread: runCost's calls one at a time, `pause()` between them. */
+async function runOnPage(engine, { plan, sliceMs, now, pause, emit, stopped }) {
+  try {
+    for (const event of runCost(engine, { plan, sliceMs, now })) {
+      if (event.type !== 'tick') emit(event);
+      await pause();
+      if (stopped()) return; // before the generator makes its next call
+    }
+  } catch (error) {
+    emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
+  }
+}
+
 /**
  * Starts a run. Options:
  *   engine        the page's engine (engine.js): its build, its .wasm bytes for the worker, and
@@ -56,45 +120,19 @@ export function startCostRun({
   readyTimeoutMs = READY_TIMEOUT_MS,
   now = () => performance.now(),
 }) {
-  const queue = []; // events not yet taken by the iterator
-  let wake = null; // resolves the iterator's pending next()
-  let finished = false; // no event will follow the queued ones
+  const events = eventQueue();
+  const { emit } = events;
   let stopped = false;
   let worker = null;
-  let resolveDone;
-  const done = new Promise((resolve) => {
-    resolveDone = resolve;
-  });
-
-  function emit(event) {
-    if (finished) return;
-    queue.push(event);
-    if (event.type === 'done' || event.type === 'stopped' || event.type === 'error') {
-      finished = true;
-      resolveDone(event.type === 'done' ? { build: event.build, results: event.results, slopes: event.slopes } : null);
-    }
-    wake?.();
-  }
-
   function endWorker() {
     worker?.terminate();
     worker?.revoke?.();
     worker = null;
   }
-
-  async function onPageThread(reason) {
+  function onPageThread(reason) {
     emit({ type: 'start', mode: 'main-thread', build: engine.build, reason });
-    try {
-      for (const event of runCost(engine, { plan, sliceMs, now })) {
-        if (event.type !== 'tick') emit(event);
-        await pause();
-        if (stopped) return; // before the generator makes its next call
-      }
-    } catch (error) {
-      emit({ type: 'error', error: { message: String(error?.message ?? error), code: error?.code } });
-    }
+    return runOnPage(engine, { plan, sliceMs, now, pause, emit, stopped: () => stopped });
   }
-
   async function inWorker() {
     try {
       worker = createWorker(workerSource);
@@ -102,14 +140,13 @@ export function startCostRun({
       return onPageThread('worker-threw');
     }
     let ready = false;
-    let timer;
     const fallBack = () => {
       clearTimeout(timer);
       if (ready || stopped || !worker) return;
       endWorker();
       onPageThread('worker-failed');
     };
-    timer = setTimeout(fallBack, readyTimeoutMs);
+    const timer = setTimeout(fallBack, readyTimeoutMs); // fallBack runs only after this line
     worker.addEventListener('error', (e) => {
       e.preventDefault?.();
       if (ready) emit({ type: 'error', error: { message: String(e.message ?? 'the worker failed') } });
@@ -126,41 +163,29 @@ export function startCostRun({
         fallBack();
       } else {
         emit(data);
-        if (finished) endWorker();
+        if (events.finished) endWorker();
       }
     });
-    let wasm;
-    try {
-      // A copy of the bytes (never the engine's own buffer, which a transfer would detach).
-      wasm = Uint8Array.from(await engine.wasmBytes());
-    } catch {
-      return fallBack();
-    }
+    const wasm = await wasmCopy(engine);
+    if (!wasm) return fallBack();
     worker?.postMessage({ type: 'run', build: engine.build, wasm, plan });
   }
 
-  if (workerSource) inWorker();
-  else onPageThread('no-worker-source');
+  void (workerSource ? inWorker() : onPageThread('no-worker-source'));
 
   return {
-    done,
+    done: events.done,
     stop() {
-      if (finished) return;
+      if (events.finished) return;
       stopped = true;
       endWorker();
       emit({ type: 'stopped' });
     },
     async *[Symbol.asyncIterator]() {
       for (;;) {
-        if (queue.length) {
-          yield queue.shift();
-          continue;
-        }
-        if (finished) return;
-        await new Promise((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
+        if (events.waiting) yield events.take();
+        else if (events.finished) return;
+        else await events.arrival();
       }
     },
   };

@@ -13,9 +13,13 @@ const widthOf = (box) => Math.max(280, Math.round(box.clientWidth || 640));
 
 /**
  * A log axis's range: powers of `base` enclosing [lo, hi], at least `span` of them apart, with a
- * tick at each power. → { min, max, ticks }
+ * tick at each power. → { min, max, ticks }. A log axis has no place for 0 or less (nor for ∞):
+ * such ends are replaced by the other end, or by 1, so that the range is always finite.
  */
 export function decades(lo, hi, base, span) {
+  const drawable = (v) => v > 0 && Number.isFinite(v);
+  if (!drawable(hi)) hi = drawable(lo) ? lo : 1;
+  if (!drawable(lo)) lo = hi;
   const log = (v) => Math.log(v) / Math.log(base);
   let a = Math.floor(log(lo) + 1e-9),
     b = Math.ceil(log(hi) - 1e-9);
