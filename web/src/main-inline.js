@@ -13,7 +13,7 @@ import fonts from 'inline-fonts'; // [{ family, weight, style, base64 }], made b
 import { start } from './app.js';
 
 // base64 → bytes, one charCodeAt per byte in a plain loop: Uint8Array.from(text, mapFn) calls a
-// function per byte, 2–4× slower in Chromium on the fonts and the .wasm (≈ 0.26 MB of text at start-up).
+// function per byte, 1.5–4× slower in Chromium on the fonts and the .wasm (≈ 0.26 MB of text at start-up).
 function decode(base64) {
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);
