@@ -19,6 +19,11 @@ const KEPT = ['step', 'view', 'lang', 'theme', 'embed', 'panel', 'nav'];
 
 /** The inputs of a state, as text: two states with the same text compute the same numbers. */
 const inputsOf = (state) => serializeState({ ...state, step: 1, view: 'steps', lang: 'zh-CN', theme: 'system' });
+// The fields inputsOf sets aside.
+const ASIDE = ['step', 'view', 'lang', 'theme'];
+/** True if a and b hold the very same values in every field but `besides` (no serialising: an edit's hot path). */
+const sameBesides = (a, b, besides) =>
+  Object.keys({ ...a, ...b }).every((key) => besides.includes(key) || Object.is(a[key], b[key]));
 
 /** The one cell a typed edit changed ('name:i:j'), or null when it changed anything else too. */
 function changedCell(previous, next) {
@@ -27,7 +32,8 @@ function changedCell(previous, next) {
     Object.entries(next.mats).every(
       ([name, rows]) => previous.mats[name]?.length === rows.length && previous.mats[name][0].length === rows[0].length,
     );
-  if (!sameShapes || inputsOf({ ...previous, mats: next.mats, preset: next.preset }) !== inputsOf(next)) return null;
+  const only = { ...previous, mats: next.mats, preset: next.preset };
+  if (!sameShapes || !(sameBesides(only, next, ASIDE) || inputsOf(only) === inputsOf(next))) return null;
   const changed = [];
   for (const [name, rows] of Object.entries(next.mats))
     rows.forEach((row, i) =>
@@ -87,7 +93,7 @@ export function createUndo(page) {
     resettable: resets.resettable,
     committed(next, previous, { edit, gesture }) {
       resets.committed(next);
-      if (restoring || inputsOf(next) === inputsOf(previous)) return;
+      if (restoring || sameBesides(next, previous, ASIDE) || inputsOf(next) === inputsOf(previous)) return;
       // one cell typed on, or one drag of an arrow (its `gesture`): one entry
       const cell = gesture ?? (edit ? changedCell(previous, next) : null);
       if (cell && cell === typing) return;
