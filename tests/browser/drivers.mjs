@@ -204,7 +204,8 @@ export async function stepInUrl(page, n, message = 'the step in the URL') {
 
 /**
  * Waits for two frames and a task after them: by then the page has written into the URL what it
- * was showing when this was called (for a check that something did not change the URL).
+ * was showing when this was called — a step, a view or a choice; not typing into a cell, which
+ * the URL follows 250 ms later (web/src/controller/url-sync.js).
  */
 export function urlWritten(page) {
   return page.evaluate(async () => {
