@@ -182,6 +182,27 @@ test('Back and Forward move between steps: a new step is a history entry, an edi
   dom.location.hash = '#step=7';
   dom.window.dispatchEvent(new Event('popstate'));
   assert.equal(followed, null);
+  dom.window.dispatchEvent(new Event('hashchange'));
+  assert.equal(followed.step, 7);
+  // A write still waiting when a hash is typed (its timer runs before the hashchange does) leaves
+  // the typed hash for the hashchange to read; the write after that goes ahead.
+  entries.length = 0;
+  followed = null;
+  const waitingStep = { ...page.state, step: 8 };
+  url.committed(waitingStep, page.state, {});
+  dom.location.hash = '#step=2';
+  url.flush();
+  assert.deepEqual(entries, []);
+  assert.equal(dom.location.hash, '#step=2');
+  dom.window.dispatchEvent(new Event('hashchange'));
+  assert.equal(followed.step, 2);
+  page.state = followed;
+  url.committed(followed, waitingStep, { fromUrl: true });
+  url.flush();
+  assert.deepEqual(
+    entries.map(([how, hash]) => [how, hash.match(/step=\d/)[0]]),
+    [['replace', 'step=2']],
+  );
   // A step and an edit within one frame: one new entry, with both.
   entries.length = 0;
   const waiting = (next, options = {}) => {

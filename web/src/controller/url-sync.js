@@ -24,7 +24,8 @@ const MARK = Object.freeze({ [MARK_KEY]: true });
 
 /**
  * The writer of the page's state into the URL (and to the host page, in an embed): write()
- * schedules, now() writes what waits, cancel() drops it.
+ * schedules, now() writes what waits, cancel() drops it, read(hash) says the page has read the
+ * URL's hash.
  */
 function urlWriter(page) {
   const { window, location, history } = page.dom;
@@ -32,6 +33,11 @@ function urlWriter(page) {
   let frame = 0;
   let entryWaiting = false; // a new step or view waits to be written: its entry is kept
   let postedHash = null;
+  // The hash the page last wrote or read. A URL that holds another one was changed by someone
+  // else (a hash typed or set by a script, Back) whose hashchange or popstate is still on its way:
+  // a write waiting from before must not overwrite it, or that event would find the old hash and
+  // the reader's change would be lost. The event reads it, and the write after it goes ahead.
+  let knownHash = location.hash;
 
   function cancel() {
     window.clearTimeout(timer);
@@ -40,6 +46,7 @@ function urlWriter(page) {
 
   function now() {
     cancel();
+    if (location.hash !== knownHash) return;
     const hash = serializeState(page.state);
     // The URL is a convenience: in an unusual sandboxed frame where history throws, the page works on.
     try {
@@ -47,6 +54,7 @@ function urlWriter(page) {
     } catch {
       /* keep going */
     }
+    knownHash = location.hash;
     entryWaiting = false;
     if (hash !== postedHash) {
       postedHash = hash;
@@ -73,7 +81,11 @@ function urlWriter(page) {
     });
   }
 
-  return { write, now, cancel };
+  function read(hash) {
+    knownHash = hash;
+  }
+
+  return { write, now, cancel, read };
 }
 
 export function createUrlSync(page) {
@@ -84,10 +96,11 @@ export function createUrlSync(page) {
   } catch {
     /* a sandboxed frame where history throws: Back and Forward are the host's */
   }
-  const { write, now, cancel } = urlWriter(page);
+  const { write, now, cancel, read } = urlWriter(page);
 
   // A hash typed by hand (hashchange) is the whole state.
   events.on(window, 'hashchange', () => {
+    read(location.hash);
     if (location.hash === serializeState(page.state)) return;
     const parsed = parseState(location.hash);
     page.notice = parsed.notice;
@@ -98,7 +111,9 @@ export function createUrlSync(page) {
   // the inputs stay as the reader last edited them, and the entry is rewritten with them. A hash
   // typed by hand fires popstate too, for an entry the page did not write: hashchange reads it.
   events.on(window, 'popstate', (event) => {
-    if (!event.state?.[MARK_KEY] || location.hash === serializeState(page.state)) return;
+    if (!event.state?.[MARK_KEY]) return;
+    read(location.hash);
+    if (location.hash === serializeState(page.state)) return;
     const { state } = parseState(location.hash);
     const moved = Object.fromEntries(HISTORY_KEYS.map((key) => [key, state[key]]));
     page.part('explain')?.close();
