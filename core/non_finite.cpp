@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace attn {
@@ -10,17 +12,31 @@ namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
+// The counts are read from the numbers' bits, without branches, so that the compiler turns each
+// loop into SIMD compares (std::isfinite and && stay one scalar test per number): the training
+// loop counts every intermediate of every head of every sequence it steps through. A 32-bit count
+// holds any matrix's: the memory check (validate.hpp) keeps each under 1 GiB, 2²⁸ numbers.
+constexpr std::uint32_t kExponent = 0x7f800000u;      // all ones: NaN or ±∞
+constexpr std::uint32_t kMinusInfBits = 0xff800000u;  // −∞
+std::uint32_t bits(float x) {
+    std::uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+
 std::size_t count_all(const Matrix& m) {
-    std::size_t n = 0;
-    for (const float x : m.data) n += !std::isfinite(x);
+    std::uint32_t n = 0;
+    for (const float x : m.data) n += (bits(x) & kExponent) == kExponent;
     return n;
 }
 
 // Cells of scaled or shifted: a masked cell's −∞ is on purpose.
 std::size_t count_unmasked(const Matrix& m, const Matrix& kept) {
-    std::size_t n = 0;
-    for (std::size_t t = 0; t < m.size(); ++t)
-        n += !std::isfinite(m.data[t]) && !(kept.data[t] == 0.0f && m.data[t] == kMinusInf);
+    std::uint32_t n = 0;
+    for (std::size_t t = 0; t < m.size(); ++t) {
+        const std::uint32_t x = bits(m.data[t]);
+        n += ((x & kExponent) == kExponent) & !((kept.data[t] == 0.0f) & (x == kMinusInfBits));
+    }
     return n;
 }
 
