@@ -1,8 +1,8 @@
 // backward_kernels.hpp — the loops of the backward SIMD path (backward_simd.cpp): the softmax's
 // backward, dZ_ij = A_ij·(dA_ij − Σ_t A_it dA_it), over one row, which simd_kernels.hpp has no
-// kernel for; and one row of a matrix product, summed in registers (combine_rows), with the
-// backward pass's multiply–add (backward_madd: fused in the relaxed-SIMD build). The divide is
-// simd_kernels.hpp's own.
+// kernel for; and the rows of a matrix product, summed in registers (combine_rows one row, four_rows
+// four at once, product_rows all of them), with the backward pass's multiply–add (backward_madd:
+// fused in the relaxed-SIMD build). The divide is simd_kernels.hpp's own.
 //
 // Written as simd_kernels.hpp's kernels are: a functor on the xsimd architecture, a batch loop,
 // then a scalar tail; plain loops in the scalar wasm build (ATTN_HAVE_SIMD 0). Against the
@@ -99,6 +99,63 @@ struct combine_rows_kernel {
     }
 };
 
+// out_r = Σ_t coeff_{t,r} · b_t over t < k in order, for four output rows r = 0 … 3 at once, the
+// coefficient of term t for row r at coeff[t·term_stride + r·row_stride] (rows of a·b: a's rows,
+// row_stride a.cols; rows of aᵀ·b: a's columns, term_stride a.cols). Each element summed as
+// combine_rows sums it (from 0, one multiply–add per term, t in order), but each b_t loaded once
+// for four rows, not four times: the products over a whole batch's rows (Xᵀ·D, D·Wᵀ) read their
+// right factor a quarter as often. Two batches of columns at a time (eight sums and the loads fit
+// SSE's sixteen registers), then one, then the tail, scalar.
+template <class MulAdd>
+struct four_rows_kernel {
+    template <class Arch>
+    void operator()(Arch, float* out, std::size_t out_stride, const float* coeff, std::size_t term_stride,
+                    std::size_t row_stride, const float* b, std::size_t b_stride, std::size_t k, std::size_t m) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        const std::size_t r1 = row_stride, r2 = 2 * row_stride, r3 = 3 * row_stride;
+        std::size_t col = 0;
+        for (; col + 2 * W <= m; col += 2 * W) {
+            batch s00(0.0f), s01(0.0f), s10(0.0f), s11(0.0f), s20(0.0f), s21(0.0f), s30(0.0f), s31(0.0f);
+            for (std::size_t t = 0; t < k; ++t) {
+                const float* ct = coeff + t * term_stride;
+                const float* bt = b + t * b_stride + col;
+                const batch b0 = batch::load_unaligned(bt), b1 = batch::load_unaligned(bt + W);
+                const batch c0(ct[0]), c1(ct[r1]), c2(ct[r2]), c3(ct[r3]);
+                s00 = MulAdd{}(c0, b0, s00);
+                s01 = MulAdd{}(c0, b1, s01);
+                s10 = MulAdd{}(c1, b0, s10);
+                s11 = MulAdd{}(c1, b1, s11);
+                s20 = MulAdd{}(c2, b0, s20);
+                s21 = MulAdd{}(c2, b1, s21);
+                s30 = MulAdd{}(c3, b0, s30);
+                s31 = MulAdd{}(c3, b1, s31);
+            }
+            const batch sums[4][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}};
+            for (std::size_t r = 0; r < 4; ++r) {
+                sums[r][0].store_unaligned(out + r * out_stride + col);
+                sums[r][1].store_unaligned(out + r * out_stride + col + W);
+            }
+        }
+        for (; col + W <= m; col += W) {
+            batch s[4] = {batch(0.0f), batch(0.0f), batch(0.0f), batch(0.0f)};
+            for (std::size_t t = 0; t < k; ++t) {
+                const batch bt = batch::load_unaligned(b + t * b_stride + col);
+                for (std::size_t r = 0; r < 4; ++r)
+                    s[r] = MulAdd{}(batch(coeff[t * term_stride + r * row_stride]), bt, s[r]);
+            }
+            for (std::size_t r = 0; r < 4; ++r) s[r].store_unaligned(out + r * out_stride + col);
+        }
+        for (; col < m; ++col)  // then the tail, scalar
+            for (std::size_t r = 0; r < 4; ++r) {
+                float s = 0.0f;
+                for (std::size_t t = 0; t < k; ++t)
+                    s += coeff[t * term_stride + r * row_stride] * b[t * b_stride + col];
+                out[r * out_stride + col] = s;
+            }
+    }
+};
+
 // Σ_t A_it dA_it over the kept keys: a masked key's dA (NaN when its value row is) is selected
 // away, not multiplied by 0; a kept key's product is added whatever its weight.
 struct weighted_sum_kernel {
@@ -147,11 +204,18 @@ inline void combine_rows(float* out, const float* coeff, std::size_t coeff_strid
 inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
     softmax_grad_kernel{}(arch{}, out, a, kept, g, c, n);
 }
+// Four rows of a product (four_rows_kernel above), with the multiply–add `MulAdd`, as combine_rows.
+template <class MulAdd = backward_madd>
+inline void four_rows(float* out, std::size_t out_stride, const float* coeff, std::size_t term_stride,
+                      std::size_t row_stride, const float* b, std::size_t b_stride, std::size_t k, std::size_t m) {
+    four_rows_kernel<MulAdd>{}(arch{}, out, out_stride, coeff, term_stride, row_stride, b, b_stride, k, m);
+}
 
 #else  // no SIMD: the scalar loops over the whole length
 
 struct mul_then_add {};  // the scalar build's only multiply–add: a·b, then + c, each rounded
-template <class MulAdd = mul_then_add>
+using backward_madd = mul_then_add;
+template <class MulAdd = backward_madd>
 inline void combine_rows(float* out, const float* coeff, std::size_t coeff_stride, const float* kept,
                          std::size_t kept_stride, const float* b, std::size_t b_stride, std::size_t k, std::size_t m) {
     for (std::size_t col = 0; col < m; ++col) {
@@ -168,7 +232,27 @@ inline float weighted_sum(const float* a, const float* kept, const float* g, std
 inline void softmax_grad(float* out, const float* a, const float* kept, const float* g, float c, std::size_t n) {
     softmax_grad_tail(out, a, kept, g, c, 0, n);
 }
+template <class MulAdd = backward_madd>
+inline void four_rows(float* out, std::size_t out_stride, const float* coeff, std::size_t term_stride,
+                      std::size_t row_stride, const float* b, std::size_t b_stride, std::size_t k, std::size_t m) {
+    for (std::size_t r = 0; r < 4; ++r)
+        combine_rows(out + r * out_stride, coeff + r * row_stride, term_stride, nullptr, 0, b, b_stride, k, m);
+}
 
 #endif
+
+// The `rows` rows of a product into out (rows out_stride apart), row i's coefficient of term t at
+// coeff[t·term_stride + i·row_stride] (as four_rows): four at a time, the last rows mod 4 one by one.
+template <class MulAdd = backward_madd>
+inline void product_rows(float* out, std::size_t out_stride, std::size_t rows, const float* coeff,
+                         std::size_t term_stride, std::size_t row_stride, const float* b, std::size_t b_stride,
+                         std::size_t k, std::size_t m) {
+    std::size_t i = 0;
+    for (; i + 4 <= rows; i += 4)
+        four_rows<MulAdd>(out + i * out_stride, out_stride, coeff + i * row_stride, term_stride, row_stride, b,
+                          b_stride, k, m);
+    for (; i < rows; ++i)
+        combine_rows<MulAdd>(out + i * out_stride, coeff + i * row_stride, term_stride, nullptr, 0, b, b_stride, k, m);
+}
 
 }  // namespace attn::simd

@@ -2,9 +2,10 @@
 // backward_kernels.hpp): the same functions, shapes and formulas, each tested equal to its
 // reference step (tests/core/test_backward.cpp). Unchecked, like the reference steps.
 //
-//   dV = Aᵀ·dO, dQ = dS·K, dK = dSᵀ·Q, dW = Xᵀ·dOut,  one simd::combine_rows per output row, terms
-//   dA = dO·Vᵀ, dX = dOut·Wᵀ (with Vᵀ, Wᵀ copied)      in the reference's order: equal bit for bit
-//                                                       (but in the relaxed-SIMD build, which fuses)
+//   dV = Aᵀ·dO, dQ = dS·K, dK = dSᵀ·Q                  one simd::combine_rows per output row,
+//   dA = dO·Vᵀ, dX = dOut·Wᵀ, dW = Xᵀ·dOut             or four (simd::product_rows), terms in the
+//   (with Vᵀ and Wᵀ copied)                             reference's order: equal bit for bit (but in
+//                                                       the relaxed-SIMD build, which fuses)
 //   the softmax's backward                              simd::weighted_sum, simd::softmax_grad
 //   the scaling                                         simd::divide: equal bit for bit
 #pragma once

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "backward_attention.hpp"
 #include "backward_kernels.hpp"
@@ -27,54 +28,48 @@ Matrix normal(std::size_t rows, std::size_t cols, double sigma, NormalStream& no
     return m;
 }
 
-// Matrix product on the SIMD path, without checks (every shape here is the model's own): one
-// simd::combine_rows per output row, each element summed over t in order with a multiplication
-// then an addition, as project_simd's axpy per term sums it.
+// Matrix product on the SIMD path, without checks (every shape here is the model's own):
+// simd::product_rows, each element summed over t in order with a multiplication then an
+// addition, as project_simd's axpy per term sums it.
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    for (std::size_t i = 0; i < a.rows; ++i)
-        simd::combine_rows<simd::mul_then_add>(out.row(i), a.row(i), 1, nullptr, 0, b.data.data(), b.cols, a.cols,
-                                               b.cols);
+    simd::product_rows<simd::mul_then_add>(out.data.data(), out.cols, a.rows, a.data.data(), 1, a.cols, b.data.data(),
+                                           b.cols, a.cols, b.cols);
     return out;
 }
 
-// The first `count` rows of w: the rows that multiply X's token part.
-Matrix top_rows(const Matrix& w, std::size_t count) {
-    Matrix top(count, w.cols);
-    std::copy(w.data.begin(), w.data.begin() + static_cast<std::ptrdiff_t>(count * w.cols), top.data.begin());
-    return top;
+// The three projections of every head, in the order of BatchRows::d_projected's column blocks:
+// block 3h + j is head h's W_Q, W_K or W_V (j = 0, 1, 2).
+constexpr std::size_t kProjections = 3;
+std::vector<Matrix>& projection(Params& p, std::size_t j) { return j == 0 ? p.w_q : j == 1 ? p.w_k : p.w_v; }
+const std::vector<Matrix>& projection(const Params& p, std::size_t j) { return projection(const_cast<Params&>(p), j); }
+
+// W = [W_Q1 W_K1 W_V1 … W_VH] over X's token part: the first d_token rows of each, side by side
+// (d_token, heads·3·d_head), so that every head's projections are one product: E·W forward
+// (project_embedding), G·Wᵀ back (add_batch_grads).
+Matrix side_by_side(const ModelConfig& c, const Params& p) {
+    Matrix w(c.d_token, c.heads * kProjections * c.d_head);
+    for (std::size_t h = 0; h < c.heads; ++h)
+        for (std::size_t j = 0; j < kProjections; ++j) {
+            const Matrix& part = projection(p, j)[h];
+            for (std::size_t t = 0; t < c.d_token; ++t)
+                std::copy(part.row(t), part.row(t) + c.d_head, w.row(t) + (h * kProjections + j) * c.d_head);
+        }
+    return w;
 }
 
-// X·W for the model's X (n, d_model). With one-hot positions x_i = E[token_i] ⊕ one-hot(i), so
-// (X·W)_i = E[token_i]·W[0 … d_token − 1] + W[d_token + i]: the product over the token part, then
-// row d_token + i of W added. Equal in value to multiply(x, w) while W is finite (the terms left
-// out are 0·W, and 1·W is exact; only a zero's sign can differ); a third fewer multiplications at
-// d_token = 2n.
-Matrix project(const ModelConfig& c, const Matrix& x, const Matrix& w) {
-    if (c.position != PositionKind::OneHot) return multiply(x, w);
-    Matrix out(x.rows, w.cols);
-    for (std::size_t i = 0; i < x.rows; ++i) {
-        simd::combine_rows<simd::mul_then_add>(out.row(i), x.row(i), 1, nullptr, 0, w.data.data(), w.cols, c.d_token,
-                                               w.cols);
-        const float* position = w.row(c.d_token + i);
-        for (std::size_t j = 0; j < w.cols; ++j) out(i, j) += position[j];
-    }
-    return out;
-}
-
-// ∂L/∂W for Q = X·W over the batch's rows, from dQ: Xᵀ·dQ. Its token rows are the product over X's
-// token part; with one-hot positions, row d_token + i is Σ_s dQ[s·n + i], s in order (the only
-// rows where X's column d_token + i is 1) — what Xᵀ·dQ sums, without its 0·dQ terms.
-Matrix weight_gradient(const ModelConfig& c, const Matrix& x_token, const Matrix& d_out) {
-    const Matrix token = simd_backward::d_project_weights(x_token, d_out);
-    if (c.position != PositionKind::OneHot) return token;
-    Matrix g(model_width(c), d_out.cols);
-    std::copy(token.data.begin(), token.data.end(), g.data.begin());
-    for (std::size_t r = 0; r < d_out.rows; ++r) {
-        float* row = g.row(c.d_token + r % c.length);
-        for (std::size_t j = 0; j < d_out.cols; ++j) row[j] += d_out(r, j);
-    }
-    return g;
+// ∂L/∂W for Q = X·W over the batch's rows, Xᵀ·dQ, added to `grad` from column block `block` of
+// `token`, the product over X's token part, and of `by_position`, dQ's rows summed by position
+// (add_batch_grads). With one-hot positions, row d_token + i of the gradient is Σ_s dQ[s·n + i] (the
+// only rows where X's column d_token + i is 1): by_position's row i.
+void add_weight_gradient(const ModelConfig& c, const Matrix& token, const Matrix& by_position, std::size_t block,
+                         Matrix& grad) {
+    const std::size_t from = block * c.d_head;
+    for (std::size_t t = 0; t < c.d_token; ++t)
+        for (std::size_t j = 0; j < c.d_head; ++j) grad(t, j) += token(t, from + j);
+    if (c.position != PositionKind::OneHot) return;
+    for (std::size_t i = 0; i < c.length; ++i)
+        for (std::size_t j = 0; j < c.d_head; ++j) grad(c.d_token + i, j) += by_position(i, from + j);
 }
 
 AttentionOptions head_options(const ModelConfig& c) {
@@ -168,15 +163,54 @@ Matrix embed(const ModelConfig& c, const Params& p, const int* tokens) {
     return x;
 }
 
+ProjectedEmbedding project_embedding(const ModelConfig& c, const Params& p) {
+    const Matrix w = side_by_side(c, p);
+    ProjectedEmbedding e;
+    e.by_token = multiply(p.token_embedding, w);
+    if (c.position == PositionKind::Learned) {
+        e.by_position = multiply(p.position_embedding, w);
+        return e;
+    }
+    e.by_position = Matrix(c.length, w.cols);
+    for (std::size_t i = 0; i < c.length; ++i)
+        for (std::size_t h = 0; h < c.heads; ++h)
+            for (std::size_t j = 0; j < kProjections; ++j) {
+                const float* row = projection(p, j)[h].row(c.d_token + i);
+                std::copy(row, row + c.d_head, e.by_position.row(i) + (h * kProjections + j) * c.d_head);
+            }
+    return e;
+}
+
+namespace {
+
+// Head h's projection j (Q, K or V) of one sequence: row i is by_token[token_i] + by_position[i],
+// their block 3h + j.
+Matrix projected(const ModelConfig& c, const ProjectedEmbedding& e, const int* tokens, std::size_t h, std::size_t j) {
+    const std::size_t from = (h * kProjections + j) * c.d_head;
+    Matrix out(c.length, c.d_head);
+    for (std::size_t i = 0; i < c.length; ++i) {
+        const float* token = e.by_token.row(static_cast<std::size_t>(tokens[i])) + from;
+        const float* position = e.by_position.row(i) + from;
+        for (std::size_t t = 0; t < c.d_head; ++t) out(i, t) = token[t] + position[t];
+    }
+    return out;
+}
+
+}  // namespace
+
 SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens) {
+    return forward_sequence(c, p, project_embedding(c, p), tokens);
+}
+
+SequencePass forward_sequence(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens) {
     SequencePass s;
     s.x = embed(c, p, tokens);
     s.heads_out = Matrix(c.length, c.heads * c.d_head);
     const AttentionOptions o = head_options(c);
     for (std::size_t h = 0; h < c.heads; ++h) {
-        s.q.push_back(project(c, s.x, p.w_q[h]));
-        s.k.push_back(project(c, s.x, p.w_k[h]));
-        s.v.push_back(project(c, s.x, p.w_v[h]));
+        s.q.push_back(projected(c, e, tokens, h, 0));
+        s.k.push_back(projected(c, e, tokens, h, 1));
+        s.v.push_back(projected(c, e, tokens, h, 2));
         s.steps.push_back(forward_head(s.q[h], s.k[h], s.v[h], o));
         for (std::size_t i = 0; i < c.length; ++i)  // O_h into its columns of O
             std::copy(s.steps[h].output.row(i), s.steps[h].output.row(i) + c.d_head, s.heads_out.row(i) + h * c.d_head);
@@ -188,15 +222,9 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* 
 }
 
 BatchRows::BatchRows(const ModelConfig& c, std::size_t sequences)
-    : x(sequences * c.length, c.d_token),
-      heads_out(sequences * c.length, c.heads * c.d_head),
-      d_logits(sequences * c.length, c.classes) {
-    for (std::size_t h = 0; h < c.heads; ++h) {
-        d_q.emplace_back(sequences * c.length, c.d_head);
-        d_k.emplace_back(sequences * c.length, c.d_head);
-        d_v.emplace_back(sequences * c.length, c.d_head);
-    }
-}
+    : heads_out(sequences * c.length, c.heads * c.d_head),
+      d_logits(sequences * c.length, c.classes),
+      d_projected(sequences * c.length, c.heads * kProjections * c.d_head) {}
 
 namespace {
 
@@ -204,33 +232,39 @@ namespace {
 void put_rows(Matrix& into, std::size_t at, const Matrix& m) {
     for (std::size_t i = 0; i < m.rows; ++i) std::copy(m.row(i), m.row(i) + into.cols, into.row(at + i));
 }
+// m's rows into `into`'s columns from `column` on, from row `at` on.
+void put_block(Matrix& into, std::size_t at, std::size_t column, const Matrix& m) {
+    for (std::size_t i = 0; i < m.rows; ++i) std::copy(m.row(i), m.row(i) + m.cols, into.row(at + i) + column);
+}
 
 }  // namespace
 
-void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
-                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads, double* softmax_gradient,
-                       BatchRows* rows, std::size_t s) {
-    const SequencePass pass = forward_sequence(c, p, tokens);
+void sequence_backward(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens,
+                       const int* targets, float scale, double* loss, std::size_t* scored, std::size_t* correct,
+                       Params* grads, double* softmax_gradient, BatchRows* rows, std::size_t s) {
+    const SequencePass pass = forward_sequence(c, p, e, tokens);
     const std::size_t at = s * c.length;
     // Cross-entropy: −log softmax(logits_i)[y_i]; its gradient is softmax(logits_i) − onehot(y_i).
     Matrix d_logits(c.length, c.classes);
+    std::vector<float> exps(c.classes);  // e^(z_j − m), each computed once
     for (std::size_t i = 0; i < c.length; ++i) {
         if (targets[i] < 0) continue;  // kUnscored
         const auto y = static_cast<std::size_t>(targets[i]);
         const float* z = pass.logits.row(i);
         const float m = *std::max_element(z, z + c.classes);
         float sum = 0.0f;
-        for (std::size_t j = 0; j < c.classes; ++j) sum += std::exp(z[j] - m);
+        for (std::size_t j = 0; j < c.classes; ++j) {
+            exps[j] = std::exp(z[j] - m);
+            sum += exps[j];
+        }
         *loss += static_cast<double>(std::log(sum) - (z[y] - m));
         *scored += 1;
         *correct += static_cast<std::size_t>(std::max_element(z, z + c.classes) - z) == y;
-        for (std::size_t j = 0; j < c.classes; ++j)
-            d_logits(i, j) = scale * (std::exp(z[j] - m) / sum - (j == y ? 1.0f : 0.0f));
+        for (std::size_t j = 0; j < c.classes; ++j) d_logits(i, j) = scale * (exps[j] / sum - (j == y ? 1.0f : 0.0f));
     }
     if (!grads) return;
 
     // The readout: logits = O·W_out + b (W_out's gradient, Oᵀ·∂logits, from the rows).
-    put_rows(rows->x, at, pass.x);
     put_rows(rows->heads_out, at, pass.heads_out);
     put_rows(rows->d_logits, at, d_logits);
     for (std::size_t i = 0; i < c.length; ++i)
@@ -247,41 +281,47 @@ void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens,
             std::copy(d_heads.row(i) + h * c.d_head, d_heads.row(i) + (h + 1) * c.d_head, d_out.row(i));
         const AttentionGrads g = backward_steps_simd(pass.steps[h], pass.q[h], pass.k[h], pass.v[h], d_out, o);
         for (float z : g.d_scaled.data) d_scaled_norm2 += double(z) * double(z);
-        put_rows(rows->d_q[h], at, g.d_q);
-        put_rows(rows->d_k[h], at, g.d_k);
-        put_rows(rows->d_v[h], at, g.d_v);
+        const std::size_t block = h * kProjections * c.d_head;
+        put_block(rows->d_projected, at, block, g.d_q);
+        put_block(rows->d_projected, at, block + c.d_head, g.d_k);
+        put_block(rows->d_projected, at, block + 2 * c.d_head, g.d_v);
     }
     if (softmax_gradient) *softmax_gradient += std::sqrt(d_scaled_norm2);
 }
 
 void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& rows, const int* tokens, Params* grads) {
     add_into(grads->w_out, simd_backward::d_project_weights(rows.heads_out, rows.d_logits));
-    // Through each head's projections: W_Q += Xᵀ·dQ …, and dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ,
-    // over X's token part only: the one-hot positions are not learned, and learned ones are added
-    // to the token part (then d_token = d_model).
-    Matrix dx(rows.x.rows, c.d_token);
-    for (std::size_t h = 0; h < c.heads; ++h) {
-        add_into(grads->w_q[h], weight_gradient(c, rows.x, rows.d_q[h]));
-        add_into(grads->w_k[h], weight_gradient(c, rows.x, rows.d_k[h]));
-        add_into(grads->w_v[h], weight_gradient(c, rows.x, rows.d_v[h]));
-        add_into(dx, simd_backward::d_project_input(rows.d_q[h], top_rows(p.w_q[h], c.d_token)));
-        add_into(dx, simd_backward::d_project_input(rows.d_k[h], top_rows(p.w_k[h], c.d_token)));
-        add_into(dx, simd_backward::d_project_input(rows.d_v[h], top_rows(p.w_v[h], c.d_token)));
+    // Through every head's projections at once (BatchRows), with X's token part E[token_r] (+ P_i,
+    // learned positions) and W = [W_Q1 W_K1 W_V1 …] over it. Each product over the batch's rows is
+    // one over D's rows summed by token, G, and by position, H:
+    //   Xᵀ·D = Eᵀ·G (+ Pᵀ·H)      G_v = Σ_{r: token_r = v} D_r,  H_i = Σ_s D_{s·n+i}
+    //   ∂E_v = Σ_{r: token_r = v} (D·Wᵀ)_r = G_v·Wᵀ,   ∂P_i = H_i·Wᵀ
+    // — products with vocab and n rows, not with the batch's: what gathering rows of E into X costs
+    // (the one-hot positions are not learned; learned ones are added to the token part, d_token = d_model).
+    const Matrix& d = rows.d_projected;
+    Matrix by_token(c.vocab, d.cols), by_position(c.length, d.cols);
+    for (std::size_t r = 0; r < d.rows; ++r) {
+        float* g = by_token.row(static_cast<std::size_t>(tokens[r]));
+        float* h = by_position.row(r % c.length);
+        for (std::size_t j = 0; j < d.cols; ++j) g[j] += d(r, j), h[j] += d(r, j);
     }
-    // The embedding: x_i = E[token_i] ⊕ one-hot(i), or E[token_i] + P_i (row r is position r mod n).
-    for (std::size_t r = 0; r < dx.rows; ++r) {
-        float* de = grads->token_embedding.row(static_cast<std::size_t>(tokens[r]));
-        for (std::size_t t = 0; t < c.d_token; ++t) de[t] += dx(r, t);
-        if (c.position == PositionKind::Learned)
-            for (std::size_t t = 0; t < c.d_token; ++t) grads->position_embedding(r % c.length, t) += dx(r, t);
-    }
+    const bool learned = c.position == PositionKind::Learned;
+    Matrix token = simd_backward::d_project_weights(p.token_embedding, by_token);
+    if (learned) add_into(token, simd_backward::d_project_weights(p.position_embedding, by_position));
+    for (std::size_t h = 0; h < c.heads; ++h)
+        for (std::size_t j = 0; j < kProjections; ++j)
+            add_weight_gradient(c, token, by_position, h * kProjections + j, projection(*grads, j)[h]);
+    const Matrix w = side_by_side(c, p);
+    add_into(grads->token_embedding, simd_backward::d_project_input(by_token, w));
+    if (learned) add_into(grads->position_embedding, simd_backward::d_project_input(by_position, w));
 }
 
 void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
                        double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
                        double* softmax_gradient) {
     BatchRows rows(c, grads ? 1 : 0);
-    sequence_backward(c, p, tokens, targets, scale, loss, scored, correct, grads, softmax_gradient, &rows, 0);
+    sequence_backward(c, p, project_embedding(c, p), tokens, targets, scale, loss, scored, correct, grads,
+                      softmax_gradient, &rows, 0);
     if (grads) add_batch_grads(c, p, rows, tokens, grads);
 }
 

@@ -79,28 +79,40 @@ struct SequencePass {
 };
 SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens);
 
-// The rows a batch's backward pass leaves for the projections' weights, sequence s at rows
-// s·n … s·n + n − 1: X's token part, O = [O_1 … O_H], ∂/∂logits, and each head's dQ, dK, dV. Their
-// weights' gradients are products over every row, Xᵀ·dQ_h and so on (add_batch_grads): one product
-// over the whole batch instead of one small product per sequence. X's one-hot positions are not
-// kept: their rows of W_Q's gradient are sums of dQ's rows (add_batch_grads).
+// X·W for every token and every position, once for the parameters: x_i is E[token_i] ⊕ one-hot(i)
+// or E[token_i] + P_i, so x_i·W = E[token_i]·W' + W[d_token + i] or E[token_i]·W + P_i·W (W' the
+// first d_token rows of W). W = [W_Q1 W_K1 W_V1 … W_VH] side by side, as BatchRows::d_projected.
+// A sequence's Q, K and V are then rows of these, added: a training step makes the products once,
+// with vocab and n rows, not once per sequence.
+struct ProjectedEmbedding {
+    Matrix by_token;     // (vocab, heads·3·d_head)  E·W'
+    Matrix by_position;  // (n, heads·3·d_head)      W's one-hot rows, or P·W
+};
+ProjectedEmbedding project_embedding(const ModelConfig& c, const Params& p);
+// forward_sequence with the parameters' projected embedding made already.
+SequencePass forward_sequence(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens);
+
+// The rows a batch's backward pass leaves for the projections' weights and the embedding,
+// sequence s at rows s·n … s·n + n − 1: O = [O_1 … O_H], ∂/∂logits, and every head's dQ, dK, dV
+// side by side, D = [dQ_1 dK_1 dV_1 … dQ_H dK_H dV_H]. What follows from them is a few products over
+// the whole batch (add_batch_grads), not small ones per sequence, head and projection.
 struct BatchRows {
     BatchRows(const ModelConfig& c, std::size_t sequences);
-    Matrix x;                           // (sequences·n, d_token) X's first d_token columns
-    Matrix heads_out;                   // (sequences·n, heads·d_head)
-    Matrix d_logits;                    // (sequences·n, classes)
-    std::vector<Matrix> d_q, d_k, d_v;  // per head: (sequences·n, d_head)
+    Matrix heads_out;    // (sequences·n, heads·d_head)
+    Matrix d_logits;     // (sequences·n, classes)
+    Matrix d_projected;  // (sequences·n, heads·3·d_head) D: head h's dQ, dK, dV at columns (3h + 0, 1, 2)·d_head
 };
 
 // One sequence's cross-entropy and backward pass as loss_and_backward (below) computes them, down
 // to each head's dQ, dK, dV: what follows from them (the projections' weights, dX and the
 // embedding's gradient) is left in *rows at sequence `s`'s rows for add_batch_grads; b's gradient
 // is added to *grads. With grads null, the loss alone (rows untouched).
-void sequence_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
-                       double* loss, std::size_t* scored, std::size_t* correct, Params* grads, double* softmax_gradient,
-                       BatchRows* rows, std::size_t s);
+void sequence_backward(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens,
+                       const int* targets, float scale, double* loss, std::size_t* scored, std::size_t* correct,
+                       Params* grads, double* softmax_gradient, BatchRows* rows, std::size_t s);
 // Adds to *grads what the rows give, over every row: W_out += Oᵀ·∂logits; per head W_Q += Xᵀ·dQ,
-// W_K += Xᵀ·dK, W_V += Xᵀ·dV; then dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ into E (and P).
+// W_K += Xᵀ·dK, W_V += Xᵀ·dV; then dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ into E (and P) —
+// each as a product with E (and P) of D's rows summed by token (and by position), model.cpp.
 // `tokens`: the rows' tokens, sequence after sequence.
 void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& rows, const int* tokens, Params* grads);
 

@@ -58,11 +58,12 @@ TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Par
     std::size_t scored = 0, correct = 0, sequences = 0;
     // The projections' weights, dX and the embedding: products over the whole batch's rows after the loop.
     BatchRows rows(m, grads ? b.count : 0);
+    const ProjectedEmbedding projected = project_embedding(m, p);
     for (std::size_t s = 0; s < b.count; ++s) {
         const std::size_t scored_before = scored;
         double sequence_gradient = 0.0;
-        sequence_backward(m, p, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss, &scored,
-                          &correct, grads, &sequence_gradient, &rows, s);
+        sequence_backward(m, p, projected, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale,
+                          &loss, &scored, &correct, grads, &sequence_gradient, &rows, s);
         // The gradient of the batch's mean loss, scale·Σ, back to this sequence's own mean.
         const std::size_t sequence_scored = scored - scored_before;
         if (sequence_scored == 0) continue;

@@ -18,6 +18,7 @@
 #include "backward_kernels.hpp"
 #include "backward_simd.hpp"
 #include "helpers.hpp"
+#include "reference.hpp"
 
 using attn::AttentionBackward;
 using attn::AttentionOptions;
@@ -478,6 +479,34 @@ TEST_CASE("backward kernels: combine_rows sums each column in order, through the
 #endif
             }
         }
+}
+
+// The training step's products over a whole batch (model.cpp, backward_simd.cpp): four rows at a
+// time through simd::four_rows, the rest through combine_rows. Each row must be what combine_rows
+// gives it alone, bit for bit in every build (the same multiply–adds in the same order, fused or
+// not alike), with coefficients along a's rows (a·b) or down its columns (aᵀ·b), at every number
+// of rows around 4 and every width around the two batches four_rows holds at once.
+TEST_CASE("backward kernels: product_rows gives each row what combine_rows gives it, four rows at a time") {
+    const std::size_t w = attn::simd::batch_size();
+    for (std::size_t rows = 0; rows <= 9; ++rows)
+        for (std::size_t m = 0; m <= 4 * w + 3; ++m)
+            for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{6}}) {
+                INFO("rows = " << rows << ", m = " << m << ", k = " << k);
+                const Matrix a = random_matrix(rows, k, unsigned(rows * 13 + m + k)),
+                             at = attn::reference::transpose(a), b = random_matrix(k, m + 1, unsigned(m + 40));
+                for (const bool transposed : {false, true}) {
+                    // a·b reads a's rows (terms 1 apart, rows k apart); atᵀ·b the same numbers down at's columns
+                    const Matrix& coeff = transposed ? at : a;
+                    const std::size_t term_stride = transposed ? rows : 1, row_stride = transposed ? 1 : k;
+                    std::vector<float> out(rows * (m + 1), -7.0f), want(rows * (m + 1), -7.0f);
+                    attn::simd::product_rows(out.data(), m + 1, rows, coeff.data.data(), term_stride, row_stride,
+                                             b.data.data(), b.cols, k, m);
+                    for (std::size_t i = 0; i < rows; ++i)
+                        attn::simd::combine_rows(want.data() + i * (m + 1), coeff.data.data() + i * row_stride,
+                                                 term_stride, nullptr, 0, b.data.data(), b.cols, k, m);
+                    CHECK(out == want);  // the column past each row's m untouched in both
+                }
+            }
 }
 
 TEST_CASE("backward refuses a gradOutput of the wrong shape or not finite, on both paths alike") {

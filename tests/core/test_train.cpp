@@ -86,8 +86,9 @@ TEST_CASE("model: the backward pass agrees with finite differences of the loss, 
 
 // The training step's batch path (sequence_backward for each sequence, then add_batch_grads over
 // all their rows, as Trainer::step runs it) against loss_and_backward summed sequence by sequence:
-// the same loss and counts; b, E and P bit for bit (the same terms in the same order); the
-// projections' weights, summed over the batch's rows in one product, within float32 rounding.
+// the same loss and counts; b bit for bit (the same terms in the same order); the projections'
+// weights and E and P, summed over the whole batch's rows by token and by position before their
+// products (model.cpp, add_batch_grads), within float32 rounding.
 TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summed over its sequences") {
     for (const PositionKind position : {PositionKind::OneHot, PositionKind::Learned}) {
         attn::ModelConfig m;
@@ -108,7 +109,8 @@ TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summ
             const int* x = tokens.data() + s * m.length;
             const int* y = targets.data() + s * m.length;
             attn::loss_and_backward(m, p, x, y, 0.1f, &loss_a, &scored_a, &correct_a, &per_sequence, &gradient_a);
-            attn::sequence_backward(m, p, x, y, 0.1f, &loss_b, &scored_b, &correct_b, &batched, &gradient_b, &rows, s);
+            attn::sequence_backward(m, p, attn::project_embedding(m, p), x, y, 0.1f, &loss_b, &scored_b, &correct_b,
+                                    &batched, &gradient_b, &rows, s);
         }
         attn::add_batch_grads(m, p, rows, tokens.data(), &batched);
         CHECK(loss_a == loss_b);
@@ -116,8 +118,6 @@ TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summ
         CHECK(scored_a == scored_b);
         CHECK(correct_a == correct_b);
         CHECK(batched.b_out.data == per_sequence.b_out.data);
-        CHECK(batched.token_embedding.data == per_sequence.token_embedding.data);
-        CHECK(batched.position_embedding.data == per_sequence.position_embedding.data);
         const std::vector<attn::Matrix*> a = attn::tensors(per_sequence), b = attn::tensors(batched);
         for (std::size_t t = 0; t < a.size(); ++t)
             for (std::size_t i = 0; i < a[t]->size(); ++i) {
@@ -127,31 +127,35 @@ TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summ
     }
 }
 
-// With one-hot positions the projections leave out X's zeros (model.cpp, project): Q, K and V must
-// still be X·W over every column of X: a row of W left out, or the wrong one added, is off by O(1).
-TEST_CASE("model: with one-hot positions, Q, K and V are X·W over all of X's columns") {
-    attn::ModelConfig m;
-    m.vocab = 6, m.classes = 6, m.length = 6, m.d_token = 16, m.heads = 2, m.d_head = 4;
-    const attn::Params p = attn::init_params(m, 7);
-    const std::vector<int> tokens{0, 1, 2, 3, 4, 5};  // the training lab's reverse probe
-    const attn::SequencePass s = attn::forward_sequence(m, p, tokens.data());
-    REQUIRE(s.x.cols == m.d_token + m.length);
-    const auto plain = [&](const attn::Matrix& w) {
-        attn::Matrix out(s.x.rows, w.cols);
-        for (std::size_t i = 0; i < s.x.rows; ++i)
-            for (std::size_t j = 0; j < w.cols; ++j) {
-                float sum = 0.0f;
-                for (std::size_t t = 0; t < s.x.cols; ++t) sum += s.x(i, t) * w(t, j);
-                out(i, j) = sum;
+// Q, K and V are made from E·W and the positions' rows (model.hpp, project_embedding), not from X:
+// they must still be X·W over every column of X, with one-hot positions (a row of W left out, or
+// the wrong one added, is off by O(1)) and with learned ones (E·W + P·W for (E + P)·W).
+TEST_CASE("model: Q, K and V are X·W over all of X's columns, with one-hot or learned positions") {
+    for (const PositionKind position : {PositionKind::OneHot, PositionKind::Learned}) {
+        attn::ModelConfig m;
+        m.vocab = 6, m.classes = 6, m.length = 6, m.d_token = 16, m.heads = 2, m.d_head = 4, m.position = position;
+        const attn::Params p = attn::init_params(m, 7);
+        const std::vector<int> tokens{0, 1, 2, 3, 4, 5};  // the training lab's reverse probe
+        const attn::SequencePass s = attn::forward_sequence(m, p, tokens.data());
+        REQUIRE(s.x.cols == attn::model_width(m));
+        const auto plain = [&](const attn::Matrix& w) {
+            attn::Matrix out(s.x.rows, w.cols);
+            for (std::size_t i = 0; i < s.x.rows; ++i)
+                for (std::size_t j = 0; j < w.cols; ++j) {
+                    double sum = 0.0;
+                    for (std::size_t t = 0; t < s.x.cols; ++t) sum += double(s.x(i, t)) * double(w(t, j));
+                    out(i, j) = float(sum);
+                }
+            return out;
+        };
+        // Within float32 rounding of the exact products.
+        for (std::size_t h = 0; h < m.heads; ++h)
+            for (const auto& [got, w] : {std::pair{&s.q[h], &p.w_q[h]}, {&s.k[h], &p.w_k[h]}, {&s.v[h], &p.w_v[h]}}) {
+                const attn::Matrix want = plain(*w);
+                for (std::size_t i = 0; i < want.size(); ++i)
+                    CHECK(testing::close(got->data[i], want.data[i], 1e-6, 1e-5));
             }
-        return out;
-    };
-    // Within float32 rounding: the compiler may fuse the plain loop's multiply–add.
-    for (std::size_t h = 0; h < m.heads; ++h)
-        for (const auto& [got, w] : {std::pair{&s.q[h], &p.w_q[h]}, {&s.k[h], &p.w_k[h]}, {&s.v[h], &p.w_v[h]}}) {
-            const attn::Matrix want = plain(*w);
-            for (std::size_t i = 0; i < want.size(); ++i) CHECK(testing::close(got->data[i], want.data[i], 1e-6, 1e-6));
-        }
+    }
 }
 
 TEST_CASE("model: at initialisation the components of q and k have mean 0 and variance 1 (article §4)") {
