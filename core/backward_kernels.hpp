@@ -103,9 +103,9 @@ struct combine_rows_kernel {
 // coefficient of term t for row r at coeff[t·term_stride + r·row_stride] (rows of a·b: a's rows,
 // row_stride a.cols; rows of aᵀ·b: a's columns, term_stride a.cols). Each element summed as
 // combine_rows sums it (from 0, one multiply–add per term, t in order), but each b_t loaded once
-// for four rows, not four times: the products over a whole batch's rows (Xᵀ·D, D·Wᵀ) read their
-// right factor a quarter as often. Two batches of columns at a time (eight sums and the loads fit
-// SSE's sixteen registers), then one, then the tail, scalar.
+// for four rows, not four times: a training step's products (Oᵀ·∂logits over the batch's rows,
+// E·W, Eᵀ·G, G·Wᵀ: model.cpp) read their right factor a quarter as often. Two batches of columns
+// at a time (eight sums and the loads fit SSE's sixteen registers), then one, then the tail, scalar.
 template <class MulAdd>
 struct four_rows_kernel {
     template <class Arch>
@@ -236,7 +236,7 @@ template <class MulAdd = backward_madd>
 inline void four_rows(float* out, std::size_t out_stride, const float* coeff, std::size_t term_stride,
                       std::size_t row_stride, const float* b, std::size_t b_stride, std::size_t k, std::size_t m) {
     for (std::size_t r = 0; r < 4; ++r)
-        combine_rows(out + r * out_stride, coeff + r * row_stride, term_stride, nullptr, 0, b, b_stride, k, m);
+        combine_rows<MulAdd>(out + r * out_stride, coeff + r * row_stride, term_stride, nullptr, 0, b, b_stride, k, m);
 }
 
 #endif

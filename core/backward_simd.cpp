@@ -70,9 +70,8 @@ Matrix d_keys(const Matrix& d_scores, const Matrix& kept, const Matrix& q) {
     return transposed_times(d_scores, &kept, q);
 }
 
-// Xᵀ·dOut: its rows are X's columns, four at a time (simd::product_rows: over a whole batch's
-// rows, dOut read a quarter as often), each element summed over X's rows in order, as
-// transposed_times sums it.
+// Xᵀ·dOut: its rows are X's columns, four at a time (simd::product_rows: dOut read a quarter as
+// often), each element summed over X's rows in order, as transposed_times sums it.
 Matrix d_project_weights(const Matrix& x, const Matrix& d_out) {
     Matrix out(x.cols, d_out.cols);
     simd::product_rows(out.data.data(), out.cols, x.cols, x.data.data(), x.cols, 1, d_out.data.data(), d_out.cols,
