@@ -308,7 +308,7 @@ TEST_CASE("training: the √d_k race (article §4) — unscaled, the gradient th
     // Reverse (n = 6), seed 7, Adam at lr 0.01, the same initialisation for both runs: q and k of
     // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, AVX) after
     // 150 steps, held-out loss scaled / unscaled: d_k = 16: 0.0002 / 0.0008 (both learn);
-    // d_k = 64: 0.0001 / 1.62; d_k = 256: 0.0001 / 1.71 (chance is ln 6 = 1.79). The first step's
+    // d_k = 64: 0.0001 / 1.56; d_k = 256: 0.0001 / 1.71 (chance is ln 6 = 1.79). The first step's
     // gradient through the softmax, scaled / unscaled: 0.13 / 0.095, 0.094 / 0.040, 0.11 / 0.027.
     for (const std::size_t d_k : {64, 256}) {
         TrainConfig scaled = config(TaskKind::Reverse), unscaled = scaled;
