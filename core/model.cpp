@@ -44,16 +44,18 @@ constexpr std::size_t kProjections = 3;
 std::vector<Matrix>& projection(Params& p, std::size_t j) { return j == 0 ? p.w_q : j == 1 ? p.w_k : p.w_v; }
 const std::vector<Matrix>& projection(const Params& p, std::size_t j) { return projection(const_cast<Params&>(p), j); }
 
-// W = [W_Q1 W_K1 W_V1 … W_VH] over X's token part: the first d_token rows of each, side by side
-// (d_token, heads·3·d_head), so that every head's projections are one product: E·W forward
-// (project_embedding), G·Wᵀ back (add_batch_grads).
-Matrix side_by_side(const ModelConfig& c, const Params& p) {
-    Matrix w(c.d_token, c.heads * kProjections * c.d_head);
+// Rows [from, from + count) of W = [W_Q1 W_K1 W_V1 … W_VH], every head's projections side by side
+// (count, heads·3·d_head). Over X's token part (rows 0 … d_token − 1) every head's projections
+// are then one product: E·W forward (project_embedding), G·Wᵀ back (add_batch_grads); the rows
+// after it are the one-hot positions' (project_embedding).
+Matrix side_by_side(const ModelConfig& c, const Params& p, std::size_t from, std::size_t count) {
+    Matrix w(count, c.heads * kProjections * c.d_head);
     for (std::size_t h = 0; h < c.heads; ++h)
         for (std::size_t j = 0; j < kProjections; ++j) {
             const Matrix& part = projection(p, j)[h];
-            for (std::size_t t = 0; t < c.d_token; ++t)
-                std::copy(part.row(t), part.row(t) + c.d_head, w.row(t) + (h * kProjections + j) * c.d_head);
+            for (std::size_t t = 0; t < count; ++t)
+                std::copy(part.row(from + t), part.row(from + t) + c.d_head,
+                          w.row(t) + (h * kProjections + j) * c.d_head);
         }
     return w;
 }
@@ -164,20 +166,11 @@ Matrix embed(const ModelConfig& c, const Params& p, const int* tokens) {
 }
 
 ProjectedEmbedding project_embedding(const ModelConfig& c, const Params& p) {
-    const Matrix w = side_by_side(c, p);
+    const Matrix w = side_by_side(c, p, 0, c.d_token);
     ProjectedEmbedding e;
     e.by_token = multiply(p.token_embedding, w);
-    if (c.position == PositionKind::Learned) {
-        e.by_position = multiply(p.position_embedding, w);
-        return e;
-    }
-    e.by_position = Matrix(c.length, w.cols);
-    for (std::size_t i = 0; i < c.length; ++i)
-        for (std::size_t h = 0; h < c.heads; ++h)
-            for (std::size_t j = 0; j < kProjections; ++j) {
-                const float* row = projection(p, j)[h].row(c.d_token + i);
-                std::copy(row, row + c.d_head, e.by_position.row(i) + (h * kProjections + j) * c.d_head);
-            }
+    e.by_position = c.position == PositionKind::Learned ? multiply(p.position_embedding, w)
+                                                        : side_by_side(c, p, c.d_token, c.length);
     return e;
 }
 
@@ -311,7 +304,7 @@ void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& row
     for (std::size_t h = 0; h < c.heads; ++h)
         for (std::size_t j = 0; j < kProjections; ++j)
             add_weight_gradient(c, token, by_position, h * kProjections + j, projection(*grads, j)[h]);
-    const Matrix w = side_by_side(c, p);
+    const Matrix w = side_by_side(c, p, 0, c.d_token);
     add_into(grads->token_embedding, simd_backward::d_project_input(by_token, w));
     if (learned) add_into(grads->position_embedding, simd_backward::d_project_input(by_position, w));
 }
