@@ -17,10 +17,11 @@ const LIMIT = 50;
 // What a reader navigates or chooses for the page, not for the numbers: kept through an undo.
 const KEPT = ['step', 'view', 'lang', 'theme', 'embed', 'panel', 'nav'];
 
+// The fields that do not change the numbers, each set to one value before the inputs are compared.
+const ASIDE_AS = { step: 1, view: 'steps', lang: 'zh-CN', theme: 'system' };
+const ASIDE = Object.keys(ASIDE_AS);
 /** The inputs of a state, as text: two states with the same text compute the same numbers. */
-const inputsOf = (state) => serializeState({ ...state, step: 1, view: 'steps', lang: 'zh-CN', theme: 'system' });
-// The fields inputsOf sets aside.
-const ASIDE = ['step', 'view', 'lang', 'theme'];
+const inputsOf = (state) => serializeState({ ...state, ...ASIDE_AS });
 /** True if a and b hold the very same values in every field but `besides` (no serialising: an edit's hot path). */
 const sameBesides = (a, b, besides) =>
   Object.keys({ ...a, ...b }).every((key) => besides.includes(key) || Object.is(a[key], b[key]));
