@@ -188,6 +188,10 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
     return {};
 }
 
+Error check_output_shape(const Shape& q, const Shape& v, std::size_t out_values) {
+    return check_shape("out", {q.rows, v.cols, out_values});
+}
+
 Error check_memory(const char* operation, const char* what, std::size_t rows, std::size_t cols, std::uint64_t bytes) {
     if (bytes <= kMemoryLimitBytes) return {};
     const auto [need, limit] = need_and_limit(bytes, kMemoryLimitBytes);

@@ -60,6 +60,9 @@ Error check_attention_shapes(const Shape& q, const Shape& k, const Shape& v, flo
 // The shapes, then the values: no ±Infinity in q, k, v; a custom mask holds only 0 and 1.
 //   the above, not_finite, mask_value
 Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
+// An output the caller provides for softmax(QKᵀ/√d_k)·V (the JS API's `out`): n_q×d_v values,
+// q and v being already checked. Named "out" in the error.      wrong_length
+Error check_output_shape(const Shape& q, const Shape& v, std::size_t out_values);
 
 // Refuses a call whose working memory would exceed kMemoryLimitBytes (too_much_memory), before
 // anything is allocated. `operation` is the entry point, `what` the rows×cols matrix whose size

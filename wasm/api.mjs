@@ -210,6 +210,37 @@ function unwrap(result) {
 
 const ATTENTION_KEYS = ['q', 'k', 'v', 'scale', 'temperature', 'mask'];
 const STEPS_KEYS = [...ATTENTION_KEYS, 'stable', 'axis', 'path'];
+// The output-only functions also take `out`, a Float32Array of n_q × d_v values the output is
+// written into and returned as its data: no new array per call (see readOutput).
+const OUTPUT_KEYS = [...ATTENTION_KEYS, 'out'];
+
+// `out`, read once: undefined, or a new view of the caller's Float32Array for the bindings to write
+// into (the bindings never touch the caller's object; its length is checked by the core, against
+// q's rows and v's columns). Why it exists: every new Float32Array needs fresh memory, and where
+// first touching a page is slow (Chromium on this project's VM: ≈ 65 µs for the 64×64 output,
+// 1 ms for 1024×64 — bench/NOTES.md) a caller that calls again and again can skip it.
+function readOutput(fn, out) {
+  if (out === undefined) return undefined;
+  if (!ArrayBuffer.isView(out) || kindOf.call(out) !== 'Float32Array')
+    badOption(fn, 'out', 'a Float32Array of n_q × d_v values', out);
+  if (lengthOf.call(out) === 0 && isDetached(bufferOf.call(out)))
+    fail(
+      'detached_data',
+      'out',
+      "out's buffer has been detached (transferred or freed); pass a Float32Array that can hold the output",
+    );
+  return new Float32Array(bufferOf.call(out), offsetOf.call(out), lengthOf.call(out));
+}
+
+// attention or attentionStreaming: the bindings' result, its data the caller's own `out` when one
+// was given (result.data === out).
+function outputCall(binding, fn, args) {
+  const { inputs, snapshot } = qkv(fn, args, OUTPUT_KEYS);
+  const into = readOutput(fn, snapshot.out);
+  const [q, k, v, options] = inputs;
+  const result = unwrap(binding(q, k, v, into ? Object.freeze({ ...options, out: into }) : options));
+  return into ? { ...result, data: snapshot.out } : result;
+}
 
 // The binding of `fn` that computes on args.path: 'simd' → core.attentionStepsSimd or
 // core.projectSimd, 'reference' → core.attentionSteps or core.project.
@@ -248,13 +279,13 @@ export async function wrapCore(createCore, moduleOptions = {}) {
       const { inputs, snapshot } = qkv('attentionSteps', args, STEPS_KEYS);
       return unwrap(onPath(core, 'attentionSteps', snapshot)(...inputs));
     },
-    /** softmax(QKᵀ/√d_k)·V, output only, through the fast path. */
+    /** softmax(QKᵀ/√d_k)·V, output only, through the fast path; into `out` when one is given. */
     attention(args) {
-      return unwrap(core.attention(...qkv('attention', args, ATTENTION_KEYS).inputs));
+      return outputCall(core.attention, 'attention', args);
     },
     /** The same output through the online softmax: O(n·d) memory, no n×n scores. */
     attentionStreaming(args) {
-      return unwrap(core.attentionStreaming(...qkv('attentionStreaming', args, ATTENTION_KEYS).inputs));
+      return outputCall(core.attentionStreaming, 'attentionStreaming', args);
     },
     /** X·W, on path 'simd' (default) or 'reference' (equal bit for bit). */
     project(args) {

@@ -1,4 +1,5 @@
-// bindings.cpp — the Embind layer: JS objects in, JS-owned Float32Array copies out.
+// bindings.cpp — the Embind layer: JS objects in, JS-owned Float32Array copies out (or, for the
+// output-only entries, a copy into the Float32Array the caller passed as `out`).
 //
 // It only translates. The JS wrapper (api.mjs) has already read every value the caller passed
 // into a plain snapshot and checked its JS types; option names become enums through the core's
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -75,7 +77,7 @@ attn::Result<attn::Matrix>& result_slot(CallMemory& m, const attn::Matrix*) { re
 struct Names {
     val rows{"rows"}, cols{"cols"}, data{"data"}, length{"length"};
     val scale{"scale"}, temperature{"temperature"}, mask{"mask"}, stable{"stable"}, axis{"axis"},
-        mask_matrix{"maskMatrix"};
+        mask_matrix{"maskMatrix"}, out{"out"};
     val float32_array = val::global("Float32Array");
     val object_create = val::global("Object")["create"];
 };
@@ -123,6 +125,19 @@ val to_js(const attn::Matrix& m) {
     out.set(n.rows, static_cast<unsigned>(m.rows));
     out.set(n.cols, static_cast<unsigned>(m.cols));
     out.set(n.data, n.float32_array.new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
+    return out;
+}
+
+// Matrix → { rows, cols, data: into }, its values copied into `into`, a Float32Array the caller
+// provided (api.mjs's view of the JS API's `out`) of exactly rows·cols values: no new array, so
+// no fresh memory for the engine to allocate and the system to fault in (bench/NOTES.md, issue 20).
+val to_js_into(const attn::Matrix& m, const val& into) {
+    const Names& n = names();
+    into.call<void>("set", val(emscripten::typed_memory_view(m.data.size(), m.data.data())));
+    val out = new_object();
+    out.set(n.rows, static_cast<unsigned>(m.rows));
+    out.set(n.cols, static_cast<unsigned>(m.cols));
+    out.set(n.data, into);
     return out;
 }
 
@@ -254,13 +269,23 @@ val call_with_options(const val& q, const val& k, const val& v, const val& o) {
     const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
     if (attn::Error e = attn::check_attention_shapes(sq, sk, sv, m.options.temperature, custom ? &mask : nullptr))
         return end_call(error(e));
+    // The output-only entries take an optional `out`, a Float32Array (api.mjs has checked its type),
+    // read again where it is used rather than held across the copies, as copy_matrix reads data.
+    bool into = false;
+    if constexpr (std::is_same_v<T, attn::Matrix>) into = !o[names().out].isUndefined();
+    if (into)
+        if (attn::Error e = attn::check_output_shape(sq, sv, o[names().out][names().length].as<unsigned>()))
+            return end_call(error(e));
     copy_matrix(q, sq, m.q);
     copy_matrix(k, sk, m.k);
     copy_matrix(v, sv, m.v);
     if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
     auto& r = result_slot(m, static_cast<const T*>(nullptr));
     r = entry(m.q, m.k, m.v, m.options);
-    return end_call(r.ok() ? to_js(r.value) : error(r.error));
+    if (!r.ok()) return end_call(error(r.error));
+    if constexpr (std::is_same_v<T, attn::Matrix>)
+        if (into) return end_call(to_js_into(r.value, o[names().out]));
+    return end_call(to_js(r.value));
 }
 
 // project (the reference) and project_simd, in the same three steps.

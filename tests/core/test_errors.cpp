@@ -246,3 +246,16 @@ TEST_CASE("shapes before values: a mask of the wrong shape is reported before an
     o.mask.keep = Matrix(2, 2, 1.0f);
     CHECK(error_of(q, I2, V2, o).code == ErrorCode::NotFinite);
 }
+
+TEST_CASE("check_output_shape: an output the caller provides holds n_q×d_v values") {
+    // The article's example: Q = K = I₂, V = 10·I₂ give a 2×2 output, so `out` needs 4 values.
+    const attn::Shape q = attn::shape_of(I2), v = attn::shape_of(V2);
+    CHECK(attn::check_output_shape(q, v, 4).code == ErrorCode::None);
+    const attn::Error short_out = attn::check_output_shape(q, v, 3);
+    CHECK(short_out.code == ErrorCode::WrongLength);
+    CHECK(short_out.argument == "out");
+    CHECK(short_out.message == "out has 3 values but 2×2 needs 4");
+    // n_q comes from q and d_v from v: a 1×2 query against 2×3 values needs 1×3.
+    CHECK(attn::check_output_shape({1, 2, 2}, {2, 3, 6}, 3).code == ErrorCode::None);
+    CHECK(attn::check_output_shape({1, 2, 2}, {2, 3, 6}, 4).code == ErrorCode::WrongLength);
+}

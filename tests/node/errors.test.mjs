@@ -266,8 +266,28 @@ const CASES = [
     {
       code: 'unknown_option',
       argument: 'stable',
-      params: { function: 'attention', known: 'q, k, v, scale, temperature, mask' },
-      message: 'attention: unknown option "stable"; the options are q, k, v, scale, temperature, mask',
+      params: { function: 'attention', known: 'q, k, v, scale, temperature, mask, out' },
+      message: 'attention: unknown option "stable"; the options are q, k, v, scale, temperature, mask, out',
+    },
+  ],
+  [
+    'wrong_length: an out that cannot hold the 2×2 output',
+    (a) => a.attention({ q: I2, k: I2, v: V10, out: new Float32Array(3) }),
+    {
+      code: 'wrong_length',
+      argument: 'out',
+      params: { got: 3, need: 4, rows: 2, cols: 2 },
+      message: 'out has 3 values but 2×2 needs 4',
+    },
+  ],
+  [
+    'bad_option: an out that is not a Float32Array',
+    (a) => a.attentionStreaming({ q: I2, k: I2, v: V10, out: [0, 0, 0, 0] }),
+    {
+      code: 'bad_option',
+      argument: 'out',
+      params: { got: 'an array' },
+      message: 'attentionStreaming: out must be a Float32Array of n_q × d_v values (got an array)',
     },
   ],
   [
