@@ -462,3 +462,36 @@ test('bytes in binary units and durations, three significant digits, no exponent
   assert.equal(formatDuration(999.8), '1 s');
   assert.equal(formatDuration(2414), '2.41 s');
 });
+
+test('the output-only paths write into one out per size; the step-by-step path is not given one', () => {
+  // A new output array per call would time the allocator too: in Chromium here its fresh memory
+  // was most of a call at n = 64 (wasm/api.mjs, readOutput).
+  const seen = { attention: [], attentionStreaming: [], attentionSteps: [] };
+  const spy = {
+    ...engine,
+    attention: (a) => (seen.attention.push(a), engine.attention(a)),
+    attentionStreaming: (a) => (seen.attentionStreaming.push(a), engine.attentionStreaming(a)),
+    attentionSteps: (a) => (seen.attentionSteps.push(a), engine.attentionSteps(a)),
+  };
+  // (not n = 128, where the warm-up runs on inputs of its own)
+  const plan = quick({ sizes: [64, 256], minMs: 1, warmUpMs: 1 });
+  const all = [...runCost(spy, { plan })].filter((e) => e.type === 'measure');
+  assert.equal(all.length, 6);
+  for (const fn of ['attention', 'attentionStreaming'])
+    for (const n of [64, 256]) {
+      const calls = seen[fn].filter((a) => a.q.rows === n);
+      const outs = new Set(calls.map((a) => a.out));
+      assert.ok(calls.length > 1);
+      assert.equal(outs.size, 1, `${fn} at n = ${n}: one out for every call`);
+      const [out] = outs;
+      assert.ok(out instanceof Float32Array && out.length === n * plan.d);
+      // both paths of a size share it: it holds the last one's output, equal to attention's to rounding
+      const { q, k, v } = calls[0];
+      const want = engine.attention({ q, k, v }).data;
+      assert.ok(
+        out.every((x, i) => Math.abs(x - want[i]) <= 1e-5),
+        `${fn} at n = ${n}: out holds the output`,
+      );
+    }
+  assert.ok(seen.attentionSteps.length > 0 && seen.attentionSteps.every((a) => !('out' in a)));
+});

@@ -39,7 +39,7 @@ export const MEMORY_SIZES = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 
 export const COST_PATHS = Object.freeze({
   reference: {
     operation: 'attention_steps',
-    run: (engine, qkv) => engine.attentionSteps({ ...qkv, path: 'reference' }),
+    run: (engine, { q, k, v }) => engine.attentionSteps({ q, k, v, path: 'reference' }),
   },
   simd: { operation: 'attention', run: (engine, qkv) => engine.attention(qkv) },
   streaming: { operation: 'attention_streaming', run: (engine, qkv) => engine.attentionStreaming(qkv) },
@@ -54,11 +54,16 @@ export const attentionFlops = (n, d) => 4 * n * n * d;
 /** The score matrix alone, n×n float32: n²·4 bytes. */
 export const scoreMatrixBytes = (n) => n * n * 4;
 
-/** Inputs for one size: q, k, v of n×d values in [−1, 1), the same for every path and every run. */
+/**
+ * Inputs for one size: q, k, v of n×d values in [−1, 1), the same for every path and every run, and
+ * `out`, the n×d array the output-only paths write into. Reused from call to call, it keeps a new
+ * array's fresh memory out of the time, which in Chromium here was most of a call at n = 64
+ * (wasm/api.mjs, readOutput): what is timed is the attention, not the allocator.
+ */
 export function costInputs(n, d, seed) {
   const next = seededRandom(seed * 1000003 + n);
   const matrix = () => ({ rows: n, cols: d, data: Float32Array.from({ length: n * d }, () => next() * 2 - 1) });
-  return { q: matrix(), k: matrix(), v: matrix() };
+  return { q: matrix(), k: matrix(), v: matrix(), out: new Float32Array(n * d) };
 }
 
 /**
