@@ -18,12 +18,18 @@ const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : RUNS;
 const TARGET_RATIO = 1.5,
   TARGET_PEAK = 0.6;
 // The relaxed-SIMD build's targets, in Chromium: ≥ 1.5× the best peer at n = 1024, ≥ 1.2× at
-// every n from 64 to 4096 (d = 64), ≥ 75% of the relaxed_madd peak at n = 1024.
+// every n from 64 to 4096 (d = 64), ≥ 75% of the relaxed_madd peak at n = 1024. Reported for both
+// forms of the call: a new output array per call, and the output into one given array (`out`).
 const RELAXED = { ratio1024: 1.5, ratioEvery: 1.2, peak: 0.75, from: 64, to: 4096 };
+// Each form: its row, what it is called in the report, and the SIMD128 row of the same form.
+const RELAXED_FORMS = [
+  { impl: 'wasm-relaxed', name: 'new output array', simd: 'wasm-simd' },
+  { impl: 'wasm-relaxed-out', name: 'into `out`', simd: 'wasm-simd-out' },
+];
 // Each full run's ratios at n = 1024, d = 64 are appended here (never by --quick or --break runs),
 // so that the report can show the spread across days as well as across one day's runs.
 const HISTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'history.json');
-const HISTORY_IMPLS = ['wasm-simd', 'wasm-relaxed'];
+const HISTORY_IMPLS = ['wasm-simd', 'wasm-relaxed', 'wasm-relaxed-out'];
 const ENVIRONMENTS = { node: 'Node', browser: 'Chromium' };
 
 const median = (xs) => {
@@ -123,21 +129,22 @@ function relaxedHeadline(L, { runs, summaries, envs }) {
   if (!withRelaxed.length) return;
   L.push('## Relaxed SIMD: `attention` with f32x4.relaxed_madd', '');
   L.push(
-    '"vs peak" here is against the relaxed_madd peak (chains of one f32x4.relaxed_madd each) measured in the same run; "vs SIMD128" is the SIMD128 build\'s time ÷ this one.',
+    '"vs peak" here is against the relaxed_madd peak (chains of one f32x4.relaxed_madd each) measured in the same run; "vs SIMD128" is the SIMD128 build\'s time in the same form ÷ this one. "new output array": `attention({ q, k, v })`, a new Float32Array per call, as every peer returns; "into `out`": `attention({ q, k, v, out })`, the output written into one array made with the inputs — no peer has that form on the CPU (bench/NOTES.md).',
     '',
-    '| environment | n | d | ms | vs best peer: median [lowest, highest run] | vs relaxed peak: median [each run] | relaxed peak GFLOP/s [each run] | vs SIMD128 |',
-    '|---|---:|---:|---:|---|---|---|---:|',
+    '| environment | form | n | d | ms | vs best peer: median [lowest, highest run] | vs relaxed peak: median [each run] | relaxed peak GFLOP/s [each run] | vs SIMD128 |',
+    '|---|---|---:|---:|---:|---|---|---|---:|',
   );
   for (const env of withRelaxed)
-    for (const s of summaries[env]) {
-      const r = s.rows.find((x) => x.impl === 'wasm-relaxed'),
-        simd = s.rows.find((x) => x.impl === 'wasm-simd');
-      if (!r?.runs) continue;
-      const peaks = runs[env].map((x) => x.relaxed_peak?.gflops);
-      L.push(
-        `| ${ENVIRONMENTS[env]} | ${s.n} | ${s.d} | ${fmt(r.median_ms, 3)} | **${fmt(r.vs_best_peer)}×** [${fmt(Math.min(...r.run_vs_best_peer))}, ${fmt(Math.max(...r.run_vs_best_peer))}] | ${pct(r.vs_peak)} [${r.run_vs_peak.map(pct).join(', ')}] | ${fmt(median(peaks), 1)} [${peaks.map((x) => fmt(x, 1)).join(', ')}] | ${fmt(simd?.median_ms / r.median_ms)}× |`,
-      );
-    }
+    for (const form of RELAXED_FORMS)
+      for (const s of summaries[env]) {
+        const r = s.rows.find((x) => x.impl === form.impl),
+          simd = s.rows.find((x) => x.impl === form.simd);
+        if (!r?.runs) continue;
+        const peaks = runs[env].map((x) => x.relaxed_peak?.gflops);
+        L.push(
+          `| ${ENVIRONMENTS[env]} | ${form.name} | ${s.n} | ${s.d} | ${fmt(r.median_ms, 3)} | **${fmt(r.vs_best_peer)}×** [${fmt(Math.min(...r.run_vs_best_peer))}, ${fmt(Math.max(...r.run_vs_best_peer))}] | ${pct(r.vs_peak)} [${r.run_vs_peak.map(pct).join(', ')}] | ${fmt(median(peaks), 1)} [${peaks.map((x) => fmt(x, 1)).join(', ')}] | ${fmt(simd?.median_ms / r.median_ms)}× |`,
+        );
+      }
   L.push('');
 }
 
@@ -404,32 +411,35 @@ function targetsOf(summaries, runs) {
     );
   }
   // The relaxed-SIMD build: its targets are Chromium's; Node's figures are reported beside them.
-  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak))) {
-    const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
-    const at = (n, d) =>
-      summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === 'wasm-relaxed');
-    const r1024 = at(1024, 64);
-    const range = (r) =>
-      `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
-    t(
-      `${E}, n = 1024, d = 64: relaxed-SIMD \`attention\` ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
-      r1024?.vs_best_peer >= RELAXED.ratio1024,
-      `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
-    );
-    for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
-      const r = at(n, d);
+  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak)))
+    for (const form of RELAXED_FORMS) {
+      const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
+      const what = `relaxed-SIMD \`attention\`, ${form.name},`;
+      const at = (n, d) =>
+        summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === form.impl);
+      const r1024 = at(1024, 64);
+      if (!r1024) continue;
+      const range = (r) =>
+        `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
       t(
-        `${E}, n = ${n}, d = ${d}: relaxed-SIMD \`attention\` ≥ ${RELAXED.ratioEvery}× the best peer`,
-        r?.vs_best_peer >= RELAXED.ratioEvery,
-        `${fmt(r?.vs_best_peer)}× ${range(r)}`,
+        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
+        r1024?.vs_best_peer >= RELAXED.ratio1024,
+        `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
+      );
+      for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
+        const r = at(n, d);
+        t(
+          `${E}, n = ${n}, d = ${d}: ${what} ≥ ${RELAXED.ratioEvery}× the best peer`,
+          r?.vs_best_peer >= RELAXED.ratioEvery,
+          `${fmt(r?.vs_best_peer)}× ${range(r)}`,
+        );
+      }
+      t(
+        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
+        r1024?.vs_peak >= RELAXED.peak,
+        `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
       );
     }
-    t(
-      `${E}, n = 1024, d = 64: relaxed-SIMD \`attention\` ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
-      r1024?.vs_peak >= RELAXED.peak,
-      `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
-    );
-  }
   const streaming = runs.node?.find((r) => r.streaming)?.streaming;
   if (streaming)
     t(
