@@ -368,6 +368,39 @@ const analyseAll = (runs, n, d) =>
     .map((a) => a.find((s) => s.n === n && s.d === d))
     .filter(Boolean);
 
+// The relaxed-SIMD build's targets, for each form of the call (RELAXED_FORMS): Chromium's; Node's
+// figures are reported beside them.
+function relaxedTargets(t, summaries, runs) {
+  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak)))
+    for (const form of RELAXED_FORMS) {
+      const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
+      const what = `relaxed-SIMD \`attention\`, ${form.name},`;
+      const at = (n, d) => summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === form.impl);
+      const r1024 = at(1024, 64);
+      if (!r1024) continue;
+      const range = (r) =>
+        `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
+      t(
+        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
+        r1024?.vs_best_peer >= RELAXED.ratio1024,
+        `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
+      );
+      for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
+        const r = at(n, d);
+        t(
+          `${E}, n = ${n}, d = ${d}: ${what} ≥ ${RELAXED.ratioEvery}× the best peer`,
+          r?.vs_best_peer >= RELAXED.ratioEvery,
+          `${fmt(r?.vs_best_peer)}× ${range(r)}`,
+        );
+      }
+      t(
+        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
+        r1024?.vs_peak >= RELAXED.peak,
+        `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
+      );
+    }
+}
+
 function targetsOf(summaries, runs) {
   const targets = [];
   const t = (name, ok, detail) => targets.push({ name, ok: !!ok, detail });
@@ -410,36 +443,7 @@ function targetsOf(summaries, runs) {
       `${fmt(st?.median_ms / a2048?.median_ms)}×`,
     );
   }
-  // The relaxed-SIMD build: its targets are Chromium's; Node's figures are reported beside them.
-  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak)))
-    for (const form of RELAXED_FORMS) {
-      const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
-      const what = `relaxed-SIMD \`attention\`, ${form.name},`;
-      const at = (n, d) =>
-        summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === form.impl);
-      const r1024 = at(1024, 64);
-      if (!r1024) continue;
-      const range = (r) =>
-        `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
-      t(
-        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
-        r1024?.vs_best_peer >= RELAXED.ratio1024,
-        `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
-      );
-      for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
-        const r = at(n, d);
-        t(
-          `${E}, n = ${n}, d = ${d}: ${what} ≥ ${RELAXED.ratioEvery}× the best peer`,
-          r?.vs_best_peer >= RELAXED.ratioEvery,
-          `${fmt(r?.vs_best_peer)}× ${range(r)}`,
-        );
-      }
-      t(
-        `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
-        r1024?.vs_peak >= RELAXED.peak,
-        `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
-      );
-    }
+  relaxedTargets(t, summaries, runs);
   const streaming = runs.node?.find((r) => r.streaming)?.streaming;
   if (streaming)
     t(
