@@ -53,7 +53,11 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
             const fresh = attn[fn]({ q, k, v, mask }).data;
             const out = new Float32Array(nQ * dV).fill(NaN);
             attn[fn]({ q, k, v, mask, out });
-            assert.deepEqual(out, fresh, `${nQ}×${dK} · ${nK}×${dV}, mask ${typeof mask === 'string' ? mask : 'custom'}`);
+            assert.deepEqual(
+              out,
+              fresh,
+              `${nQ}×${dK} · ${nK}×${dV}, mask ${typeof mask === 'string' ? mask : 'custom'}`,
+            );
           }
         }
       });
@@ -77,11 +81,14 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
 
     it('a wrong out is refused, named, and nothing is written', () => {
       const short = new Float32Array([7, 7, 7]);
-      assert.deepEqual(errorOf(() => attn.attention({ q: I2, k: I2, v: V10, out: short })), {
-        code: 'wrong_length',
-        argument: 'out',
-        params: { got: 3, need: 4, rows: 2, cols: 2 },
-      });
+      assert.deepEqual(
+        errorOf(() => attn.attention({ q: I2, k: I2, v: V10, out: short })),
+        {
+          code: 'wrong_length',
+          argument: 'out',
+          params: { got: 3, need: 4, rows: 2, cols: 2 },
+        },
+      );
       assert.deepEqual([...short], [7, 7, 7]);
       for (const notFloat32 of [[0, 0, 0, 0], new Float64Array(4), null, 4, { length: 4 }])
         assert.deepEqual(
@@ -92,7 +99,10 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
       structuredClone(moved.buffer, { transfer: [moved.buffer] });
       assert.equal(errorOf(() => attn.attention({ q: I2, k: I2, v: V10, out: moved })).code, 'detached_data');
       // the step-by-step function returns every intermediate and takes no out
-      assert.equal(errorOf(() => attn.attentionSteps({ q: I2, k: I2, v: V10, out: new Float32Array(4) })).code, 'unknown_option');
+      assert.equal(
+        errorOf(() => attn.attentionSteps({ q: I2, k: I2, v: V10, out: new Float32Array(4) })).code,
+        'unknown_option',
+      );
     });
 
     it('a call refused for its inputs leaves out as it was', () => {
@@ -100,10 +110,13 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
       const out = new Float32Array([1, 2, 3, 4]);
       assert.equal(errorOf(() => attn.attention({ q, k: I2, v: V10, out })).code, 'not_finite');
       assert.deepEqual([...out], [1, 2, 3, 4]);
-      assert.deepEqual(attn.attention({ q: I2, k: I2, v: V10, out }).data, attn.attention({ q: I2, k: I2, v: V10 }).data);
+      assert.deepEqual(
+        attn.attention({ q: I2, k: I2, v: V10, out }).data,
+        attn.attention({ q: I2, k: I2, v: V10 }).data,
+      );
     });
 
-    it("a set method the caller put on out does not run: the bindings write through a view of their own", () => {
+    it('a set method the caller put on out does not run: the bindings write through a view of their own', () => {
       const out = new Float32Array(4);
       out.set = () => {
         throw new Error('the caller’s set ran');
