@@ -6,10 +6,10 @@
 //   wasm-simd-out    attention({ …, out }), the SIMD128 build: the output into one array, no new one per call
 //   wasm-scalar      attention(), the scalar build
 //   wasm-streaming   attentionStreaming(), the SIMD128 build
-//   wasm-relaxed     attention(), the relaxed-SIMD build (fused multiply–add) — the row the
-//                    relaxed targets are about; only where the engine runs relaxed SIMD
+//   wasm-relaxed     attention(), the relaxed-SIMD build (fused multiply–add); only where the
+//                    engine runs relaxed SIMD
 //   wasm-relaxed-out attention({ …, out }), the relaxed-SIMD build — the relaxed targets are
-//                    reported for both forms
+//                    reported for this row and the one above
 //   wasm-relaxed-streaming  attentionStreaming(), the relaxed-SIMD build
 //   plain-js         a triple loop on Float32Array, n ≤ 256 only (it takes 0.35 s at n = 1024)
 
