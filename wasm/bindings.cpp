@@ -129,8 +129,8 @@ val to_js(const attn::Matrix& m) {
 }
 
 // Matrix → { rows, cols, data: into }, its values copied into `into`, a Float32Array the caller
-// provided (api.mjs's view of the JS API's `out`) of exactly rows·cols values: no new array, so
-// no fresh memory for the engine to allocate and the system to fault in (bench/NOTES.md, issue 20).
+// provided (api.mjs's view of the JS API's `out`) of exactly rows·cols values: no new array, whose
+// fresh memory is slow to write the first time in Chromium here (bench/NOTES.md, issue 20).
 val to_js_into(const attn::Matrix& m, const val& into) {
     const Names& n = names();
     into.call<void>("set", val(emscripten::typed_memory_view(m.data.size(), m.data.data())));
