@@ -86,6 +86,12 @@ function isDetached(buffer) {
     return true;
   }
 }
+// Whether a typed array's buffer is detached (its views then have length 0, so a view with values
+// needs no further test).
+const isDetachedView = (array) => lengthOf.call(array) === 0 && isDetached(bufferOf.call(array));
+// A new Float32Array over the same memory as the Float32Array `array`: no copy, and none of the
+// caller's own properties on it.
+const viewOf = (array) => new Float32Array(bufferOf.call(array), offsetOf.call(array), lengthOf.call(array));
 
 // A matrix argument, read once: { rows, cols, data } with data a typed array or an array of
 // numbers. Returns the snapshot the bindings read: { rows, cols, data: a Float32Array made here }.
@@ -103,18 +109,15 @@ function readMatrix(name, m) {
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
     fail('bad_data', name, `${name}.data must hold numbers, not BigInts`, { got: kind });
   if (kind !== undefined) {
-    // (a detached buffer's views have length 0, so a view with values needs no further test)
-    if (lengthOf.call(data) === 0 && isDetached(bufferOf.call(data)))
+    if (isDetachedView(data))
       fail(
         'detached_data',
         name,
         `${name}.data's buffer has been detached (transferred or freed); ` +
           'pass a Float32Array that still holds its values',
       );
-    const values =
-      kind === 'Float32Array'
-        ? new Float32Array(bufferOf.call(data), offsetOf.call(data), lengthOf.call(data))
-        : new Float32Array(data); // converts from the other typed arrays through their internal slots
+    // (new Float32Array(data) converts from the other typed arrays through their internal slots)
+    const values = kind === 'Float32Array' ? viewOf(data) : new Float32Array(data);
     return Object.freeze({ rows, cols, data: values });
   }
   if (Array.isArray(data)) {
@@ -223,13 +226,13 @@ function readOutput(fn, out) {
   if (out === undefined) return undefined;
   if (!ArrayBuffer.isView(out) || kindOf.call(out) !== 'Float32Array')
     badOption(fn, 'out', 'a Float32Array of n_q × d_v values', out);
-  if (lengthOf.call(out) === 0 && isDetached(bufferOf.call(out)))
+  if (isDetachedView(out))
     fail(
       'detached_data',
       'out',
       "out's buffer has been detached (transferred or freed); pass a Float32Array that can hold the output",
     );
-  return new Float32Array(bufferOf.call(out), offsetOf.call(out), lengthOf.call(out));
+  return viewOf(out);
 }
 
 // attention or attentionStreaming: the bindings' result, its data the caller's own `out` when one

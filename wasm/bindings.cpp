@@ -106,6 +106,10 @@ attn::Shape shape_of(const val& m) {
     return {m[n.rows].as<unsigned>(), m[n.cols].as<unsigned>(), m[n.data][n.length].as<unsigned>()};
 }
 
+// A view of m's values in wasm memory, valid only until the memory grows: to copy into or out of
+// at once.
+val values_view(const attn::Matrix& m) { return val(emscripten::typed_memory_view(m.data.size(), m.data.data())); }
+
 // { rows, cols, data } of that shape → Matrix. One bulk copy of the values (TypedArray.set on a
 // view of the Matrix's storage), no per-element calls. data is read again here rather than kept
 // from shape_of: a handle held across another argument's copy would be leaked, with the array it
@@ -114,31 +118,29 @@ void copy_matrix(const val& m, const attn::Shape& shape, attn::Matrix& out) {
     out.rows = shape.rows;
     out.cols = shape.cols;
     out.data.resize(shape.values);
-    val(emscripten::typed_memory_view(out.data.size(), out.data.data())).call<void>("set", m[names().data]);
+    values_view(out).call<void>("set", m[names().data]);
 }
 
-// Matrix → { rows, cols, data: Float32Array }. The Float32Array constructor copies, so the result
-// stays valid when wasm memory grows (a typed_memory_view would silently detach).
-val to_js(const attn::Matrix& m) {
+// { rows, cols, data } with m's shape and `data` a Float32Array holding m's values.
+val matrix_object(const attn::Matrix& m, const val& data) {
     const Names& n = names();
     val out = new_object();
     out.set(n.rows, static_cast<unsigned>(m.rows));
     out.set(n.cols, static_cast<unsigned>(m.cols));
-    out.set(n.data, n.float32_array.new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
+    out.set(n.data, data);
     return out;
 }
+
+// Matrix → { rows, cols, data: Float32Array }. The Float32Array constructor copies, so the result
+// stays valid when wasm memory grows (a typed_memory_view would silently detach).
+val to_js(const attn::Matrix& m) { return matrix_object(m, names().float32_array.new_(values_view(m))); }
 
 // Matrix → { rows, cols, data: into }, its values copied into `into`, a Float32Array the caller
 // provided (api.mjs's view of the JS API's `out`) of exactly rows·cols values: no new array, whose
 // fresh memory is slow to write the first time in Chromium here (bench/NOTES.md, issue 20).
 val to_js_into(const attn::Matrix& m, const val& into) {
-    const Names& n = names();
-    into.call<void>("set", val(emscripten::typed_memory_view(m.data.size(), m.data.data())));
-    val out = new_object();
-    out.set(n.rows, static_cast<unsigned>(m.rows));
-    out.set(n.cols, static_cast<unsigned>(m.cols));
-    out.set(n.data, into);
-    return out;
+    into.call<void>("set", values_view(m));
+    return matrix_object(m, into);
 }
 
 // Error → { error: { code, message, argument?, cell?: { row, col }, params: { name: value } } },
