@@ -134,17 +134,18 @@ function relaxedHeadline(L, { runs, summaries, envs }) {
     '| environment | form | n | d | ms | vs best peer: median [lowest, highest run] | vs relaxed peak: median [each run] | relaxed peak GFLOP/s [each run] | vs SIMD128 |',
     '|---|---|---:|---:|---:|---|---|---|---:|',
   );
-  for (const env of withRelaxed)
+  for (const env of withRelaxed) {
+    const peaks = runs[env].map((x) => x.relaxed_peak?.gflops);
     for (const form of RELAXED_FORMS)
       for (const s of summaries[env]) {
         const r = s.rows.find((x) => x.impl === form.impl),
           simd = s.rows.find((x) => x.impl === form.simd);
         if (!r?.runs) continue;
-        const peaks = runs[env].map((x) => x.relaxed_peak?.gflops);
         L.push(
           `| ${ENVIRONMENTS[env]} | ${form.name} | ${s.n} | ${s.d} | ${fmt(r.median_ms, 3)} | **${fmt(r.vs_best_peer)}×** [${fmt(Math.min(...r.run_vs_best_peer))}, ${fmt(Math.max(...r.run_vs_best_peer))}] | ${pct(r.vs_peak)} [${r.run_vs_peak.map(pct).join(', ')}] | ${fmt(median(peaks), 1)} [${peaks.map((x) => fmt(x, 1)).join(', ')}] | ${fmt(simd?.median_ms / r.median_ms)}× |`,
         );
       }
+  }
   L.push('');
 }
 
@@ -371,9 +372,9 @@ const analyseAll = (runs, n, d) =>
 // The relaxed-SIMD build's targets, for each form of the call (RELAXED_FORMS): Chromium's; Node's
 // figures are reported beside them.
 function relaxedTargets(t, summaries, runs) {
-  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak)))
+  for (const env of Object.keys(summaries).filter((e) => runs[e].some((r) => r.relaxed_peak))) {
+    const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
     for (const form of RELAXED_FORMS) {
-      const E = `${ENVIRONMENTS[env]}${env === 'browser' ? '' : " (reported, the targets are Chromium's)"}`;
       const what = `relaxed-SIMD \`attention\`, ${form.name},`;
       const at = (n, d) => summaries[env].find((s) => s.n === n && s.d === d)?.rows.find((r) => r.impl === form.impl);
       const r1024 = at(1024, 64);
@@ -382,8 +383,8 @@ function relaxedTargets(t, summaries, runs) {
         `[${fmt(Math.min(...(r?.run_vs_best_peer ?? [NaN])))}, ${fmt(Math.max(...(r?.run_vs_best_peer ?? [NaN])))}]`;
       t(
         `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.ratio1024}× the best peer's fastest form`,
-        r1024?.vs_best_peer >= RELAXED.ratio1024,
-        `${fmt(r1024?.vs_best_peer)}× ${range(r1024)}`,
+        r1024.vs_best_peer >= RELAXED.ratio1024,
+        `${fmt(r1024.vs_best_peer)}× ${range(r1024)}`,
       );
       for (const [n, d] of SIZES.filter(([n, d]) => d === 64 && n >= RELAXED.from && n <= RELAXED.to)) {
         const r = at(n, d);
@@ -395,10 +396,11 @@ function relaxedTargets(t, summaries, runs) {
       }
       t(
         `${E}, n = 1024, d = 64: ${what} ≥ ${RELAXED.peak * 100}% of the relaxed_madd peak`,
-        r1024?.vs_peak >= RELAXED.peak,
-        `${pct(r1024?.vs_peak)} [${r1024?.run_vs_peak.map(pct).join(', ')}]`,
+        r1024.vs_peak >= RELAXED.peak,
+        `${pct(r1024.vs_peak)} [${r1024.run_vs_peak.map(pct).join(', ')}]`,
       );
     }
+  }
 }
 
 function targetsOf(summaries, runs) {
