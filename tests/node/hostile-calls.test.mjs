@@ -4,7 +4,16 @@
 // article's worked example still computing.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAttentionWithCore, loadCore, matrix, assertClose, I2, V10, assertWorkedExample } from './load-module.mjs';
+import {
+  loadAttentionWithCore,
+  loadCore,
+  matrix,
+  assertClose,
+  I2,
+  V10,
+  assertWorkedExample,
+  detached,
+} from './load-module.mjs';
 
 const MiB = 2 ** 20;
 
@@ -14,13 +23,6 @@ const filled = (rows, cols, seed) => ({
   cols,
   data: Float32Array.from({ length: rows * cols }, (_, t) => Math.sin(seed + t)),
 });
-
-// A Float32Array whose buffer has been transferred away (what postMessage with a transfer list does).
-function detached(length) {
-  const data = new Float32Array(length);
-  structuredClone(data.buffer, { transfer: [data.buffer] });
-  return data;
-}
 
 // Runs `call` `times` times (each may throw) and returns how much the wasm memory grew, in bytes.
 function growth({ memoryBytes }, call, times) {

@@ -58,6 +58,13 @@ export async function loadAttentionWithCore(build = 'simd') {
   return { attn, core, memoryBytes: () => core.HEAP8.length, heapBytes: () => core.heapInUse() };
 }
 
+/** A Float32Array whose buffer has been transferred away (what postMessage with a transfer list does). */
+export function detached(length) {
+  const data = new Float32Array(length);
+  structuredClone(data.buffer, { transfer: [data.buffer] });
+  return data;
+}
+
 export function readFixture() {
   return JSON.parse(fs.readFileSync(new URL('tests/fixtures/worked-example.json', ROOT), 'utf8'));
 }

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { loadAttentionWithCore, matrix, I2, V10, assertWorkedExample } from './load-module.mjs';
+import { loadAttentionWithCore, matrix, I2, V10, assertWorkedExample, detached } from './load-module.mjs';
 
 const CALLS = 5000;
 const SETTLED_AFTER = 500;
@@ -21,12 +21,6 @@ function random(seed) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
-}
-
-function detached(length) {
-  const data = new Float32Array(length);
-  structuredClone(data.buffer, { transfer: [data.buffer] });
-  return data;
 }
 
 // The kinds of call, each a function of the random source and the module.
