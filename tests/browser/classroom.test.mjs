@@ -71,6 +71,8 @@ const press = async (page, key, step) => {
   await page.until((n) => new RegExp(`(^#|&)step=${n}(&|$)`).test(location.hash), step);
 };
 
+// Both engines: classroom mode fits the stage to the projector with CSS (large type, no scroll),
+// and the Fullscreen API and key names differ between engines.
 inEachEngine((name, driver) => {
   test(`${name}: a classroom link opens the stage only in large type; keys and a clicker step; Escape gives the page back`, async () => {
     const page = await openOfflineFile(driver, '#lang=en&classroom=1', { viewport: PROJECTORS[0] });

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile, setField, matrixIn } from './drivers.mjs';
+import { inChromium, openOfflineFile, setField, matrixIn } from './drivers.mjs';
 import words from '../../web/src/i18n/labs/formula-arrows.js';
 import { axeViolations } from './helpers.mjs';
 
@@ -44,7 +44,7 @@ const onScreen = (page, [x, y]) =>
   );
 const cell = (name, i, j) => `#stage-body figure[data-name="${name}"] td.pick[data-i="${i}"][data-j="${j}"]`;
 
-inEachEngine((name, driver) => {
+inChromium((name, driver) => {
   test(`${name}: hovering S₁₂ on the worked example fills the scores step's formula with the article's numbers`, async () => {
     const page = await openOfflineFile(driver, '#lang=en&step=3');
     assert.equal(await filled(page), null, 'no cell: the general formula');

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile } from './drivers.mjs';
+import { inChromium, openOfflineFile } from './drivers.mjs';
 import { HEAD_COLORS } from '../../web/src/head-colors.js';
 
 const HEADS = '#preset=heads&heads=2&head=1';
@@ -59,7 +59,7 @@ const stripsOf = (page, name, rows) =>
     [name, rows],
   );
 
-inEachEngine((name, driver) => {
+inChromium((name, driver) => {
   test(`${name}: with heads the main formula joins them, concat(head₁,…,head_h)·W_O, and concat and ·W_O mark their own parts`, async () => {
     const page = await openOfflineFile(driver, `${HEADS}&step=9`);
     let formula = await mainFormula(page);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine, matrixIn, setField, stageText, stepInUrl } from './drivers.mjs';
+import { inChromium, matrixIn, setField, stageText, stepInUrl } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 import { axeViolations } from './helpers.mjs';
 
@@ -37,7 +37,7 @@ after(async () => {
 const ready = (page) => page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
 const title = (page) => page.evaluate(() => document.getElementById('step-title').textContent);
 
-inEachEngine((name, driver) => {
+inChromium((name, driver) => {
   test(`${name}: the preset shows head 1, then head 2, with the fixture's weights; concat and ·W_O follow AV`, async () => {
     const page = await driver.newPage();
     await page.goto(`${site.url}index.html${HEADS}&step=8`);

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile, stageText, matrixIn } from './drivers.mjs';
+import { inChromium, openOfflineFile, stageText, matrixIn } from './drivers.mjs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh-CN.js';
 
@@ -16,7 +16,7 @@ const FROM_X = '#lang=en&preset=custom&mode=x&n=1&d=2&dk=1&dv=1&x=3e38,3e38&wq=2
 // Scores −2000 and −2001 (q = 1, k = −2000, −2001, no scaling): e⁻²⁰⁰⁰ is 0 in float32.
 const COLD = '&preset=custom&mode=qkv&n=2&dk=1&dv=1&q=1;1&k=-2000;-2001&v=1;2&scale=none&softmax=naive';
 
-inEachEngine((name, driver) => {
+inChromium((name, driver) => {
   test(`${name}: from X, the NaN in Q is said from step 2 on, naming step 2`, async () => {
     const page = await openOfflineFile(driver, `${FROM_X}&step=2`);
     assert.deepEqual(await matrixIn(page, 'q'), [['NaN']]);
