@@ -28,11 +28,15 @@ Error check_memory_of(const Shape& q, const Shape& k, const Shape& v, Axis axis)
 
 std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
     const std::uint64_t forward = working_bytes(Operation::AttentionSteps, {q.rows, k.rows, q.cols, v.cols}, axis);
+    return size_sum(forward, backward_own_bytes(q, k, v, axis));
+}
+
+std::uint64_t backward_own_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis) {
     const std::uint64_t scores = size_product(q.rows, k.rows, axis == Axis::Column ? 6 : 3);
     const std::uint64_t grads =
         size_sum(size_product(q.rows, q.cols), size_product(k.rows, k.cols), size_product(v.rows, v.cols));
     const std::uint64_t v_transposed = size_product(v.cols, v.rows);  // the SIMD path's Vᵀ, for dA = dO·Vᵀ
-    return size_sum(forward, float_bytes(size_sum(scores, grads, v_transposed)));
+    return float_bytes(size_sum(scores, grads, v_transposed));
 }
 
 Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,
@@ -52,14 +56,7 @@ Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, floa
     return {};
 }
 
-Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
-                     const AttentionOptions& options) {
-    const bool custom = options.mask.kind == MaskKind::Custom;
-    const Shape mask = shape_of(options.mask.keep);
-    if (Error e = check_backward_shapes(shape_of(q), shape_of(k), shape_of(v), options.temperature,
-                                        custom ? &mask : nullptr, shape_of(d_output)))
-        return e;
-    if (Error e = check_attention(q, k, v, options)) return e;
+Error check_gradient_finite(const Matrix& d_output) {
     for (std::size_t t = 0; t < d_output.size(); ++t)
         if (!std::isfinite(d_output.data[t])) {
             const std::size_t i = t / d_output.cols, j = t % d_output.cols;
@@ -71,6 +68,18 @@ Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Ma
                          {{"value", static_cast<double>(x)}},
                          position(kGradOutput, i, j) + " is " + what + "; a gradient must be a finite number"};
         }
+    return {};
+}
+
+Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
+                     const AttentionOptions& options) {
+    const bool custom = options.mask.kind == MaskKind::Custom;
+    const Shape mask = shape_of(options.mask.keep);
+    if (Error e = check_backward_shapes(shape_of(q), shape_of(k), shape_of(v), options.temperature,
+                                        custom ? &mask : nullptr, shape_of(d_output)))
+        return e;
+    if (Error e = check_attention(q, k, v, options)) return e;
+    if (Error e = check_gradient_finite(d_output)) return e;
     return check_memory_of(shape_of(q), shape_of(k), shape_of(v), options.axis);
 }
 

@@ -46,9 +46,11 @@ struct AttentionBackward {
 // "gradOutput") is n_q×d_v.   the codes of check_attention_shapes, gradient_shape, too_much_memory
 Error check_backward_shapes(const Shape& q, const Shape& k, const Shape& v, float temperature, const Shape* mask,
                             const Shape& d_output);
-// The shapes, then the values: check_attention's, then every value of d_output finite (NaN
-// included: a gradient has no "missing" value to propagate).   the above, not_finite, mask_value,
-// gradient_not_finite
+// Every value of d_output (the argument "gradOutput") finite, NaN included: a gradient has no
+// "missing" value to propagate.   gradient_not_finite
+Error check_gradient_finite(const Matrix& d_output);
+// The shapes, then the values: check_attention's, then check_gradient_finite.   the above,
+// not_finite, mask_value, gradient_not_finite
 Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
                      const AttentionOptions& options);
 
@@ -59,6 +61,9 @@ Error check_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Ma
 // transposes of A, of the mask and of dA, the result and its transpose back); dQ, dK, dV; and
 // Vᵀ, which the SIMD path's dA = dO·Vᵀ reads row by row (backward_simd.cpp times_transposed).
 std::uint64_t backward_working_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis);
+// The backward's own part of that count, without the forward steps' (each head of a multi-head
+// backward, multi_head_backward.hpp, adds it to the forward's count).
+std::uint64_t backward_own_bytes(const Shape& q, const Shape& k, const Shape& v, Axis axis);
 
 Result<AttentionBackward> attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& d_output,
                                              const AttentionOptions& options = {});

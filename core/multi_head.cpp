@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "multi_head.hpp"
 #include "multi_head_path.hpp"
@@ -13,10 +14,11 @@
 
 namespace attn {
 namespace multi_head {
-namespace {
 
 // Splitting into heads: head i's block of m, columns i·width … (i+1)·width − 1.
 //   m: (n, h·width) → (n, width),  block_rc = m_r,(i·width + c)
+// Backward of the concatenation too (multi_head_backward.cpp): head i's d(head_i) is block i of
+// d(concat), since concatenating only moves numbers.
 Matrix column_block(const Matrix& m, std::size_t i, std::size_t width) {
     Matrix block(m.rows, width);
     for (std::size_t r = 0; r < m.rows; ++r)
@@ -24,16 +26,27 @@ Matrix column_block(const Matrix& m, std::size_t i, std::size_t width) {
     return block;
 }
 
+// Blocks side by side: [b_1 | … | b_h], block i in columns i·width … (i+1)·width − 1.
+//   h blocks (n, width) → (n, h·width),  out_r,(i·width + c) = b_i,rc
+// The concatenation of the heads' outputs, and the backward of splitting into heads
+// (dQ = [dQ_1 | … | dQ_h], likewise dK and dV).
+Matrix join_blocks(const std::vector<const Matrix*>& blocks) {
+    const std::size_t n = blocks.front()->rows, width = blocks.front()->cols;
+    Matrix out(n, blocks.size() * width);
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+        for (std::size_t r = 0; r < n; ++r)
+            for (std::size_t c = 0; c < width; ++c) out(r, i * width + c) = (*blocks[i])(r, c);
+    return out;
+}
+
+namespace {
+
 // Concatenation: [head_1 | … | head_h], head i's output in columns i·d_v … (i+1)·d_v − 1.
 //   h outputs (n, d_v) → (n, h·d_v),  concat_r,(i·d_v + c) = head_i,rc
 Matrix concat_heads(const std::vector<HeadSteps>& heads) {
-    const Matrix& first = heads.front().steps.output;
-    const std::size_t n = first.rows, d_v = first.cols;
-    Matrix concat(n, heads.size() * d_v);
-    for (std::size_t i = 0; i < heads.size(); ++i)
-        for (std::size_t r = 0; r < n; ++r)
-            for (std::size_t c = 0; c < d_v; ++c) concat(r, i * d_v + c) = heads[i].steps.output(r, c);
-    return concat;
+    std::vector<const Matrix*> outputs;
+    for (const HeadSteps& head : heads) outputs.push_back(&head.steps.output);
+    return join_blocks(outputs);
 }
 
 std::size_t count_non_finite(const Matrix& m) {

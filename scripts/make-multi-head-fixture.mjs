@@ -1,5 +1,6 @@
 // Writes tests/fixtures/multi-head.json: multi-head attention on "它 是 猫" with 2 heads (and the
-// same weights split into 1 and 4 heads), every intermediate computed here in float64 —
+// same weights split into 1 and 4 heads), every intermediate of the forward pass and of one
+// backward pass from a stated dO (expected.backward) computed here in float64 —
 // independently of the C++ core — so that the doctest and node suites check both of the core's
 // paths against the same numbers.
 //   node scripts/make-multi-head-fixture.mjs      (rewrites the file; commit the result)
@@ -30,6 +31,53 @@ function head({ q, k, v, scale, temperature, mask }) {
   const weights = exps.map((row, i) => row.map((e) => e / rowSum[i][0]));
   const output = matmul(weights, v);
   return { q, k, v, scores, scaled, row_max: rowMax, exps, row_sum: rowSum, weights, output, divisor };
+}
+
+// One head's backward pass (core/backward.hpp's formulas), in float64: from dO_i = ∂L/∂head_i,
+// dV = Aᵀ·dO, dA = dO·Vᵀ, dZ_ij = A_ij·(dA_ij − Σ_t A_it·dA_it), dS = dZ ÷ divisor, dQ = dS·K, dK = dSᵀ·Q.
+// A masked pair has A_ij = 0, so its dZ is 0 with no test of its own.
+function headBackward({ q, k, v, weights, divisor }, dOut) {
+  const dV = matmul(transpose(weights), dOut);
+  const dA = matmul(dOut, transpose(v));
+  const dZ = weights.map((row, i) => {
+    const average = row.reduce((s, a, t) => s + a * dA[i][t], 0);
+    return row.map((a, j) => a * (dA[i][j] - average));
+  });
+  const dS = dZ.map((row) => row.map((z) => z / divisor));
+  return {
+    d_output: dOut,
+    d_v: dV,
+    d_weights: dA,
+    d_scaled: dZ,
+    d_scores: dS,
+    d_q: matmul(dS, k),
+    d_k: matmul(transpose(dS), q),
+  };
+}
+
+// The whole layer's backward (core/multi_head_backward.hpp) from dO = ∂L/∂O, in float64: dW_O =
+// concatᵀ·dO, d(concat) = dO·W_Oᵀ split into the heads' blocks, each head's backward, the heads'
+// dQ, dK, dV side by side, dW = Xᵀ·d(projection), dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ.
+function multiHeadBackward({ x, wq, wk, wv, wo }, forward, gradOutput) {
+  const dConcat = matmul(gradOutput, transpose(wo));
+  const dv = forward.heads[0].v[0].length;
+  const heads = forward.heads.map((head, i) => headBackward(head, block(dConcat, i, dv)));
+  const join = (name) => x.map((_, r) => heads.flatMap((g) => g[name][r]));
+  const [dQ, dK, dV] = ['d_q', 'd_k', 'd_v'].map(join);
+  const back = (d, w) => matmul(d, transpose(w));
+  const [fromQ, fromK, fromV] = [back(dQ, wq), back(dK, wk), back(dV, wv)];
+  return {
+    d_w_o: matmul(transpose(forward.concat), gradOutput),
+    d_concat: dConcat,
+    heads,
+    d_q: dQ,
+    d_k: dK,
+    d_v: dV,
+    d_w_q: matmul(transpose(x), dQ),
+    d_w_k: matmul(transpose(x), dK),
+    d_w_v: matmul(transpose(x), dV),
+    d_x: fromQ.map((row, i) => row.map((value, t) => value + fromK[i][t] + fromV[i][t])),
+  };
 }
 
 function multiHead({ x, wq, wk, wv, wo, heads, scale = 'sqrt_dk', temperature = 1, mask = 'none' }) {
@@ -82,6 +130,13 @@ const wo = [
   [0, 0.5, 0, -0.5],
 ];
 const cat = { x, wq, wk, wv, wo };
+// dO = ∂L/∂O for the backward pass (n × d_out, O's shape): a loss L = Σ O ∘ gradOutput, written to
+// be read, with every sign and a zero, so that each head's block of d(concat) is non-zero.
+const gradOutput = [
+  [1, 0, -1, 0.5],
+  [0, 1, 0.5, -1],
+  [-0.5, 0, 1, 0],
+];
 
 // JSON has no −∞: masked entries are written as the string "-Infinity".
 const encode = (value) =>
@@ -102,14 +157,17 @@ const cases = [
   { name: '它 是 猫, 4 heads of d_k = 1', heads: 4 },
 ].map((c) => {
   const options = { scale: 'sqrt_dk', temperature: 1, mask: 'none', ...c };
-  return { ...options, ...cat, expected: encode(multiHead({ ...cat, ...options })) };
+  const forward = multiHead({ ...cat, ...options });
+  const backward = multiHeadBackward(cat, forward, gradOutput);
+  return { ...options, ...cat, gradOutput, expected: encode({ ...forward, backward }) };
 });
 
 const fixture = {
   about:
     "Multi-head attention (the series' next article) on 它 是 猫: n = 3, d_model = 4, 2 heads of " +
     'd_k = d_v = 2; head 1 attends to the previous word, head 2 to the same word. Expected values ' +
-    'computed in float64 by scripts/make-multi-head-fixture.mjs.',
+    '(expected.backward: the gradients for dO = gradOutput) computed in float64 by ' +
+    'scripts/make-multi-head-fixture.mjs.',
   tolerance: 1e-5,
   cases,
 };
