@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "checked_size.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
 #include "result.hpp"
@@ -45,10 +46,11 @@ struct MultiHeadShape {
 //   weighting          h × A_i·V_i:       h · n · n · d_v
 //   output_projection  concat·W_O:        n · h·d_v · d_out
 // With d_k = d_v = d_model / h every stage costs what one head of d_k = d_model costs: h heads
-// split the same multiply-adds, they do not multiply them.
+// split the same multiply-adds, they do not multiply them. Every count, the total included, is in
+// checked_size.hpp's arithmetic: one that does not fit in 64 bits is kSizeOverflow, never wrapped.
 struct MultiplyAdds {
     std::uint64_t projections = 0, scores = 0, weighting = 0, output_projection = 0;
-    std::uint64_t total() const { return projections + scores + weighting + output_projection; }
+    std::uint64_t total() const { return size_sum(projections, scores, weighting, output_projection); }
 };
 MultiplyAdds multiply_adds(const MultiHeadShape& shape);
 
@@ -98,6 +100,10 @@ Result<MultiHeadSteps> multi_head_attention_steps_simd(const MultiHeadInputs& in
                                                        const AttentionOptions& options = {});
 
 // --- The checks, before anything is computed (multi_head_validate.cpp) ----------------------------
+
+// heads within 1 … kMaxHeads, or out_of_range (argument "heads"): for every entry point that takes
+// h, multiply_adds' callers included.
+Error check_heads(std::int64_t heads);
 
 // The shapes and h, before any value is read (the bindings run this before they copy a value):
 //   empty_matrix, wrong_length      x, wq, wk, wv, wo themselves

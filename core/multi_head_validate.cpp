@@ -18,15 +18,6 @@ Error refuse(ErrorCode code, std::string argument, std::string message, std::vec
     return Error{code, std::move(argument), std::nullopt, std::move(params), std::move(message)};
 }
 
-// heads within 1 … kMaxHeads: out_of_range, as the sampler's sizes.
-Error check_heads(std::int64_t heads) {
-    if (heads >= 1 && heads <= static_cast<std::int64_t>(kMaxHeads)) return {};
-    return refuse(
-        ErrorCode::OutOfRange, "heads",
-        "heads must be a whole number from 1 to " + std::to_string(kMaxHeads) + " (got " + std::to_string(heads) + ")",
-        {{"got", static_cast<double>(heads)}, {"min", 1.0}, {"max", count(kMaxHeads)}});
-}
-
 // x·w needs w (named `name`) to have as many rows as x has columns: projection_mismatch, with the
 // params of the single projection's refusal.
 Error check_rows(const char* name, const char* product, const Shape& x, const Shape& w) {
@@ -54,6 +45,15 @@ Error check_divides(const char* name, const Shape& w, std::size_t heads) {
 }
 
 }  // namespace
+
+// out_of_range, as the sampler's sizes.
+Error check_heads(std::int64_t heads) {
+    if (heads >= 1 && heads <= static_cast<std::int64_t>(kMaxHeads)) return {};
+    return refuse(
+        ErrorCode::OutOfRange, "heads",
+        "heads must be a whole number from 1 to " + std::to_string(kMaxHeads) + " (got " + std::to_string(heads) + ")",
+        {{"got", static_cast<double>(heads)}, {"min", 1.0}, {"max", count(kMaxHeads)}});
+}
 
 MultiHeadShape multi_head_shape(const Shape& x, const Shape& w_q, const Shape& w_v, const Shape& w_o,
                                 std::size_t heads) {

@@ -2,9 +2,11 @@
 #include "train.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "number_text.hpp"
 #include "random.hpp"
 
 namespace attn {
@@ -12,16 +14,6 @@ namespace {
 
 // The batches' stream: the seed's own, apart from the initialisation's (a fixed odd offset).
 constexpr std::uint64_t kBatchStream = 0xB5AD4ECEDA1CE2A9u;
-
-Error check_learning_rate(float lr) {
-    if (std::isfinite(lr) && lr > 0.0f && lr <= 1.0f) return {};
-    Error e;
-    e.code = ErrorCode::OutOfRange;
-    e.argument = "learningRate";
-    e.params = {{"got", static_cast<double>(lr)}, {"min", 0.0}, {"max", 1.0}};
-    e.message = "learningRate must be a number greater than 0 and at most 1 (got " + std::to_string(lr) + ")";
-    return e;
-}
 
 Error check_config(const TrainConfig& c) {
     if (Error e = check_task(c.task)) return e;
@@ -78,6 +70,47 @@ TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Par
 
 }  // namespace
 
+Error check_learning_rate(double lr) {
+    const bool in_range = std::isfinite(lr) && lr > 0.0 && lr <= 1.0;
+    if (in_range && static_cast<float>(lr) > 0.0f) return {};
+    Error e;
+    e.code = ErrorCode::OutOfRange;
+    e.argument = "learningRate";
+    e.params = {{"got", lr}, {"min", 0.0}, {"max", 1.0}};
+    e.message = in_range ? "learningRate rounds to 0 in float32, whose smallest positive number is " +
+                               number_text(static_cast<double>(std::numeric_limits<float>::denorm_min()))
+                         : std::string("learningRate must be a number greater than 0 and at most 1");
+    e.message += " (got " + number_text(lr) + ")";
+    return e;
+}
+
+Error read_tokens(const ModelConfig& model, const std::vector<double>& tokens, std::vector<int>* sequence) {
+    Error e;
+    if (tokens.size() != model.length) {
+        e.code = ErrorCode::WrongLength;
+        e.argument = "tokens";
+        e.params = {{"got", static_cast<double>(tokens.size())}, {"need", static_cast<double>(model.length)}};
+        e.message = "tokens has " + std::to_string(tokens.size()) + " tokens but this trainer's sequences have " +
+                    std::to_string(model.length);
+        return e;
+    }
+    const double most = static_cast<double>(model.vocab) - 1.0;
+    sequence->resize(tokens.size());
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const double token = tokens[i];
+        if (!(token >= 0.0 && token <= most && token == std::floor(token))) {
+            e.code = ErrorCode::OutOfRange;
+            e.argument = "tokens";
+            e.params = {{"index", static_cast<double>(i)}, {"got", token}, {"min", 0.0}, {"max", most}};
+            e.message = "tokens[" + std::to_string(i) + "] must be a whole number from 0 to " + number_text(most) +
+                        " (got " + number_text(token) + ")";
+            return e;
+        }
+        (*sequence)[i] = static_cast<int>(token);
+    }
+    return e;
+}
+
 Result<Trainer> Trainer::create(const TrainConfig& config) {
     if (Error e = check_config(config)) return Result<Trainer>::failure(e);
     Trainer t;
@@ -96,7 +129,7 @@ TrainReport Trainer::step() {
     Params grads = zero_params(model_);
     const TrainReport report = run_batch(model_, params_, b, &grads);
     ++steps_;
-    const float lr = config_.learning_rate;
+    const float lr = static_cast<float>(config_.learning_rate);
     const std::vector<Matrix*> theta = tensors(params_), g = tensors(grads), m = tensors(m_), v = tensors(v_);
     if (config_.optimizer == OptimizerKind::Sgd) {
         for (std::size_t t = 0; t < theta.size(); ++t)

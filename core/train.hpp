@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "model.hpp"
 #include "result.hpp"
@@ -32,9 +33,11 @@ struct TrainConfig {
     PositionKind position = PositionKind::OneHot;
     Scale scale = Scale::SqrtDk;
     OptimizerKind optimizer = OptimizerKind::Adam;
-    float learning_rate = 0.01f;  // > 0 and ≤ 1
-    std::size_t batch = 16;       // 1 … 256
-    std::int64_t seed = 0;        // 0 … 2³² − 1: the initialisation, and the batches' stream
+    // > 0 and ≤ 1, as given (a JS number is checked before float32 rounds it); the steps use the
+    // float32 nearest it, which must not be 0.
+    double learning_rate = 0.01;
+    std::size_t batch = 16;  // 1 … 256
+    std::int64_t seed = 0;   // 0 … 2³² − 1: the initialisation, and the batches' stream
 };
 
 // What a step or an evaluation measured.
@@ -46,6 +49,15 @@ struct TrainReport {
     // number §4 says falls towards 0 when, unscaled, the softmax saturates. 0 in evaluate().
     double softmax_gradient = 0.0;
 };
+
+// learningRate as given: out_of_range unless 0 < lr ≤ 1 and float32 holds it as a number above 0.
+// The message quotes lr as given (number_text.hpp): "… at most 1 (got 1.0000001)".
+Error check_learning_rate(double lr);
+
+// A probe's tokens, as given (a JS array's numbers, checked to be whole by the API), against the
+// model: wrong_length unless there are the model's n of them, out_of_range for a token outside its
+// vocabulary 0 … vocab − 1 (naming tokens[i] and the value as given). On success *sequence holds them.
+Error read_tokens(const ModelConfig& model, const std::vector<double>& tokens, std::vector<int>* sequence);
 
 class Trainer {
   public:

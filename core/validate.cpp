@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "number_text.hpp"
 #include "working_memory.hpp"
 
 namespace attn {
@@ -47,12 +48,6 @@ std::pair<std::string, std::string> need_and_limit(std::uint64_t bytes, std::uin
         most += " (" + exact_bytes(limit) + ")";
     }
     return {need, most};
-}
-
-std::string number(float x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(x));
-    return buf;
 }
 
 std::string position(const char* name, std::size_t i, std::size_t j) {
@@ -149,7 +144,7 @@ Error check_attention_shapes(const Shape& q, const Shape& k, const Shape& v, flo
                       {{"got", count(v.rows)}, {"need", count(k.rows)}});
     if (!(std::isfinite(temperature) && temperature > 0.0f))
         return refuse(ErrorCode::BadTemperature, "temperature",
-                      "temperature must be a finite number greater than 0 (got " + number(temperature) + ")",
+                      "temperature must be a finite number greater than 0 (got " + number_text(temperature) + ")",
                       {{"value", static_cast<double>(temperature)}});
     if (mask) {
         if (Error e = check_shape("mask", *mask)) return e;
@@ -181,7 +176,7 @@ Error check_attention(const Matrix& q, const Matrix& k, const Matrix& v, const A
             for (std::size_t j = 0; j < keep.cols; ++j)
                 if (!(keep(i, j) == 0.0f || keep(i, j) == 1.0f))
                     return refuse(ErrorCode::MaskValue, "mask",
-                                  position("mask", i, j) + " is " + number(keep(i, j)) +
+                                  position("mask", i, j) + " is " + number_text(keep(i, j)) +
                                       "; a mask holds only 0 (masked) and 1 (kept)",
                                   {{"value", static_cast<double>(keep(i, j))}}, Cell{i, j});
     }

@@ -8,6 +8,7 @@
 
 #include "attention.hpp"
 #include "helpers.hpp"
+#include "number_text.hpp"
 #include "validate.hpp"
 
 using attn::ErrorCode;
@@ -123,6 +124,34 @@ TEST_CASE("mask_shape and mask_value: a custom mask must be n_q×n_k of 0/1") {
     CHECK(value.cell == attn::Cell{1, 0});
     CHECK(params_of(value) == "value=0.5");
     CHECK(value.message == "mask[1][0] is 0.5; a mask holds only 0 (masked) and 1 (kept)");
+}
+
+TEST_CASE("a refused number is quoted as given, as JavaScript writes it (issue 27)") {
+    // The shortest decimal that reads back as the same number, in String(x)'s layout.
+    CHECK(attn::number_text(1.0000001) == "1.0000001");
+    CHECK(attn::number_text(1e-50) == "1e-50");
+    CHECK(attn::number_text(1e21) == "1e+21");
+    CHECK(attn::number_text(1e20) == "100000000000000000000");
+    CHECK(attn::number_text(1e-7) == "1e-7");
+    CHECK(attn::number_text(0.000001) == "0.000001");
+    CHECK(attn::number_text(-2.5) == "-2.5");
+    CHECK(attn::number_text(-0.0) == "0");
+    CHECK(attn::number_text(std::numeric_limits<double>::quiet_NaN()) == "NaN");
+    CHECK(attn::number_text(-std::numeric_limits<double>::infinity()) == "-Infinity");
+    // A float by the shortest decimal that is that float again: a JS 1.0000001 rounded to float32.
+    CHECK(attn::number_text(1.0000001f) == "1.0000001");
+    CHECK(attn::number_text(0.01f) == "0.01");
+    CHECK(attn::number_text(std::numeric_limits<float>::max()) == "3.4028235e+38");
+
+    attn::AttentionOptions o;
+    o.temperature = std::numeric_limits<float>::quiet_NaN();
+    CHECK(error_of(I2, I2, V2, o).message == "temperature must be a finite number greater than 0 (got NaN)");
+    o.temperature = 1.0f;
+    o.mask.kind = attn::MaskKind::Custom;
+    o.mask.keep = Matrix(2, 2, {1, 1.0000001f, 1, 1});
+    CHECK(error_of(I2, I2, V2, o).message == "mask[0][1] is 1.0000001; a mask holds only 0 (masked) and 1 (kept)");
+    o.mask.keep = Matrix(2, 2, {1, 1, std::numeric_limits<float>::quiet_NaN(), 1});
+    CHECK(error_of(I2, I2, V2, o).message == "mask[1][0] is NaN; a mask holds only 0 (masked) and 1 (kept)");
 }
 
 TEST_CASE("too_much_memory: sizes over the limit are refused before anything is allocated") {

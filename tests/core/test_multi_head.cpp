@@ -282,6 +282,16 @@ TEST_CASE("each head divides by its own √d_k (and ÷d_k, and τ), the divisor 
     CHECK(attn::attention_steps_simd(i2, i2, i2).value.divisor == std::sqrt(2.0f));
 }
 
+TEST_CASE("multiply_adds saturates end to end: a stage at 2⁶⁴ − 1 keeps the total there (issue 27: 1.4e11)") {
+    const std::uint64_t big = 2147483647;  // 2³¹ − 1, the largest size the JS API passes
+    const attn::MultiplyAdds m = attn::multiply_adds({1, big, 64, big, 1, 1});
+    CHECK(m.projections == attn::kSizeOverflow);
+    CHECK(m.total() == attn::kSizeOverflow);
+    CHECK(attn::multiply_adds({2, 3, 1, 3, 3, 3}).total() == 2 * 3 * 9 + 2 * 2 * 3 + 2 * 2 * 3 + 2 * 3 * 3);
+    CHECK(attn::check_heads(64).code == ErrorCode::None);
+    CHECK(attn::check_heads(65).message == "heads must be a whole number from 1 to 64 (got 65)");
+}
+
 TEST_CASE("multi-head refusals: a code, the argument at fault and a sentence, before anything is computed") {
     const Matrix x = random_matrix(3, 4, 30), w4 = random_matrix(4, 4, 31), wo = random_matrix(4, 4, 32);
     const auto refusal = [](const attn::Result<MultiHeadSteps>& r) { return r.error; };

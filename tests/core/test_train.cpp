@@ -304,6 +304,45 @@ TEST_CASE("training: a config outside its limits is refused with out_of_range, n
     CHECK(refused(c).argument == "length");
 }
 
+TEST_CASE("training: learningRate is refused with the value as given (issue 27: it said 1.000000, 0.000000, nan)") {
+    const auto message = [](double lr) {
+        TrainConfig c = config(TaskKind::Reverse);
+        c.learning_rate = lr;
+        const attn::Error e = Trainer::create(c).error;
+        CHECK(e.code == attn::ErrorCode::OutOfRange);
+        CHECK(e.argument == "learningRate");
+        return e.message;
+    };
+    CHECK(message(1.0000001) == "learningRate must be a number greater than 0 and at most 1 (got 1.0000001)");
+    CHECK(message(0.0) == "learningRate must be a number greater than 0 and at most 1 (got 0)");
+    CHECK(message(std::nan("")) == "learningRate must be a number greater than 0 and at most 1 (got NaN)");
+    CHECK(message(HUGE_VAL) == "learningRate must be a number greater than 0 and at most 1 (got Infinity)");
+    // Above 0 as given, but 0 in float32, where the steps use it.
+    CHECK(message(1e-50) ==
+          "learningRate rounds to 0 in float32, whose smallest positive number is 1.401298464324817e-45 (got 1e-50)");
+    CHECK_FALSE(attn::check_learning_rate(1.0));
+    CHECK_FALSE(attn::check_learning_rate(1e-45));  // float32 rounds it to its smallest positive number, not to 0
+}
+
+TEST_CASE("training: a probe's tokens are checked against the model, naming the token and its value") {
+    auto t = Trainer::create(config(TaskKind::Reverse));  // n = 6, vocabulary 0 … 5
+    REQUIRE(t.ok());
+    std::vector<int> sequence;
+    CHECK_FALSE(attn::read_tokens(t.value.model(), {0, 1, 2, 3, 4, 5}, &sequence));
+    CHECK(sequence == std::vector<int>{0, 1, 2, 3, 4, 5});
+    const attn::Error length = attn::read_tokens(t.value.model(), {0, 1}, &sequence);
+    CHECK(length.code == attn::ErrorCode::WrongLength);
+    CHECK(length.message == "tokens has 2 tokens but this trainer's sequences have 6");
+    const attn::Error outside = attn::read_tokens(t.value.model(), {0, 1, 2, 3, 4, 6}, &sequence);
+    CHECK(outside.code == attn::ErrorCode::OutOfRange);
+    CHECK(outside.argument == "tokens");
+    CHECK(outside.message == "tokens[5] must be a whole number from 0 to 5 (got 6)");
+    CHECK(attn::read_tokens(t.value.model(), {0, 1, 2, 3, 4, 5.5}, &sequence).message ==
+          "tokens[5] must be a whole number from 0 to 5 (got 5.5)");
+    CHECK(attn::read_tokens(t.value.model(), {-1e-50, 1, 2, 3, 4, 5}, &sequence).message ==
+          "tokens[0] must be a whole number from 0 to 5 (got -1e-50)");
+}
+
 TEST_CASE("training: the √d_k race (article §4) — unscaled, the gradient through the softmax shrinks and it 学不动") {
     // Reverse (n = 6), seed 7, Adam at lr 0.01, the same initialisation for both runs: q and k of
     // unit variance, so unscaled scores have variance d_k. Measured natively (x86-64, AVX) after
