@@ -60,7 +60,9 @@ Result<AttentionSteps> attention_steps(const Matrix& q, const Matrix& k, const M
 
 // The same steps and options through the SIMD loops of simd_kernels.hpp: every field equal to
 // attention_steps's within float32 rounding (the dot products and row sums add in another order,
-// and the exp is xsimd's), and the same refusals. What the page computes with by default.
+// and the exp is xsimd's), NaN and ±∞ in exactly its cells, and the same refusals. A call whose
+// values could overflow float32 on the way, and the naive softmax, are computed by
+// attention_steps itself (attention_steps_simd.cpp says why). What the page computes with by default.
 Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, const Matrix& v,
                                             const AttentionOptions& options = {});
 

@@ -13,6 +13,12 @@
 // Division, max, subtraction and the axpy sums round exactly as the reference's loops; the dot
 // products and the row sums add in W interleaved partial sums, and xsimd's exp is within ~1 ulp
 // of std::exp, so scores, exps and what follows them differ from the reference in the last bits.
+// Near float32's limit the last bits decide where ±∞ and NaN appear (the order of a sum whose
+// partial sums overflow, an exp on the edge of overflowing), so two kinds of call are handed to
+// the reference (attention_steps) whole, and their non-finite cells are the reference's own:
+//  - values so large that a score, a scaled score or a sum of weighted values could overflow
+//    (could_overflow, overflow_guard.hpp: the fast paths' rule, one copy for both);
+//  - the naive softmax (options.stable == false), whose exps overflow by design past 88.7.
 // tests/core/test_steps_simd.cpp checks every field against attention_steps.
 //
 // The fast paths (attention_fast.cpp, attention_streaming.cpp) are faster still, but keep no
@@ -24,6 +30,7 @@
 
 #include "attention.hpp"
 #include "non_finite.hpp"
+#include "overflow_guard.hpp"
 #include "reference.hpp"
 #include "simd_kernels.hpp"
 #include "validate.hpp"
@@ -73,12 +80,13 @@ Matrix weighted_values(const Matrix& a, const Matrix& kept, const Matrix& v) {
 //   row_max (n, 1), shifted = x − max (n, m), exps (n, m), row_sum (n, 1), weights (n, m).
 // The policies are the reference's (reference.hpp): a masked cell (−∞) has shifted −∞, exp 0 and
 // weight 0 whatever the rest of its row holds; a fully masked row (max −∞) has sum 0 too; a row
-// with a NaN is NaN from its max on, masked cells apart; !stable exponentiates x itself.
+// with a NaN is NaN from its max on, masked cells apart. Always the stable form: the naive one
+// goes to the reference (the header comment).
 struct RowSoftmax {
     Matrix row_max, shifted, exps, row_sum, weights;
 };
 
-RowSoftmax softmax_rows(const Matrix& x, bool stable) {
+RowSoftmax softmax_rows(const Matrix& x) {
     const std::size_t n = x.rows, m = x.cols;
     const float minus_inf = -std::numeric_limits<float>::infinity();
     RowSoftmax sm{Matrix(n, 1), Matrix(n, m), Matrix(n, m), Matrix(n, 1), Matrix(n, m)};
@@ -90,7 +98,7 @@ RowSoftmax softmax_rows(const Matrix& x, bool stable) {
             continue;  // exps, row_sum and weights stay 0
         }
         simd::subtract(sm.shifted.row(i), x.row(i), max, m);
-        const float sum = simd::exp_sum(sm.exps.row(i), stable ? sm.shifted.row(i) : x.row(i), m);
+        const float sum = simd::exp_sum(sm.exps.row(i), sm.shifted.row(i), m);
         sm.row_sum(i, 0) = sum;
         std::copy(sm.exps.row(i), sm.exps.row(i) + m, sm.weights.row(i));
         simd::divide(sm.weights.row(i), sum, m);
@@ -109,16 +117,17 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
                                             const AttentionOptions& options) {
     if (Error e = check_attention(q, k, v, options)) return Result<AttentionSteps>::failure(e);
     if (Error e = check_steps_memory(q, k, v, options)) return Result<AttentionSteps>::failure(e);
+    const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    if (!options.stable || could_overflow(q, k, v, divisor)) return attention_steps(q, k, v, options);
 
     AttentionSteps st;
     st.scores = scores_qkt(q, k);
-    const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
     st.divisor = divisor;
     st.kept = reference::kept_cells(options.mask, q.rows, k.rows);  // the mask's rule lives there
     st.scaled = reference::apply_mask(scale_scores(st.scores, divisor), st.kept);
 
     if (options.axis == Axis::Row) {
-        RowSoftmax sm = softmax_rows(st.scaled, options.stable);
+        RowSoftmax sm = softmax_rows(st.scaled);
         st.row_max = std::move(sm.row_max);
         st.shifted = std::move(sm.shifted);
         st.exps = std::move(sm.exps);
@@ -126,7 +135,7 @@ Result<AttentionSteps> attention_steps_simd(const Matrix& q, const Matrix& k, co
         st.weights = std::move(sm.weights);
     } else {
         // The FAQ's misconception: softmax down each column = row softmax of the transpose.
-        const RowSoftmax sm = softmax_rows(reference::transpose(st.scaled), options.stable);
+        const RowSoftmax sm = softmax_rows(reference::transpose(st.scaled));
         st.row_max = reference::transpose(sm.row_max);
         st.shifted = reference::transpose(sm.shifted);
         st.exps = reference::transpose(sm.exps);

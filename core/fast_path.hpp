@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "attention.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
+#include "overflow_guard.hpp"
 #include "packing.hpp"  // ensure: how the buffers below grow
 
 namespace attn::fast {
@@ -26,35 +26,15 @@ namespace attn::fast {
 //    finite values that is the reference's rule — masked keys add nothing, a kept key whose
 //    weight underflowed adds its 0 · v_j — and a NaN value would break only the first half.)
 //  - values so large that a score, a scaled score or a sum of weighted values could overflow
-//    float32: where the reference would produce ±∞ or NaN, another summation order could differ;
+//    float32 (could_overflow, overflow_guard.hpp: the step-by-step SIMD path's rule too);
 //  - a divisor (√d_k·τ) or its reciprocal that float32 cannot hold as a normal number: the fast
 //    paths compute (s − m)·(1/divisor) where the reference computes s/divisor − m/divisor, and at
 //    τ = 3·10³⁸ (divisor +∞, 1/divisor = 0) or τ = 10⁻⁴⁰ (1/divisor = +∞) that gives −∞·0 or 0·∞ =
 //    NaN where the reference's numbers are finite.
-// Ordinary inputs are far below these bounds; the scan costs O(n·d), against O(n²·d) for the call.
 inline bool needs_reference(const Matrix& q, const Matrix& k, const Matrix& v, float divisor) {
     if (!std::isnormal(divisor) || !std::isnormal(1.0f / divisor)) return true;
-    // max |x| over the bits: for floats without their sign bit, integer order is float order,
-    // and every NaN is above +∞ (0x7f800000). An integer max loop vectorises; std::fmax does not.
-    auto max_abs = [](const Matrix& m, bool& nan) {
-        std::uint32_t best = 0;
-        for (float x : m.data) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &x, sizeof bits);
-            bits &= 0x7fffffffu;
-            best = bits > best ? bits : best;
-        }
-        if (best > 0x7f800000u) nan = true;
-        float value;
-        std::memcpy(&value, &best, sizeof value);
-        return static_cast<double>(value);
-    };
-    bool nan = false;
-    const double mq = max_abs(q, nan), mk = max_abs(k, nan), mv = max_abs(v, nan);
-    if (nan) return true;
-    constexpr double limit = 1e30;  // FLT_MAX ≈ 3.4e38: a wide margin for rounding and sums
-    const double score_bound = mq * mk * static_cast<double>(q.cols);
-    return score_bound > limit || score_bound / divisor > limit || mv * static_cast<double>(k.rows) > limit;
+    const Magnitudes m = magnitudes(q, k, v);
+    return m.nan || could_overflow(m, q.cols, k.rows, divisor);
 }
 
 // Sets the masked scores of a group to −∞. s holds the scores of keys j0 .. j0+n−1 for query rows

@@ -141,7 +141,8 @@ struct subtract_kernel {
 };
 
 // out_i = exp(x_i), returns Σ_i out_i — the exps and the row sum of softmax in one pass.
-// exp(−∞) = 0 (a masked score), exp(NaN) = NaN, exp(x > 88.7) = +∞ (the naive softmax's overflow).
+// exp(−∞) = 0 (a masked score), exp(NaN) = NaN, exp(x > 88.7) = +∞ (the step path hands the naive
+// softmax, which exponentiates the scores themselves, to the reference: attention_steps_simd.cpp).
 struct exp_sum_kernel {
     template <class Arch>
     float operator()(Arch, float* out, const float* x, std::size_t n) const {

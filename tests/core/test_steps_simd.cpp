@@ -57,10 +57,10 @@ std::string mismatch(const Matrix& got, const Matrix& want, double tol = kTol) {
 // Both paths on one input; every field of the SIMD path against the reference's.
 void check_equal_to_reference(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
     INFO("q " << attn::shape_string(q) << ", k " << attn::shape_string(k) << ", v " << attn::shape_string(v)
-              << ", scale " << attn::option_name(attn::kScaleNames, o.scale) << ", mask "
-              << attn::option_name(attn::kMaskNames, o.mask.kind) << ", axis "
-              << attn::option_name(attn::kAxisNames, o.axis) << (o.stable ? ", stable" : ", naive") << ", temperature "
-              << o.temperature);
+              << ", scale " << std::string(attn::option_name(attn::kScaleNames, o.scale)) << ", mask "
+              << std::string(attn::option_name(attn::kMaskNames, o.mask.kind)) << ", axis "
+              << std::string(attn::option_name(attn::kAxisNames, o.axis)) << (o.stable ? ", stable" : ", naive")
+              << ", temperature " << o.temperature);
     const auto ref = attn::attention_steps(q, k, v, o);
     const auto simd = attn::attention_steps_simd(q, k, v, o);
     REQUIRE(ref.ok());
@@ -222,6 +222,64 @@ TEST_CASE("scores near 1000: stable is finite, naive overflows to Inf and NaN, a
     CHECK(std::isnan(naive.value.weights(0, 0)));
     CHECK(std::isnan(naive.value.output(0, 0)));
     check_equal_to_reference(q, k, v, o);
+}
+
+// Issue 27, item 4: a dot product whose partial sums leave float32's range. q = [1, 1, …] against
+// key 0 (its values below) and key 1 = 1/√d_k each (score √d_k, scaled 1); V = 10·I₂. In order,
+// 3e38 − 3e38 + 3e38 − 3e38 = 0 and 3e38 + 3e38 − 3e38 − 3e38 = ∞; added in W lanes, the first
+// gave NaN and the second 0 (d_k = 4 on 4 lanes: wasm SIMD128, SSE; d_k = 16 on every width, key
+// 0's terms placed so that each lane's partial sums overflow, or cancel, where the order's do not).
+namespace {
+
+struct NearTheLimit {
+    const char* name;
+    std::vector<float> key0;
+    bool finite;  // the reference's score: 0 (finite), or +∞
+};
+
+std::vector<NearTheLimit> near_the_limit() {
+    const float b = 3e38f;
+    return {
+        {"d_k = 4, k₀ = [3e38, −3e38, 3e38, −3e38]: score 0", {b, -b, b, -b}, true},
+        {"d_k = 4, k₀ = [3e38, 3e38, −3e38, −3e38]: score ∞", {b, b, -b, -b}, false},
+        {"d_k = 16, k₀ = ±3e38 alternating: score 0", {b, -b, b, -b, b, -b, b, -b, b, -b, b, -b, b, -b, b, -b}, true},
+        {"d_k = 16, k₀ = [3e38, 3e38, 0 ×6, −3e38, −3e38, 0 ×6]: score ∞",
+         {b, b, 0, 0, 0, 0, 0, 0, -b, -b, 0, 0, 0, 0, 0, 0},
+         false}};
+}
+
+}  // namespace
+
+TEST_CASE("a score whose partial sums overflow: summed in the reference's order, the same finite cells") {
+    for (const NearTheLimit& c : near_the_limit()) {
+        INFO(std::string(c.name));
+        const std::size_t d = c.key0.size();
+        const Matrix q(1, d, 1.0f);
+        Matrix k(2, d, 1.0f / std::sqrt(static_cast<float>(d)));
+        std::copy(c.key0.begin(), c.key0.end(), k.row(0));
+        const auto r = attn::attention_steps_simd(q, k, V10);
+        REQUIRE(r.ok());
+        const AttentionSteps& st = r.value;
+        if (c.finite) {
+            // scaled [0, 1]: A = [1, e] / (1 + e) ≈ [0.2689, 0.7311], AV ≈ [2.689, 7.311]
+            CHECK(st.scores(0, 0) == 0.0f);
+            check_close(st.weights, Matrix(1, 2, {0.2689f, 0.7311f}), 1e-4);
+            check_close(st.output, Matrix(1, 2, {2.689f, 7.311f}), 1e-3);
+            CHECK(st.non_finite.output == 0);
+        } else {
+            // scaled [∞, 1]: max ∞, ∞ − ∞ = NaN, and NaN from there to the output
+            CHECK(st.scores(0, 0) == std::numeric_limits<float>::infinity());
+            CHECK(std::isnan(st.output(0, 0)));
+            CHECK(std::isnan(st.output(0, 1)));
+            CHECK(st.non_finite.output == 2);
+        }
+        check_equal_to_reference(q, k, V10, {});
+        for (const auto& fast : {attn::attention(q, k, V10), attn::attention_streaming(q, k, V10)}) {
+            REQUIRE(fast.ok());
+            CHECK_MESSAGE(mismatch(fast.value, st.output).empty(),
+                          "the fast paths: " << mismatch(fast.value, st.output));
+        }
+    }
 }
 
 TEST_CASE("project_simd equals project bit for bit: each element summed in the same order") {
