@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import katex from 'katex';
 import { VARIANTS, variantKey, mainFormulaPieces, headsPieces, detailFormula } from '../../web/formulas/formulas.js';
 import { STEPS, stepById } from '../../web/src/steps.js';
+import { isArticleUrl } from '../../web/src/article.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const at = (...parts) => path.join(ROOT, ...parts);
@@ -162,8 +163,22 @@ export function iconLink() {
   return `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">`;
 }
 
-/** Fills the page frame (web/index.html): each `<!-- NAME -->` placeholder from `parts`. */
+/**
+ * The build setting ATTENTION_PLAYGROUND_ARTICLE: where the article lives (an https: address), so
+ * that every "原文" of this build links to it (web/src/article.js); unset, the page names the
+ * article without a link. Any other value stops the build, naming the setting.
+ */
+export function articleMeta(url = process.env.ATTENTION_PLAYGROUND_ARTICLE) {
+  if (!url) return '';
+  if (!isArticleUrl(url))
+    throw new Error(`ATTENTION_PLAYGROUND_ARTICLE must be an https: address (it is ${JSON.stringify(url)})`);
+  const attribute = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<meta name="attention-playground-article" content="${attribute}">`;
+}
+
+/** Fills the page frame (web/index.html): each `<!-- NAME -->` placeholder from `parts`, and the build's article link (articleMeta) with META. */
 export function fillPage(parts) {
+  parts = { ...parts, META: [parts.META, articleMeta()].filter(Boolean).join('\n') };
   let html = fs.readFileSync(at('web', 'index.html'), 'utf8');
   for (const [name, value] of Object.entries(parts)) {
     const mark = `<!-- ${name} -->`;

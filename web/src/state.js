@@ -27,6 +27,7 @@ import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
 import { COST_PLAN } from './labs/cost-lab.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 import { LOSSES, lossShape } from './backward.js';
+import { isArticleUrl } from './article.js';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
 export { STEPS };
@@ -92,6 +93,15 @@ const flag = {
   format: (v) => (v ? '1' : '0'),
 };
 
+// Where the article lives (article.js): an https: address. Any other is refused with a notice that
+// names the field (notice.linkArticle), and the rest of the link is read.
+const articleLink = {
+  parse: (s) => (isArticleUrl(s) ? s : undefined),
+  problem: (s) => (isArticleUrl(s) ? null : 'notHttps'),
+  notice: 'linkArticle',
+  format: String,
+};
+
 /** The theme switch's choices: follow the system's light or dark, or fix one. */
 export const THEMES = ['system', 'light', 'dark'];
 
@@ -118,6 +128,8 @@ export const FIELDS = [
   { key: 'digits', type: oneOf([2, 4, 6]), initial: 4 },
   // The colours: the system's (not written), or the one the reader chose with the theme switch.
   { key: 'theme', type: oneOf(THEMES), initial: 'system', only: (s) => s.theme !== 'system' },
+  // The article's address, for a blog that hosts it (article.js); none: the build's, or no link.
+  { key: 'article', type: articleLink, initial: '', only: (s) => s.article !== '' },
   // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
   { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
   // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the
@@ -208,7 +220,8 @@ export function withoutEmbed(state) {
  * Reads a URL hash. Returns { state, notice } where notice is null, or 'badHash' when the hash
  * did not parse and the default state is returned instead (never a half-read state), or
  * { key: 'linkTemperature', problem, text } when only its temperature was refused (a number
- * vocabulary.mjs's rule refuses, written as `text`): the rest of the link is read, τ is the default.
+ * vocabulary.mjs's rule refuses, written as `text`): the rest of the link is read, τ is the default;
+ * likewise { key: 'linkArticle', … } for an article link that is not https: (no link is kept).
  */
 export function parseState(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -232,7 +245,7 @@ export function parseState(hash) {
     const value = field.type.parse(raw.get(field.key));
     const problem = value === undefined && field.type.problem?.(raw.get(field.key));
     if (problem) {
-      notice = { key: 'linkTemperature', problem, text: raw.get(field.key) };
+      notice = { key: field.type.notice ?? 'linkTemperature', problem, text: raw.get(field.key) };
       continue;
     }
     if (value === undefined) return fallback;
@@ -413,7 +426,13 @@ export function setLossMatrix(state, rows) {
  * to the head's output, given. Its first backward step is shown.
  */
 export function probeState(state, { x, wq, wk, wv, dout, scale, mask, lang }) {
-  const base = { ...defaultState(), lang: lang ?? state.lang, theme: state.theme, digits: state.digits };
+  const base = {
+    ...defaultState(),
+    lang: lang ?? state.lang,
+    theme: state.theme,
+    digits: state.digits,
+    article: state.article ?? '',
+  };
   const next = {
     ...base,
     preset: 'custom',

@@ -10,7 +10,8 @@
 // A step:
 //   id        its name in the i18n keys step.<id>.title, step.<id>.text and map.<id>;
 //   when      state → whether the step exists (absent: always): concat and ·W_O need heads;
-//   section   the article's section;
+//   section   the article's section (article.js cites it); `article: 4` instead for the steps of
+//             the series' next article (multi-head attention);
 //   formula   { part: the main formula's part it marks, detail(variant) → TeX of the step alone,
 //               variant = { scale, softmax, axis }, output: 'mathml' to pre-render it as MathML
 //               alone, laid out natively like the popover's sums (absent: KaTeX's HTML and MathML;
@@ -371,7 +372,7 @@ export const STEP_LIST = Object.freeze([
   {
     id: 'concat',
     when: hasHeads,
-    section: 6,
+    article: 4, // the series' next article, 多头注意力 (article.js)
     formula: {
       part: 'concat',
       detail: () =>
@@ -393,7 +394,7 @@ export const STEP_LIST = Object.freeze([
   {
     id: 'outproj',
     when: hasHeads,
-    section: 6,
+    article: 4,
     formula: {
       part: 'outproj',
       detail: () =>

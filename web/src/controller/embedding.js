@@ -2,6 +2,7 @@
 // a frame whose host runs embed.js, "Open in the playground" asked of the host.
 
 import { serializeState } from '../state.js';
+import { stepCount } from '../steps.js';
 import { embedSnippet, embeddablePage } from '../embed/snippet.js';
 import { renderEmbedDialog } from '../views/embed-dialog.js';
 import { stepTitle } from './step-nav.js';
@@ -39,6 +40,7 @@ export function createEmbedding(page) {
       t,
       snippet,
       devServer: Boolean(embedPage),
+      steps: stepCount(state),
       onCopy: (textarea) => {
         // Selected first, so that where the clipboard refuses, Ctrl+C copies it (the status says so).
         textarea.select();
@@ -59,6 +61,14 @@ export function createEmbedding(page) {
     if (!page.host.hostListens()) return;
     event.preventDefault();
     page.host.open(page.fullPageUrl());
+  });
+  // The article's link in an embed's footer likewise (embed.js opens it when it is the one the
+  // frame's own address names in `article=`).
+  events.on(page.$('embed-article'), 'click', (event) => {
+    const link = event.target.closest('a[href]');
+    if (!link || !page.host.hostListens()) return;
+    event.preventDefault();
+    page.host.open(link.href);
   });
 
   return { destroy: () => events.removeAll(), listeners: events };

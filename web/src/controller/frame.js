@@ -7,11 +7,13 @@ import { writePreference } from '../storage.js';
 import { listeners } from './listeners.js';
 import { temperatureMessage } from '../input-rules.js';
 
-/** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature (state.js). */
+/** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature or article (state.js). */
 const noticeText = (said, t) =>
   said.key === 'linkTemperature'
     ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
-    : t(`notice.${said}`);
+    : said.key === 'linkArticle'
+      ? t('notice.linkArticle', { text: said.text.length > 80 ? `${said.text.slice(0, 79)}…` : said.text })
+      : t(`notice.${said}`);
 
 export function createFrame(page) {
   const events = listeners();

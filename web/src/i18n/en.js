@@ -7,12 +7,34 @@ export default {
   'app.skip': 'Skip to the current step',
   'app.footer': 'Every number is computed in float32 by the C++ core in WebAssembly; the page only shows it.',
 
+  // The article the page follows (article.js), and the series' next one.
+  'article.source': 'The article: ',
+  'article.name':
+    'part 3 of the series 《Transformer 由浅入深》 (Transformer, from the ground up) · stage 2 「核心机制」 (the core mechanism)',
+  'article.sections': '§1–§8',
+  'article.section': "The article's §{section}, “{title}”",
+  'article.sectionBack': "Backpropagation (not in the article): the article's §{section}, “{title}”, run backwards",
+  'article.section.1': 'From words to vectors: the input matrix X',
+  'article.section.2': 'Three projections: Q, K and V',
+  'article.section.3': 'Scores: QKᵀ',
+  'article.section.4': 'Scaling: why divide by √dₖ',
+  'article.section.5': 'Normalising: softmax, row by row',
+  'article.section.6': 'Weighting: multiply by V',
+  'article.section.7': 'The formula in one piece, and a small example by hand',
+  'article.section.8': 'What it costs',
+  'article.next': 'Part 4: multi-head attention',
+  'article.nextOffer':
+    "The article ends here. The series' part 4 comes next: one set of W_Q/W_K/W_V learns only one idea of “what is related”; multi-head attention lets the model look several ways at once.",
+  'article.nextOpen': 'Compute "it is cat" again with 2 heads →',
+  'notice.linkArticle':
+    'The link\'s article field ("{text}") is not an https: address and was ignored; the rest of the link opened as usual.',
+
   'embed.button': 'Embed',
   'embed.title': 'Embed this step in a blog post',
   'embed.help':
     'Paste the code below into the post\'s HTML: the frame shows this step (with the current example and options) and sizes itself to its content. It runs in a sandbox="allow-scripts" frame: it cannot read anything of the blog page, and it stores nothing in the reader\'s browser.',
   'embed.fields':
-    'Every field after the # can be changed: step=1…9 picks the step, panel=1 adds the input panel, nav=1 the step navigation, lang=en the English interface.',
+    'Every field after the # can be changed: step=1…{steps} picks the step, panel=1 adds the input panel, nav=1 the step navigation, lang=en the English interface, article=https://… links “the article” to your post.',
   'embed.needsServer':
     "Embedding needs the playground on a web site (the dist/site folder works on any static host as it is). This page was not opened from a web site, and a frame on a blog cannot load a file from the reader's computer.",
   'embed.devServer':

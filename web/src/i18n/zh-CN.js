@@ -8,12 +8,32 @@ export default {
   'app.skip': '跳到当前步骤',
   'app.footer': '所有数字都由 WebAssembly 中的 C++ 核心以 float32 计算;页面只负责显示。',
 
+  // The article the page follows (article.js), and the series' next one.
+  'article.source': '原文:',
+  'article.name': '《Transformer 由浅入深》系列第 3 篇 · 阶段二「核心机制」',
+  'article.sections': '第 1–8 节',
+  'article.section': '原文第 {section} 节「{title}」',
+  'article.sectionBack': '反向传播(原文没有这一步):把原文第 {section} 节「{title}」倒过来算',
+  'article.section.1': '从词到向量:输入矩阵 X',
+  'article.section.2': '三个投影:得到 Q、K、V',
+  'article.section.3': '打分:QKᵀ',
+  'article.section.4': '缩放:为什么除以 √dₖ',
+  'article.section.5': '归一化:softmax(按行)',
+  'article.section.6': '加权:乘以 V',
+  'article.section.7': '把公式串起来 + 一个手算小例子',
+  'article.section.8': '复杂度分析',
+  'article.next': '第 4 篇:多头注意力',
+  'article.nextOffer':
+    '原文到这里就讲完了。下一篇是本系列的第 4 篇:一组 W_Q/W_K/W_V 只能学到一种"什么算相关",多头注意力让模型"分头并进"。',
+  'article.nextOpen': '用 2 个头再算一遍"它 是 猫" →',
+  'notice.linkArticle': '链接里的 article 字段("{text}")不是 https: 网址,已忽略;链接的其余部分照常打开。',
+
   'embed.button': '嵌入',
   'embed.title': '把这一步嵌入博客文章',
   'embed.help':
     '把下面的代码粘贴到文章的 HTML 里:框架显示当前这一步(连同现在的例子和选项),高度随内容自动调整。框架运行在 sandbox="allow-scripts" 的沙箱里,读不到博客页面的任何内容,也不会在读者的浏览器里存任何东西。',
   'embed.fields':
-    '链接 # 后面的字段都可以改:step=1…9 选步骤,panel=1 加上输入面板,nav=1 加上步骤导航,lang=en 换成英文界面。',
+    '链接 # 后面的字段都可以改:step=1…{steps} 选步骤,panel=1 加上输入面板,nav=1 加上步骤导航,lang=en 换成英文界面,article=https://… 让“原文”链接到你的文章。',
   'embed.needsServer':
     '嵌入需要把演练场放到网站上(dist/site 文件夹可以原样放到任何静态网站)。当前页面不是从网站打开的,博客里的框架无法加载读者电脑上的文件。',
   'embed.devServer':

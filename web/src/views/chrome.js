@@ -1,7 +1,31 @@
 // The page's fixed frame: document language and title, header texts and buttons, the footer, and
 // which parts an embed shows (classes on <body>, read by styles.css). Render only.
 
-import { setText } from './dom.js';
+import { h, setText } from './dom.js';
+import { articleUrl } from '../article.js';
+
+/**
+ * The article's name, a link when the page knows where it lives (article.js), else a plain
+ * <cite>: never a link to nowhere. `sections` adds which sections the page follows.
+ */
+export function articleCredit(state, t, { sections = false, doc } = {}) {
+  const url = articleUrl(state, doc);
+  const name = h('cite', {}, t('article.name'));
+  return [
+    t('article.source'),
+    url ? h('a', { href: url, target: '_blank', rel: 'noopener', class: 'article-link' }, name) : name,
+    sections ? ` ${t('article.sections')}` : null,
+  ].filter(Boolean);
+}
+
+/** Fills `el` with the article's credit, touching it only when its words or link change. */
+function showCredit(el, state, t, options) {
+  if (!el) return;
+  const key = JSON.stringify([state.lang, articleUrl(state, options.doc), options.sections]);
+  if (el.dataset.shown === key) return;
+  el.dataset.shown = key;
+  el.replaceChildren(...articleCredit(state, t, options));
+}
 
 /**
  * ctx: { state, t, engineInfo?, build? (the build's id, hosted and offline builds),
@@ -25,6 +49,9 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   body.classList.toggle('embed-nav', state.embed && state.nav);
   byId('embed-open').hidden = !state.embed;
   set('embed-open-link', t('embed.open'));
+  // The article, named in the header and in an embed's footer (the embed shows no header).
+  showCredit(byId('article-credit'), state, t, { sections: true, doc });
+  showCredit(byId('embed-article'), state, t, { doc });
   if (byId('embed-open-link').href !== fullPageUrl) byId('embed-open-link').href = fullPageUrl;
 
   set('app-title', t('app.title'));

@@ -6,9 +6,10 @@ import { h } from './dom.js';
 /**
  * Fills the <dialog> (no <form>: closing is a button, so nothing is submitted anywhere). ctx: { t, snippet (string, or null when the page is not on a web server),
  * devServer (the page is the development page: the snippet points at the built site, and the
- * dialog says what to deploy), onCopy(textarea) }.
+ * dialog says what to deploy), steps (how many steps the embedded state has: step=1…steps),
+ * onCopy(textarea) }.
  */
-export function renderEmbedDialog(dialog, { t, snippet, devServer = false, onCopy }) {
+export function renderEmbedDialog(dialog, { t, snippet, devServer = false, steps, onCopy }) {
   const text =
     snippet === null
       ? null
@@ -32,7 +33,7 @@ export function renderEmbedDialog(dialog, { t, snippet, devServer = false, onCop
       h('h2', { id: 'embed-dialog-title' }, t('embed.title')),
       h('p', { id: 'embed-dialog-help' }, snippet === null ? t('embed.needsServer') : t('embed.help')),
       text,
-      snippet === null ? null : h('p', { class: 'hint' }, t('embed.fields')),
+      snippet === null ? null : h('p', { class: 'hint', id: 'embed-fields' }, t('embed.fields', { steps })),
       snippet !== null && devServer ? h('p', { class: 'hint', id: 'embed-deploy' }, t('embed.devServer')) : null,
       h('p', { class: 'status', id: 'embed-copy-status', role: 'status' }),
       h(

@@ -15,6 +15,7 @@ import { formulaTemplate } from './stage.js';
 import { stepMatrices } from '../labs/export/matrices.js';
 import { exerciseQuestion } from '../labs/exercise.js';
 import { fromRows, toRows } from '../matrix.js';
+import { articleCredit } from './chrome.js';
 
 /** One matrix as a plain bordered table: numbers, or empty boxes when `blank`. */
 function printedMatrix(id, matrix, state, { blank }) {
@@ -117,6 +118,7 @@ export function renderHandout(root, { state, model, t, engine }) {
       { class: 'handout-head' },
       h('h1', {}, exercise ? t('handout.exerciseTitle') : t('handout.title')),
       h('p', {}, 'softmax(QKᵀ/√dₖ)·V'),
+      h('p', { class: 'handout-source' }, articleCredit(state, t, { sections: true })),
       h(
         'p',
         { class: 'handout-example' },

@@ -10,7 +10,8 @@ import { FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf, st
 import { HEAD_COLORS, headColor } from '../head-colors.js';
 import { renderHeadsOverview, headCostNote } from './heads-overview.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
-import { TABLE_LIMIT, showsArticleNumbers } from '../state.js';
+import { TABLE_LIMIT, showsArticleNumbers, choosePreset, serializeState } from '../state.js';
+import { stepSource, articleUrl } from '../article.js';
 import { matrixFormat } from '../format.js';
 import { gradientCss, offColor } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
@@ -176,6 +177,46 @@ function sameWeight({ state, model, t }) {
   );
 }
 
+/**
+ * Which text the step follows, under its title: the article's section (a link when the page knows
+ * where the article lives), or the series' next article for the heads' steps.
+ */
+function stepCite(stepId, { state, t }) {
+  const source = stepSource(stepById(stepId));
+  if (!source) return null;
+  const params = { ...source.params };
+  if (params.section) params.title = t(`article.section.${params.section}`);
+  const text = t(source.key, params);
+  const url = source.key === 'article.next' ? null : articleUrl(state);
+  return url ? h('a', { href: url, target: '_blank', rel: 'noopener' }, text) : text;
+}
+
+/**
+ * On the stepper's last step of a one-head page, the series' next article: a link that opens the
+ * same words with two heads at the step where the heads' outputs meet (concat, with every head's A).
+ */
+function nextArticle({ state, t }) {
+  const heads = choosePreset(state, 'heads');
+  const href = serializeState({ ...heads, step: stepNumber(heads, 'concat'), loss: 'none' });
+  // The same element while its words and link stay the same: the extras are placed on every render.
+  const key = JSON.stringify([state.lang, href]);
+  if (shownNext.key !== key) Object.assign(shownNext, { key, el: nextArticleLink(t, href) });
+  return shownNext.el;
+}
+const shownNext = { key: null, el: null };
+
+function nextArticleLink(t, href) {
+  return h(
+    'p',
+    { class: 'next-article' },
+    h('strong', {}, t('article.next')),
+    ' ',
+    t('article.nextOffer'),
+    ' ',
+    h('a', { href, class: 'next-article-link' }, t('article.nextOpen')),
+  );
+}
+
 /** What a step's `extras` (steps.js) name: (ctx, mix) → an element or null. */
 const EXTRAS = {
   sameWeight: (ctx) => sameWeight(ctx),
@@ -189,9 +230,16 @@ const EXTRAS = {
   arrows: (ctx) => ctx.arrows?.() ?? null,
 };
 
-/** The extras under the matrices: the article's hand numbers, the mix and the word lines. */
+/**
+ * The extras under the matrices: the article's hand numbers, the mix and the word lines; on the
+ * last step of one head, the next article.
+ */
 function extras(stepId, ctx, mix) {
-  return (stepById(stepId).extras ?? []).map((name) => EXTRAS[name](ctx, mix)).filter(Boolean);
+  const last = stepId === stepIdAt(ctx.state, stepCount(ctx.state)) && ctx.state.heads === 1;
+  return [
+    ...(stepById(stepId).extras ?? []).map((name) => EXTRAS[name](ctx, mix)),
+    last ? nextArticle(ctx) : null,
+  ].filter(Boolean);
 }
 
 /** Puts `parts` in `box`, touching the DOM only when they are not already there, in that order. */
@@ -247,6 +295,7 @@ const formulaPane = (template) => ({ el: h('div', {}, template ? template.conten
 function skeleton(root) {
   const parts = {
     title: h('h2', { id: 'step-title', tabindex: '-1' }),
+    source: h('p', { class: 'step-source' }),
     controls: h('div', { class: 'controls-slot' }),
     main: h('div', { class: 'formula main' }),
     detail: h('div', { class: 'formula detail' }),
@@ -275,6 +324,7 @@ function skeleton(root) {
   // are on the first screen, under the formula, and the paragraph explains them just below.
   root.replaceChildren(
     h('div', { class: 'stage-head' }, parts.title, parts.controls),
+    parts.source,
     parts.formulas,
     h('div', { class: 'filled-note' }, parts.filledCaption),
     parts.notices,
@@ -362,11 +412,14 @@ const matrixPanes = (box) =>
   });
 
 // A kept step's extras keep their ids aside (data-kept-id), so that only the shown step's overview
-// buttons, word buttons and titles answer to them; and their labels' `for` (data-kept-for), so that
-// a hidden label does not name the shown step's field of the same id (the loss box, under AV and on dO).
+// buttons, word buttons and titles answer to them; their labels' `for` (data-kept-for), so that
+// a hidden label does not name the shown step's field of the same id (the loss box, under AV and on
+// dO); and their radio buttons' `name` (data-kept-name), so that the document holds one group per
+// choice: a hidden group of the same name would take the check from the one on screen.
 const ASIDE = [
   { attribute: 'id', key: 'keptId', data: 'data-kept-id' },
   { attribute: 'for', key: 'keptFor', data: 'data-kept-for' },
+  { attribute: 'name', key: 'keptName', data: 'data-kept-name' },
 ];
 const keepIds = (pane) => {
   for (const { attribute, key } of ASIDE)
@@ -429,8 +482,10 @@ function prepareAhead(parts, ctx) {
         },
       );
       parts.extraPanes.prepare(stepId, extrasPane, (box) => {
-        place(box.el, extras(stepId, stepCtx, pane.mix));
-        keepIds(box);
+        // Set aside before they join the page: a checked radio button joining it would uncheck its group.
+        const made = { el: h('div', {}, extras(stepId, stepCtx, pane.mix)) };
+        keepIds(made);
+        place(box.el, [...made.el.children]);
       });
     }
     whenIdle(() => prepare(step + 1));
@@ -469,6 +524,7 @@ export function renderStage(root, ctx) {
     t(words.title),
   ]);
   refresh(parts, 'text', JSON.stringify([stepId, state.lang, words.text]), () => t(words.text));
+  refresh(parts, 'source', JSON.stringify([stepId, state.lang, articleUrl(state)]), () => stepCite(stepId, ctx));
   refresh(parts, 'controls', JSON.stringify([stepId, state.lang, state.temperature, ...options]), () =>
     stageControls(stepId, ctx),
   );

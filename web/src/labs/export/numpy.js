@@ -24,6 +24,7 @@ import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
 import { backwardLines } from './numpy-backward.js';
 import { hasLoss } from '../../backward.js';
+import { articleUrl } from '../../article.js';
 
 const pyNumber = (x) => (Number.isNaN(x) ? 'np.nan' : float32Text(x));
 const pyMatrix = (m) =>
@@ -134,7 +135,15 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   const lines = [];
   const add = (...more) => lines.push(...more);
 
-  add(`# ${t('export.py.title')}`, `# ${t('export.py.run', { file })}`, 'import numpy as np', '');
+  // Which article it follows, and where that lives when the page knows (article.js).
+  const url = articleUrl(state);
+  add(
+    `# ${t('export.py.title')}`,
+    `# ${t('article.source')}${t('article.name')}${url ? ` ${url}` : ''}`,
+    `# ${t('export.py.run', { file })}`,
+    'import numpy as np',
+    '',
+  );
   if (!stable) add(`np.seterr(over="ignore", invalid="ignore")   # ${t('export.py.errors')}`, '');
 
   add(...softmaxLines(t, { guard, stable }));
