@@ -22,24 +22,44 @@ export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 
 // Each build: its module, and its .wasm file next to the bundle on the development page. The
-// relaxed build's fast paths fuse multiply–adds; its step path is the SIMD128 build's code, so
-// the steps on screen are the same numbers in both.
+// relaxed build multiply–adds with f32x4.relaxed_madd in its fast paths and in its backward pass
+// (the training's too), which an engine may fuse or not: its numbers may differ in the last bits
+// from the SIMD128 build's, and a training run's loss with them. So what the page shows — the
+// steps, the backward pass, every training run — is computed by the SIMD128 build (exactBuild),
+// and the relaxed build only times the cost lab (engine.timing).
 const BUILDS = {
   relaxed: { create: createRelaxed, file: 'attention_core_relaxed.wasm' },
   simd: { create: createSimd, file: 'attention_core.wasm' },
   scalar: { create: createScalar, file: 'attention_core_scalar.wasm' },
 };
 
-/** The fastest build this engine runs: relaxed SIMD, else SIMD128, else scalar. */
+const offeredIn = (binaries) => (build) => !binaries || build in binaries;
+
 /**
  * The fastest build this engine runs, among those offered (`binaries`' keys; all three without it):
- * relaxed SIMD, else SIMD128, else scalar.
+ * relaxed SIMD, else SIMD128, else scalar. The cost lab times this one (engine.timing).
  */
 export function bestBuild(binaries) {
-  const offered = (build) => !binaries || build in binaries;
+  const offered = offeredIn(binaries);
   if (offered('relaxed') && relaxedSimdSupported()) return 'relaxed';
   if (offered('simd') && simdSupported()) return 'simd';
   return 'scalar';
+}
+
+/**
+ * The build whose numbers the page shows, among those offered: SIMD128, the same bit for bit on
+ * every engine that runs it, else scalar (an engine without wasm SIMD; its sums are rounded in
+ * another order, so a long training run may end elsewhere).
+ */
+export function exactBuild(binaries) {
+  return offeredIn(binaries)('simd') && simdSupported() ? 'simd' : 'scalar';
+}
+
+/** A build's .wasm bytes: from `binaries`, or fetched from next to this bundle. */
+async function bytesOf(binaries, build) {
+  if (binaries) return binaries[build]();
+  const response = await fetch(new URL(BUILDS[build].file, import.meta.url));
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /**
@@ -47,9 +67,11 @@ export function bestBuild(binaries) {
  *   binaries — { relaxed, simd, scalar }: functions returning each build's .wasm bytes, or a
  *              promise of them (the self-contained builds and Node: no network at all); without it
  *              the .wasm is loaded from next to this bundle;
- *   build    — 'relaxed' | 'simd' | 'scalar' (default: bestBuild(binaries)).
+ *   build    — 'relaxed' | 'simd' | 'scalar' (default: exactBuild(binaries)).
+ * engine.timing is { build, wasmBytes() } of the fastest build (bestBuild), for the cost lab's
+ * worker: its timings, never a number the page shows.
  */
-export async function loadEngine({ binaries, build = bestBuild(binaries) } = {}) {
+export async function loadEngine({ binaries, build = exactBuild(binaries) } = {}) {
   const { create, file } = BUILDS[build];
   const wasmBinary = await binaries?.[build]();
   // locateFile is given even with the bytes: without it the glue resolves the .wasm's URL against
@@ -60,6 +82,12 @@ export async function loadEngine({ binaries, build = bestBuild(binaries) } = {})
     ? { wasmBinary, locateFile: () => file }
     : { locateFile: () => new URL(file, import.meta.url).href };
   let core = await create(moduleOptions);
+  const wasmBytes = async () => wasmBinary ?? bytesOf(null, build);
+  const fastest = bestBuild(binaries);
+  const timing = {
+    build: fastest,
+    wasmBytes: fastest === build ? wasmBytes : () => bytesOf(binaries, fastest),
+  };
 
   return {
     build,
@@ -80,8 +108,9 @@ export async function loadEngine({ binaries, build = bestBuild(binaries) } = {})
     attentionBackward: (args) => call(() => core.attentionBackward(args)),
     // The training lab (issue 17): a trainer lives in this instance until its dispose().
     createTrainer: (args) => call(() => core.createTrainer(args)),
-    /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the cost lab). */
-    wasmBytes: async () => wasmBinary ?? new Uint8Array(await (await fetch(moduleOptions.locateFile())).arrayBuffer()),
+    /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the training lab). */
+    wasmBytes,
+    timing,
   };
 
   // An abort inside wasm (RuntimeError) leaves the instance unusable: recreate it for the next

@@ -61,7 +61,7 @@ export function createCostLabView({ engine, setState, announce }) {
     const { t, record } = view;
     element.dataset.status = record?.status ?? 'idle';
     controls.draw(t, record);
-    facts.draw(t, record, engine.build);
+    facts.draw(t, record, (engine.timing ?? engine).build); // the build its worker times (engine.js)
     // The sizes and paths on screen: the run's, or before any run the plan the button would start.
     time.draw({ t, record, plan: record?.plan ?? planUpTo(view.state.costmax) });
   }

@@ -37,7 +37,8 @@ export default {
     'cost.spread.disturbed': '散布 {percent}%:测量时机器很忙',
 
     'cost.fact.build': '构建',
-    'cost.build.relaxed': 'relaxed SIMD(WebAssembly SIMD + 融合乘加 f32x4.relaxed_madd)',
+    'cost.build.relaxed':
+      'relaxed SIMD(WebAssembly SIMD + 融合乘加 f32x4.relaxed_madd),只用来计时;页面上显示的每个数(分步、反向传播、训练)都由 SIMD128 构建算出,在哪台机器上都一样',
     'cost.build.simd': 'SIMD128(WebAssembly SIMD)',
     'cost.build.scalar': '标量构建(这个浏览器不支持 WebAssembly SIMD)',
     'cost.fact.where': '运行在',
@@ -122,7 +123,8 @@ export default {
     'cost.spread.disturbed': 'spread {percent}%: the machine was busy',
 
     'cost.fact.build': 'Build',
-    'cost.build.relaxed': 'relaxed SIMD (WebAssembly SIMD + fused multiply–add, f32x4.relaxed_madd)',
+    'cost.build.relaxed':
+      'relaxed SIMD (WebAssembly SIMD + fused multiply–add, f32x4.relaxed_madd), for the timings only; every number the page shows (the steps, the backward pass, the training) is the SIMD128 build’s, the same on every machine',
     'cost.build.simd': 'SIMD128 (WebAssembly SIMD)',
     'cost.build.scalar': 'scalar (this browser has no WebAssembly SIMD)',
     'cost.fact.where': 'Runs in',
