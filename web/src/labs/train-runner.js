@@ -43,10 +43,48 @@ const walker = (server, generation) => async (run, head) => {
 };
 
 /**
+ * The race over seeds (train-race.js) on the session: each pair of configs stepped in slices of
+ * about SLICE_MS until both runs have learned or `budget` steps are spent. Returns
+ * { run(pairs, budget, onSeed) → Promise<results or null>, cancel() }: onSeed(results) after each
+ * seed, results [[step or null, step or null] of each seed so far]; null when cancelled, or the
+ * session refused (onError(error) says why).
+ */
+function seedRunner(server, now, onError) {
+  let generation = 0;
+  async function run(pairs, budget, onSeed) {
+    const mine = ++generation;
+    const results = [];
+    let slice = 1;
+    for (const configs of pairs) {
+      let reply = await server.call({ type: 'seed-start', configs });
+      while (mine === generation && reply.type !== 'error' && !reply.done) {
+        const started = now();
+        reply = await server.call({ type: 'seed-step', count: slice, budget });
+        const took = Math.max(1, now() - started);
+        slice = Math.max(1, Math.min(MAX_SLICE_STEPS, Math.round((slice * SLICE_MS) / took)));
+      }
+      if (mine !== generation || reply.type !== 'seed-stepped') {
+        if (reply.type === 'error') onError(reply.error);
+        return null;
+      }
+      results.push(reply.learnedAt);
+      onSeed([...results]);
+    }
+    return results;
+  }
+  return {
+    run,
+    cancel() {
+      generation += 1;
+    },
+  };
+}
+
+/**
  * Options: engine, workerSource (see train-run.js), onChange() after every answer, onEvent(event)
  * with event.type 'ready' | 'play' | 'pause' | 'done' | 'error', and for tests createWorker,
  * yieldToPage, now. Returns { data(), reset(configs, probe), play(target), pause(), step(),
- * walk(run, head), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
+ * walk(run, head), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
  * parameters }], error }.
  */
 export function createTrainRunner({ engine, workerSource, onChange, onEvent, now = () => performance.now(), ...host }) {
@@ -55,6 +93,7 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
   let generation = 0;
   let slice = 1; // steps per call, adapted to SLICE_MS
   let pausing = false; // Pause was pressed: the loop ends after the slice in flight
+  const seeds = seedRunner(server, now, (error) => onEvent({ type: 'error', error }));
 
   server.ready.then(({ mode, reason, build }) => {
     Object.assign(data, { mode, reason, build });
@@ -115,8 +154,10 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
       await send({ type: 'step', count: 1 });
     },
     walk: walker(server, () => generation),
+    seeds,
     destroy() {
       generation += 1;
+      seeds.cancel();
       data.playing = false;
       server.destroy();
     },

@@ -9,6 +9,10 @@
 //   { type: 'walk', run, head }  (one training step of run `run`'s head `head`, 0-based, on the probe)
 //       → { type: 'walk', x, wq, wk, wv, dout, loss, causal }: the probe's X, the head's W_Q, W_K, W_V and
 //         dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ (trainer.probeGradient)
+//   { type: 'seed-start', configs: [÷√d_k's, none's] }  one seed of the race over seeds (train-race.js)
+//       → { type: 'seed-started' }
+//   { type: 'seed-step', count, budget }  up to count steps of each run not yet learned, none past budget
+//       → { type: 'seed-stepped', steps, learnedAt: [step or null of each run], done }
 //   anything refused → { type: 'error', error: { message, code, argument } }
 //
 // points: one [step, loss, accuracy, softmaxGradient] per step (the batch's, train.hpp), so the
@@ -16,6 +20,7 @@
 // at step 0 and every SNAPSHOT_EVERY steps; parameters: { wQ, wK } after the last step.
 
 import { SNAPSHOT_EVERY } from './train-lab.js';
+import { LEARNED_BELOW } from './train-race.js';
 
 /** Columns from … from + width − 1 of a matrix (one head's block of the heads' outputs side by side). */
 function columns(m, from, width) {
@@ -24,10 +29,59 @@ function columns(m, from, width) {
   return { rows: m.rows, cols: width, data };
 }
 
+/** A step count a message asks for: a whole number of at least 1. */
+function checkCount(name, value) {
+  if (!Number.isInteger(value) || value < 1)
+    throw Object.assign(new Error(`${name}: count must be a whole number of at least 1 (got ${value})`), {
+      code: 'bad_option',
+      argument: 'count',
+    });
+}
+
+/**
+ * One seed of the race over seeds: its two trainers stepped until each has learned (its batch's
+ * loss below LEARNED_BELOW) or the budget is spent. A run that has learned is not stepped again:
+ * only its first step below the threshold is asked for.
+ */
+function seedRace(engine) {
+  let trainers = [];
+  let learnedAt = [];
+  let steps = 0;
+  const dispose = () => {
+    trainers.forEach((trainer) => trainer.dispose());
+    trainers = [];
+  };
+  return {
+    start({ configs }) {
+      dispose();
+      steps = 0;
+      for (const config of configs) trainers.push(engine.createTrainer(config));
+      learnedAt = trainers.map(() => null);
+      return { type: 'seed-started' };
+    },
+    step({ count, budget }) {
+      checkCount('seed-step', count);
+      checkCount('seed-step budget', budget);
+      const learning = () => learnedAt.some((at) => at === null) && steps < budget;
+      for (let s = 0; s < count && learning(); s++) {
+        steps += 1;
+        trainers.forEach((trainer, r) => {
+          if (learnedAt[r] === null && trainer.step().loss < LEARNED_BELOW) learnedAt[r] = steps;
+        });
+      }
+      const done = !learning();
+      if (done) dispose();
+      return { type: 'seed-stepped', steps, learnedAt: [...learnedAt], done };
+    },
+    dispose,
+  };
+}
+
 export function createTrainSession(engine) {
   let runs = []; // { trainer } per run
   let probe = null;
   let steps = 0;
+  const seeds = seedRace(engine);
 
   const snapshot = (trainer) => ({ step: steps, weights: trainer.probe(probe).weights });
   const parameters = (trainer) => {
@@ -50,11 +104,7 @@ export function createTrainSession(engine) {
   }
 
   function step({ count }) {
-    if (!Number.isInteger(count) || count < 1)
-      throw Object.assign(new Error(`step: count must be a whole number of at least 1 (got ${count})`), {
-        code: 'bad_option',
-        argument: 'count',
-      });
+    checkCount('step', count);
     const out = runs.map(() => ({ points: [], snapshots: [] }));
     for (let s = 0; s < count; s++) {
       steps += 1;
@@ -81,11 +131,12 @@ export function createTrainSession(engine) {
 
   function end() {
     dispose();
+    seeds.dispose();
     runs = [];
     return { type: 'disposed' };
   }
 
-  const handlers = { reset, step, walk, dispose: end };
+  const handlers = { reset, step, walk, 'seed-start': seeds.start, 'seed-step': seeds.step, dispose: end };
 
   return {
     /** The answer to one message (see the top of the file). */

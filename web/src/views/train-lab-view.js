@@ -3,7 +3,9 @@
 // view (labs/train-runner.js: in a Web Worker, or in slices on the page's thread in a sandboxed
 // embed), and destroy() ends it. Drawn: the loss with the gradient through the softmax and the
 // accuracy (train-lab-chart.js), A on a probe sequence with its timeline of snapshots
-// (train-lab-attention.js), the learned W_Q and W_K as heatmaps, and in the race (§4) both runs.
+// (train-lab-attention.js), the learned W_Q and W_K as heatmaps, and in the race (§4) both runs,
+// compared at their start and by their steps to learn (labs/train-race.js), and the race over
+// seeds (train-lab-seeds.js).
 
 import { h, setText } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
@@ -11,6 +13,8 @@ import { createLineChart } from './train-lab-chart.js';
 import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
 import { createWalkControl } from './train-lab-walk.js';
+import { createSeedsPanel } from './train-lab-seeds.js';
+import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from '../labs/train-race.js';
 import { walkState } from '../labs/train-walk.js';
 import { TRAIN_TASKS, SNAPSHOT_EVERY, trainerConfigs, runChanged } from '../labs/train-lab.js';
 import { createTrainRunner } from '../labs/train-runner.js';
@@ -89,7 +93,9 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
     },
   });
   const walk = walkControl(runner, view, openStepper);
-  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params, walk });
+  view.seeds = { key: '', results: [], running: false };
+  const seeds = createSeedsPanel({ onRun: () => runSeeds(runner, view, frames, announce) });
+  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params, walk, seeds });
 
   const frames = frameScheduler(() => draw(), view);
 
@@ -113,6 +119,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
     drawStatus(parts, view, d);
     drawCharts({ lossChart, accuracyChart, parts }, view, d, names);
     drawRace(race, parts, view, d);
+    if (!race.hidden) seeds.update({ t: view.t, names: raceNames(view), state: view.state, seeds: view.seeds });
     drawAttention(attention, view, d, names);
     drawParams(params, heatmaps, view, d, names, parts.paramsText);
     drawWalk(walk, view, d);
@@ -126,6 +133,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
       Object.assign(view, { state, t, theme });
       wordStatic(parts, view);
       if (runChanged(before, state)) restart(false);
+      forgetSeeds(runner, view);
       draw();
     },
     destroy() {
@@ -170,14 +178,44 @@ function frameScheduler(draw, view) {
   };
 }
 
+/** The race over seeds' identity: the race's configs from the first seed, and the budget. */
+const seedsKey = (state) => JSON.stringify([seedRaceConfigs(state, 0), state.trainsteps]);
+
+/** Results of another race over seeds (another task, d_k, seed, rate or budget) are dropped, and its run stopped. */
+function forgetSeeds(runner, view) {
+  if (view.seeds.key === seedsKey(view.state)) return;
+  runner.seeds.cancel();
+  view.seeds = { key: seedsKey(view.state), results: [], running: false };
+}
+
+/** Runs the race over SEED_COUNT seeds, drawing each seed's result as it comes. */
+async function runSeeds(runner, view, frames, announce) {
+  if (view.seeds.running) return;
+  const { state } = view;
+  const mine = { key: seedsKey(state), results: [], running: true };
+  view.seeds = mine;
+  frames.schedule();
+  announce(view.t('train.seeds.started', { count: SEED_COUNT }));
+  const pairs = Array.from({ length: SEED_COUNT }, (_, k) => seedRaceConfigs(state, k));
+  const results = await runner.seeds.run(pairs, state.trainsteps, (sofar) => {
+    if (view.seeds === mine) mine.results = sofar;
+    frames.schedule();
+  });
+  if (view.seeds !== mine || view.destroyed) return;
+  mine.running = false;
+  if (results) announce(view.t('train.seeds.over', { done: results.length }));
+  frames.schedule();
+}
+
 /** The view's element, in reading order, and its race section. */
-function layout(parts, { controls, lossChart, accuracyChart, attention, params, walk }) {
+function layout(parts, { controls, lossChart, accuracyChart, attention, params, walk, seeds }) {
   const race = h(
     'section',
     { class: 'train-race', id: 'train-race', hidden: true },
     parts.raceTitle,
     parts.raceText,
     parts.raceResult,
+    seeds.el,
   );
   const element = h(
     'section',
@@ -231,8 +269,11 @@ function announceProgress(view, d, announce) {
 /** Each run's name: none for a single run, the scaling's in the race. */
 function runNames(view, count) {
   if (view.state.trainscale !== 'race') return Array(count).fill('');
-  return trainerConfigs(view.state).map((c) => `${view.t(`train.run.${c.scale}`)} · `);
+  return raceNames(view).map((name) => `${name} · `);
 }
+
+/** The race's two runs' names, ÷√d_k first. */
+const raceNames = (view) => trainerConfigs(view.state).map((c) => view.t(`train.run.${c.scale}`));
 
 function wordStatic(parts, { state, t }) {
   const { learnable } = TRAIN_TASKS[state.traintask];
@@ -306,8 +347,11 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
     label: t('train.chart.accuracy'),
     hint,
   });
+  // In the race the runs are compared by the race's own numbers (drawRace), never by two gradients
+  // at the last step, where a run that has learned has none left.
+  const part = state.trainscale === 'race' ? 'train.chart.partRace' : 'train.chart.part';
   const summary = d.runs.map((run, r) =>
-    t('train.chart.part', {
+    t(part, {
       run: names[r],
       loss: formatNumber(lastOf(run, 1), 4),
       gradient: formatNumber(lastOf(run, 3), 3),
@@ -323,17 +367,37 @@ function drawRace(race, parts, { state, t }, d) {
     setText(parts.legend.children[r].lastChild, t(`train.run.${config.scale}`)),
   );
   if (race.hidden || d.runs.length !== 2 || d.steps === 0) return setText(parts.raceResult, '');
-  const [scaled, unscaled] = d.runs;
-  setText(
-    parts.raceResult,
-    t('train.race.result', {
-      step: d.steps,
-      scaled: formatNumber(lastOf(scaled, 1), 4),
-      unscaled: formatNumber(lastOf(unscaled, 1), 4),
-      scaledGradient: formatNumber(lastOf(scaled, 3), 3),
-      unscaledGradient: formatNumber(lastOf(unscaled, 3), 3),
+  setText(parts.raceResult, raceWords(t, d.runs.map(raceFacts), d.steps, state.trainsteps));
+}
+
+/**
+ * The race in words, like with like: both runs' gradients at step 1 (from the same weights), the
+ * step each first learned (or that it has not yet, or not within the steps asked for), and both
+ * losses at LOSS_AT_STEP once the runs have got there.
+ */
+function raceWords(t, [scaled, unscaled], steps, total) {
+  const learned = (facts) => {
+    if (facts.learnedAt !== null) return t('train.race.at', { step: facts.learnedAt });
+    return t(steps >= total ? 'train.race.notWithin' : 'train.race.notYet', { step: steps });
+  };
+  const sentences = [
+    t('train.race.first', {
+      scaled: formatNumber(scaled.gradient, 3),
+      unscaled: formatNumber(unscaled.gradient, 3),
+      scaledJacobian: formatNumber(scaled.jacobian, 3),
+      unscaledJacobian: formatNumber(unscaled.jacobian, 3),
     }),
-  );
+    t('train.race.learned', { threshold: LEARNED_BELOW, scaled: learned(scaled), unscaled: learned(unscaled) }),
+  ];
+  if (scaled.lossAt !== null)
+    sentences.push(
+      t('train.race.lossAt', {
+        step: LOSS_AT_STEP,
+        scaled: formatNumber(scaled.lossAt, 3),
+        unscaled: formatNumber(unscaled.lossAt, 3),
+      }),
+    );
+  return sentences.join(' ');
 }
 
 function drawAttention(attention, view, d, names) {

@@ -61,11 +61,30 @@ export default {
     'train.legend.accuracy': '{run} 的准确率',
     'train.chart.summary': '第 {step} 步:{parts}',
     'train.chart.part': '{run} 损失 {loss}、梯度 {gradient}',
+    'train.chart.partRace': '{run} 损失 {loss}',
     'train.race.title': '√dₖ 赛跑:文章 §4 的说法,实测',
     'train.race.text':
-      '文章说:不除以 √dₖ,分数的方差随 dₖ 变大,softmax 会变成“赢家通吃”,梯度趋近于 0,模型“学不动”。这里两次训练用同一个种子、同样的初始权重,只差一个 ÷√dₖ。dₖ 选得越大(64、256),差别越明显。',
-    'train.race.result':
-      '第 {step} 步:÷√dₖ 的损失 {scaled},不缩放的损失 {unscaled};穿过 softmax 的梯度 {scaledGradient} 对 {unscaledGradient}。',
+      '文章说:不除以 √dₖ,分数的方差随 dₖ 变大,softmax 会变成“赢家通吃”,梯度趋近于 0,模型“学不动”。这里两次训练用同一个种子、同样的初始权重,只差一个 ÷√dₖ。比较的是起点和学会所用的步数:第 1 步穿过 softmax 的梯度,以及损失第一次降到阈值以下是在第几步。两次都学会之后,损失和梯度都接近 0,那时再比就看不出什么了。',
+    'train.race.first':
+      '第 1 步(同样的初始权重):穿过 softmax 的梯度 ‖∂ℓ/∂Z‖,÷√dₖ 是 {scaled},不缩放是 {unscaled};探针序列上 softmax 雅可比矩阵最大的一项,÷√dₖ 是 {scaledJacobian},不缩放是 {unscaledJacobian}(最大为 ¼,一行接近 one-hot 时趋近 0)。',
+    'train.race.learned': '损失第一次低于 {threshold} nats:÷√dₖ {scaled},不缩放 {unscaled}。',
+    'train.race.at': '在第 {step} 步',
+    'train.race.notYet': '还没有(到第 {step} 步为止)',
+    'train.race.notWithin': '{step} 步之内没有',
+    'train.race.lossAt': '第 {step} 步的损失:÷√dₖ {scaled},不缩放 {unscaled}。',
+    'train.seeds.title': '换 {count} 个种子再赛跑',
+    'train.seeds.text':
+      '一个种子的结果可能是巧合。这里用种子 {from} 到 {to} 各跑一次同样的赛跑,每一对用同一个初始化;每次训练在这一批的损失第一次低于 {threshold} nats 时停下,最多 {budget} 步(上面选的训练步数)。训练在后台线程里进行。',
+    'train.seeds.button': '跑 {count} 个种子',
+    'train.seeds.started': '开始跑 {count} 个种子的赛跑。',
+    'train.seeds.progress': '已跑完 {done} / {count} 个种子……',
+    'train.seeds.chart': '每个种子学会所用的步数,每个点是一个种子;最右一列是 {budget} 步之内没有学会的种子',
+    'train.seeds.sofar': '到目前为止的 {done} 个种子:',
+    'train.seeds.over': '{done} 个种子跑完:',
+    'train.seeds.all': '{run}:全部 {count} 个种子都学会了,步数中位数 {median}(从 {min} 到 {max})。',
+    'train.seeds.none': '{run}:{count} 个种子都没有在 {budget} 步之内学会。',
+    'train.seeds.some':
+      '{run}:{count} 个种子里有 {notLearned} 个没有在 {budget} 步之内学会;另外 {learned} 个学会了,步数中位数 {median}(从 {min} 到 {max})。',
     'train.attention.title': '探针序列上的注意力权重 A',
     'train.attention.text':
       '同一条固定的序列,每 {every} 步记一个快照。拖动时间轴回看更早的快照;把鼠标放在格子上或用 Tab 聚焦,就能读到它的数值。',
@@ -147,11 +166,31 @@ export default {
     'train.legend.accuracy': '{run} accuracy',
     'train.chart.summary': 'Step {step}: {parts}',
     'train.chart.part': '{run} loss {loss}, gradient {gradient}',
+    'train.chart.partRace': '{run} loss {loss}',
     'train.race.title': 'The √dₖ race: the article’s §4, measured',
     'train.race.text':
-      'The article says: without ÷√dₖ the scores’ variance grows with dₖ, softmax turns “winner takes all”, the gradient goes to 0 and the model “cannot learn”. Here two runs share one seed and the same initial weights, and differ only in ÷√dₖ. The larger dₖ (64, 256), the clearer the difference.',
-    'train.race.result':
-      'Step {step}: loss {scaled} with ÷√dₖ, {unscaled} unscaled; gradient through the softmax {scaledGradient} against {unscaledGradient}.',
+      'The article says: without ÷√dₖ the scores’ variance grows with dₖ, softmax turns “winner takes all”, the gradient goes to 0 and the model “cannot learn”. Here two runs share one seed and the same initial weights, and differ only in ÷√dₖ. They are compared where the claim is: at the start, by the gradient through the softmax at step 1, and by the step at which the loss first falls below a threshold. Once both have learned, both losses and gradients are near 0, and comparing them says nothing.',
+    'train.race.first':
+      'Step 1 (the same initial weights): the gradient through the softmax ‖∂ℓ/∂Z‖ is {scaled} with ÷√dₖ and {unscaled} unscaled; the largest entry of the softmax’s Jacobian on the probe sequence, {scaledJacobian} and {unscaledJacobian} (¼ at most, near 0 once a row is nearly one-hot).',
+    'train.race.learned': 'Loss first below {threshold} nats: {scaled} with ÷√dₖ, {unscaled} unscaled.',
+    'train.race.at': 'at step {step}',
+    'train.race.notYet': 'not yet (step {step} so far)',
+    'train.race.notWithin': 'not within {step} steps',
+    'train.race.lossAt': 'Loss at step {step}: {scaled} with ÷√dₖ, {unscaled} unscaled.',
+    'train.seeds.title': 'The race over {count} seeds',
+    'train.seeds.text':
+      'One seed may be luck. Here the same race runs from seeds {from} to {to}, each pair from one initialisation; each run stops once its batch’s loss first falls below {threshold} nats, or after {budget} steps (the steps chosen above). It trains in the background thread.',
+    'train.seeds.button': 'Run {count} seeds',
+    'train.seeds.started': 'Racing {count} seeds.',
+    'train.seeds.progress': '{done} of {count} seeds done…',
+    'train.seeds.chart':
+      'Steps to learn, one dot for each seed; the last column holds the seeds not learned within {budget} steps',
+    'train.seeds.sofar': 'The first {done} seeds:',
+    'train.seeds.over': '{done} seeds done:',
+    'train.seeds.all': '{run}: all {count} seeds learned, in a median of {median} steps (from {min} to {max}).',
+    'train.seeds.none': '{run}: none of {count} seeds learned within {budget} steps.',
+    'train.seeds.some':
+      '{run}: {notLearned} of {count} seeds not learned within {budget} steps; the other {learned} took a median of {median} steps (from {min} to {max}).',
     'train.attention.title': 'The attention weights A on a probe sequence',
     'train.attention.text':
       'One fixed sequence, a snapshot every {every} steps. Drag the timeline back to earlier snapshots; hover over a cell or focus it with Tab to read its number.',
