@@ -1,0 +1,91 @@
+// The page names its article (web/src/article.js) wherever it says 原文: in the header, under each
+// step's title with its section, in the printed handout and in the embed dialog's fields; links it
+// when a link is set (hash field article=, https: only) and otherwise names it without a link; and
+// its last step offers the series' next article, 第 4 篇:多头注意力, which opens the heads.
+// Chromium, on the development page (the shipped files' embed footer: embed-reader.test.mjs).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserForFile, stepInUrl } from './helpers.mjs';
+
+const b = browserForFile();
+const NAME = '《Transformer 由浅入深》系列第 3 篇 · 阶段二「核心机制」';
+const POST = 'https://blog.example.org/2026/attention-3.html';
+const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
+
+test('without a link set, the header and each step name the article and its section, and link nowhere', async () => {
+  const page = await b.open('#step=3');
+  assert.equal(await page.textContent('#article-credit'), `原文:${NAME} 第 1–8 节`);
+  assert.equal(await page.locator('#article-credit a').count(), 0, 'no dead link');
+  assert.equal(await page.textContent('.step-source'), '原文第 3 节「打分:QKᵀ」');
+  assert.equal(await page.locator('.step-source a').count(), 0);
+  await page.keyboard.press('ArrowRight');
+  await stepInUrl(page, 4);
+  assert.equal(await page.textContent('.step-source'), '原文第 4 节「缩放:为什么除以 √dₖ」');
+  await page.click('#lang-switch');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.match(
+    await page.textContent('#article-credit'),
+    /^The article: part 3 of the series 《Transformer 由浅入深》/,
+  );
+  assert.equal(await page.textContent('.step-source'), "The article's §4, “Scaling: why divide by √dₖ”");
+  noProblems(page);
+  await page.context().close();
+});
+
+test('article=https://… links the header, each step and the handout to the post, and stays in the link', async () => {
+  const page = await b.open(`#step=6&article=${encodeURIComponent(POST)}`);
+  assert.equal(await page.getAttribute('#article-credit a', 'href'), POST);
+  assert.equal(await page.getAttribute('.step-source a', 'href'), POST);
+  assert.equal(await page.textContent('.step-source a'), '原文第 5 节「归一化:softmax(按行)」');
+  await page.keyboard.press('ArrowRight');
+  await stepInUrl(page, 7);
+  assert.ok((await page.evaluate(() => location.hash)).includes(`article=${encodeURIComponent(POST)}`));
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await page.waitForSelector('#handout .handout-source a', { state: 'attached' });
+  assert.equal(await page.getAttribute('#handout .handout-source a', 'href'), POST);
+  assert.equal(await page.textContent('#handout .handout-source cite'), NAME);
+  noProblems(page);
+  await page.context().close();
+});
+
+test('an article= that is not https: is refused with a notice naming the field; the rest of the link opens', async () => {
+  const page = await b.open('#step=3&preset=cat&article=javascript:alert(1)');
+  assert.equal(
+    await page.textContent('#notice'),
+    '链接里的 article 字段("javascript:alert(1)")不是 https: 网址,已忽略;链接的其余部分照常打开。',
+  );
+  assert.equal(await page.inputValue('#preset'), 'cat', 'the example of the link');
+  assert.match(await page.textContent('#step-title'), /第 3 \/ 9 步/);
+  assert.equal(await page.locator('#article-credit a').count(), 0, 'no link to what was refused');
+  noProblems(page);
+  await page.context().close();
+});
+
+test('the last step offers 第 4 篇:多头注意力, which opens "它 是 猫" with two heads at their concat', async () => {
+  const page = await b.open('#step=9');
+  const offer = page.locator('.next-article');
+  assert.match(await offer.textContent(), /^第 4 篇:多头注意力/);
+  await page.click('.next-article-link');
+  await page.waitForFunction(() => location.hash.includes('preset=heads'));
+  await page.waitForFunction(() => /第 10 \/ 11 步/.test(document.getElementById('step-title').textContent));
+  assert.equal(await page.textContent('.step-source'), '第 4 篇:多头注意力');
+  assert.ok(await page.isVisible('.heads-overview'), "every head's A side by side");
+  assert.equal(await page.locator('.next-article').count(), 0, 'with heads, nothing more is offered');
+  noProblems(page);
+  await page.context().close();
+});
+
+test("the embed dialog's step range is the state's: 1…9, 1…11 with heads, 1…17 with heads and a loss", async () => {
+  for (const [hash, steps] of [
+    ['#step=2', 9],
+    ['#step=2&preset=heads', 11],
+    ['#step=2&preset=heads&loss=given&dout=1,0,0,0;0,0,0,0;0,0,0,0', 17],
+  ]) {
+    const page = await b.open(hash);
+    await page.click('#embed-button');
+    assert.match(await page.textContent('#embed-fields'), new RegExp(`step=1…${steps} 选步骤`), hash);
+    assert.match(await page.textContent('#embed-fields'), /article=https:\/\/…/);
+    await page.context().close();
+  }
+});
