@@ -283,6 +283,9 @@ inEachEngine((name, driver) => {
         // The link itself downloads the file, whole.
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('#offline-link')]);
         assert.equal(await download.failure(), null);
+        // Named as the link names it, although it comes from the cache through a blob: URL (whose
+        // name would be a UUID).
+        assert.equal(download.suggestedFilename(), 'attention-playground.html');
         assert.equal(
           fs.readFileSync(await download.path(), 'utf8'),
           fs.readFileSync('dist/site/attention-playground.html', 'utf8'),

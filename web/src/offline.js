@@ -67,7 +67,10 @@ function downloadFromCache(link) {
     if (fromNetwork) return;
     event.preventDefault();
     const save = (href) => {
-      const a = Object.assign(document.createElement('a'), { href, download: link.getAttribute('download') || '' });
+      // Named as the link names it: a blob: URL has no file name of its own (an empty `download`
+      // would save a UUID), so the name is the link's own, or the file its href points at.
+      const name = link.getAttribute('download') || new URL(link.href).pathname.split('/').pop();
+      const a = Object.assign(document.createElement('a'), { href, download: name });
       a.hidden = true;
       document.body.append(a);
       a.click();
