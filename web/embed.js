@@ -5,7 +5,10 @@
 //   { type: 'attention-playground:ready' }            once, when its first numbers are on screen
 //   { type: 'attention-playground:resize', height }   on load and on every layout change (CSS px)
 //   { type: 'attention-playground:state', hash }      when the reader changes its state
-//   { type: 'attention-playground:open', url }        the reader asked to open the full playground
+//   { type: 'attention-playground:open', url }        the reader asked to open the full playground,
+//                                                     or the article its address names (article=)
+// and the host answers each frame { type: 'attention-playground:host', heard } (heard: in answer
+// to one of its messages; without it the frame posts 'ready' again, which the host may have missed).
 // A message counts only when it comes from one of those frames: its event.source is matched to
 // the frame's contentWindow (a sandboxed frame's origin reads "null", so origins cannot be used).
 // Everything else is ignored. Each frame also receives DOM events of the same names
@@ -23,7 +26,8 @@
     return null;
   }
 
-  // The full playground opens only at the frame's own page, never at a URL a message chose.
+  // The full playground opens only at the frame's own page, never at a URL a message chose (and
+  // the article only at the address the blog author wrote into the frame's src: isArticle).
   function samePage(url, frame) {
     try {
       var target = new URL(url, location.href);
@@ -34,11 +38,33 @@
     }
   }
 
+  // The article a frame links to: the `article=` of the address the blog author gave it.
+  function articleOf(frame) {
+    var hash = (frame.getAttribute('src') || '').split('#')[1] || '';
+    var match = /(?:^|&)article=([^&]*)/.exec(hash);
+    try {
+      return match ? decodeURIComponent(match[1]) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // True when `url` is the https: article the frame's address names (the page checks it too).
+  function isArticle(url, article) {
+    try {
+      return Boolean(article) && new URL(article).protocol === 'https:' && new URL(article).href === url;
+    } catch (e) {
+      return false;
+    }
+  }
+
   // Tells a frame that a host listens, so that its "open in the playground" link asks us to open
   // the page (a frame sandboxed without allow-popups cannot open a tab itself).
-  function announce(win) {
+  // `heard`: in answer to one of the frame's messages, so the host has been listening since then
+  // and needs no 'ready' again (without it, the host may have loaded after the frame was ready).
+  function announce(win, heard) {
     try {
-      win.postMessage({ type: PREFIX + 'host' }, '*');
+      win.postMessage({ type: PREFIX + 'host', heard: Boolean(heard) }, '*');
     } catch (e) {
       /* frame gone */
     }
@@ -52,7 +78,7 @@
     var frame = frameOf(event.source);
     if (!frame) return;
     var type = data.type.slice(PREFIX.length);
-    if (type === 'resize' || type === 'ready') announce(event.source);
+    if (type === 'resize' || type === 'ready') announce(event.source, true);
     if (type === 'resize') {
       var height = Number(data.height);
       if (!(height > 0 && height < MAX_HEIGHT)) return;
@@ -62,7 +88,8 @@
     } else if (type === 'state') {
       if (typeof data.hash !== 'string') return;
     } else if (type === 'open') {
-      if (typeof data.url !== 'string' || !samePage(data.url, frame)) return;
+      var allowed = samePage(data.url, frame) || isArticle(data.url, articleOf(frame));
+      if (typeof data.url !== 'string' || !allowed) return;
       window.open(data.url, '_blank', 'noopener');
     } else {
       return;

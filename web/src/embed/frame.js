@@ -37,10 +37,13 @@ export function connectToHost() {
     window.addEventListener('message', (event) => {
       if (event.source !== window.parent || event.data?.type !== `${PREFIX}host` || listening) return;
       listening = true;
-      // embed.js may have loaded after our first messages: tell it the height again.
+      // embed.js may have loaded after our first messages: tell it the height again, and that we
+      // are ready — unless it answers a message of ours (`heard`), and so heard 'ready' too if it
+      // was sent: 'ready' is posted once per frame (an older embed.js, which does not say, may
+      // get it twice).
       sentHeight = -1;
       measure();
-      if (isReady) post({ type: `${PREFIX}ready` });
+      if (isReady && !event.data.heard) post({ type: `${PREFIX}ready` });
     });
     new ResizeObserver(measure).observe(document.documentElement);
     measure();
