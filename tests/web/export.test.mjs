@@ -331,3 +331,35 @@ test('PNG: beyond 16 rows or columns a matrix is a heatmap without numbers; the 
   assert.equal(ctx.calls[1].fillStyle, '#1e2126');
   assert.equal(ctx.calls.filter((c) => c.method === 'fillRect').length, 401);
 });
+
+test('NumPy: a matrix with 1e−5 beside 1e−7 prints in one form, with an exponent throughout, as the page writes it', () => {
+  // Q = K = 0: every weight is 0.5, so AV's rows are the means of V's: 1e−5 beside 1e−7.
+  const state = {
+    ...defaultState(),
+    preset: 'custom',
+    mats: {
+      q: [
+        [0, 0],
+        [0, 0],
+      ],
+      k: [
+        [0, 0],
+        [0, 0],
+      ],
+      v: [
+        [1e-5, 2e-7],
+        [1e-5, 0],
+      ],
+    },
+  };
+  const model = computeModel(engine, state);
+  const printed = runPython(dir, numpyScript(model, state), 'mixed-magnitudes');
+  assert.deepEqual(printed.AV, [
+    ['1.000e-05', '1.000e-07'],
+    ['1.000e-05', '1.000e-07'],
+  ]);
+  assert.deepEqual(printed.A, [
+    ['0.5000', '0.5000'],
+    ['0.5000', '0.5000'],
+  ]);
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presetMatrices, presetSizes, seededRandom, MODE_MATRICES, PRESETS } from '../../web/src/presets.js';
-import { formatNumber, matrixFormat, COMPACT_FROM, PRECISIONS } from '../../web/src/format.js';
+import { formatNumber, matrixFormat, matrixForm, COMPACT_FROM, PRECISIONS } from '../../web/src/format.js';
 import {
   cellColors,
   cellBackground,
@@ -104,6 +104,31 @@ test('one matrix, one format: integers stay integers only when all of them are; 
   assert.equal(matrixFormat([0.5, 12345.6], 4)(12345.6), '12346');
   assert.equal(matrixFormat([0.5, -Infinity], 4)(-Infinity), '\u2212∞');
   assert.equal(matrixFormat([NaN, 2], 4)(2), '2', 'NaN does not make a matrix of integers fractional');
+});
+
+/** The form a written number takes: 'exponent' (1.308e−5), 'decimal' (0.5000) or 'integer' (10); null for 0, ∞, NaN. */
+const formOf = (text) =>
+  /^[0\u2212]*(0|∞|NaN)$/.test(text) ? null : /e/.test(text) ? 'exponent' : /\./.test(text) ? 'decimal' : 'integer';
+
+test('one matrix, one form, whatever the magnitudes: 1e−7 beside 1e−5, 1 beside 0.5, 1e20 beside 1', () => {
+  const cases = [
+    // [values, the form, how each is written at 4 digits]
+    [[1.308e-5, 7.648e-7, 0, 0.5], 'exponent', ['1.308e\u22125', '7.648e\u22127', '0', '5.000e\u22121']],
+    [[1e-7, 1e-5], 'exponent', ['1.000e\u22127', '1.000e\u22125']],
+    [[1, 0.5], 'decimal', ['1.000', '0.5000']],
+    [[Math.fround(1e20), 1], 'exponent', ['1.000e20', '1.000e0']],
+    [[1, 0, 10], 'integer', ['1', '0', '10']],
+    [[-2e-7, Infinity, NaN, 0.67], 'exponent', ['\u22122.000e\u22127', '∞', 'NaN', '6.700e\u22121']],
+  ];
+  for (const [values, form, written] of cases) {
+    assert.equal(matrixForm(values), form, String(values));
+    for (const digits of PRECISIONS) {
+      const texts = values.map(matrixFormat(Float32Array.from(values), digits));
+      const forms = new Set(texts.map(formOf).filter(Boolean));
+      assert.deepEqual([...forms], [form], `${values} at ${digits} digits: ${texts.join(' ')}`);
+    }
+    assert.deepEqual(values.map(matrixFormat(values, 4)), written);
+  }
 });
 
 test('canvases use the same colours as the table cells (to a 256-level ramp), non-finite in grey', () => {

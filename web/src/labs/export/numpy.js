@@ -13,7 +13,7 @@
 //  - the numbers printed to the page's significant digits.
 // With heads (multi-head attention), `attention` runs once per head on its column blocks of Q, K
 // and V, the heads' outputs are concatenated and multiplied by W_O, and every head's A and AV are
-// printed, then concat and concat·W_O.
+// printed, then concat and concat·W_O; with a loss, the backward pass through the whole layer.
 // The remaining differences are float32 rounding (NumPy sums in another order): within a unit of
 // the last digit shown, checked in tests/web/export.test.mjs by running the file with /usr/bin/python3.
 
@@ -22,7 +22,7 @@ import { stepOptions } from '../../model.js';
 import { SCALE_RULES } from '../../options.js';
 import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
-import { backwardLines } from './numpy-backward.js';
+import { backwardLines, layerBackwardLines } from './numpy-backward.js';
 import { hasLoss } from '../../backward.js';
 import { articleUrl } from '../../article.js';
 
@@ -70,21 +70,26 @@ function softmaxLines(t, { guard, stable }) {
 }
 
 /**
- * The prints, written as the page writes a matrix (format.js's matrixFormat): whole numbers when
- * all of its values are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000.
+ * The prints, written as the page writes a matrix (format.js's matrixFormat): with an exponent
+ * throughout when one value needs it (below 1e−6, from 1e9), whole numbers when all of its values
+ * are, otherwise every non-zero value to `digits` significant digits, 1 as 1.000.
  */
 function showLines(t, digits, prints) {
   return [
     `def show(name, M, digits=${digits}):   # ${t('export.py.show', { digits })}`,
+    '    finite = [abs(float(x)) for x in M.flat if np.isfinite(x) and x != 0]',
+    '    exponent = any(a >= 1e9 or a < 1e-6 for a in finite)',
     '    whole = all(float(x).is_integer() for x in M.flat if np.isfinite(x))',
     '    def text(x):',
-    '        if not np.isfinite(x) or x == 0 or whole:',
-    '            return str(int(x)) if np.isfinite(x) else str(x)',
+    '        if not np.isfinite(x) or x == 0:',
+    '            return "0" if x == 0 else str(x)',
     '        a = abs(float(x))',
-    '        if a >= 10 ** digits:',
-    '            t = str(round(a))',
-    '        elif a < 1e-6:',
+    '        if exponent:',
     '            t = f"{a:.{digits - 1}e}"',
+    '        elif whole:',
+    '            t = str(int(a))',
+    '        elif a >= 10 ** digits:',
+    '            t = str(round(a))',
     "        else:   # digits significant digits, trailing zeros kept, as JavaScript's toPrecision",
     '            t = f"{a:.{max(digits - 1 - int(np.floor(np.log10(a))), 0)}f}"',
     '        return ("-" if x < 0 else "") + t',
@@ -186,16 +191,15 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
     add(`mask = np.tril(np.ones((Q.shape[0], K.shape[0]), dtype=bool))   # ${t('export.py.causal')}`);
   else if (masked) add(`mask = ${pyBool(model.kept)}`);
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
-  // With a loss, one training step on the shown head (numpy-backward.js).
+  // With a loss, one training step (numpy-backward.js).
   const backward = (names) =>
     hasLoss(state) ? backwardLines(t, model, state, { names, divide, pyMatrix, axis }) : { lines: [], prints: [] };
   if (state.heads > 1) {
+    // With heads the loss is on the layer's output O (numpy-backward.js layerBackwardLines).
     const heads = headLines(t, model, state, params);
-    const i = state.head - 1;
-    const block = (p, w) => `${p}[:, ${i} * ${w}:${i + 1} * ${w}]`;
-    const back = backward({ q: 'Qh', k: 'Kh', v: 'Vh', out: `heads[${i}][0]`, a: `heads[${i}][1]` });
-    if (back.lines.length)
-      heads.lines.push(`Qh, Kh, Vh = ${block('Q', 'd_k')}, ${block('K', 'd_k')}, ${block('V', 'd_v')}`);
+    const back = hasLoss(state)
+      ? layerBackwardLines(t, model, state, { divide, pyMatrix, axis })
+      : { lines: [], prints: [] };
     add(...heads.lines, ...back.lines, ...showLines(t, state.digits, [...heads.prints, ...back.prints]));
     return lines.join('\n');
   }
