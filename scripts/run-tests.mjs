@@ -1,18 +1,39 @@
-// Runs every suite — the format check of the C++ and the JS, doctest natively, natively with ASan + UBSan (clang-14), doctest compiled to
-// wasm (SIMD and scalar) under Node through CTest, the libFuzzer corpus and a bounded fuzzing run,
-// then node:test over the JS API, the page's pure modules and the browser tests — and ends with
-// one line that counts them all: "total: N passed, N failed".
-// `npm test` builds first and then runs this.
-import { spawnSync } from 'node:child_process';
+// Runs every suite and ends with one line that counts them all: "total: N passed, N failed", then
+// "checks: C, runs: N" (a test run in several wasm builds or browser engines is one check).
+// `npm test` builds first and then runs this; `--quick` (npm run test:quick) runs the format check,
+// the native doctest suite, the JS API and the page's pure modules — no browsers, no sanitizers,
+// no fuzzing — for the edit–test loop.
+//
+// The whole run fits a 2-core machine in minutes because its two halves overlap: node:test (the JS
+// API, the page's modules and the browser tests, FILE_CONCURRENCY files at a time) starts first as
+// a child process writing to a log, and while the browsers mostly wait on pages, this process runs
+// the C++ suites — the format check, doctest natively, under ASan + UBSan and compiled to wasm
+// (CTest), and the libFuzzer corpus replays and a bounded fuzzing run. node:test's report is
+// printed when both are done.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkKey } from './lib/test-record.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'); // a path with spaces stays one
 process.chdir(root);
 let passed = 0,
   failed = 0;
 const summary = [];
+const quick = process.argv.includes('--quick');
+// Checks: a name per check, each suite's own (a doctest case is one check in every build).
+const checks = new Set();
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+// Each stage's time, printed with the summary (and each stage's own line as it ends).
+const stageTimes = [];
+function timed(name, body) {
+  const since = Date.now();
+  const result = body();
+  stageTimes.push(`${name}: ${seconds(since)}`);
+  return result;
+}
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
@@ -45,6 +66,16 @@ function ctest(name, dir) {
   summary.push(`${name}: ${p} passed, ${f} failed`);
 }
 
+// The doctest cases of one program (natively, or a wasm build under Node), each a check: the same
+// case in another build is the same check run again.
+function doctestCases(program, args = []) {
+  const listed = run(program, [...args, '--list-test-cases']).out.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = listed.split('\n');
+  const rule = lines.findIndex((l) => l.startsWith('====='));
+  const end = lines.findIndex((l, i) => i > rule && l.startsWith('====='));
+  for (const name of lines.slice(rule + 1, end)) if (name.trim()) checks.add(`doctest\u0000${name}`);
+}
+
 // The format check: the C++ as .clang-format says and the JS as .prettierrc.json says, so that a
 // diff shows only what changed. One test each; `npx prettier --write .` and
 // `clang-format -i <file>` fix what they report.
@@ -56,8 +87,39 @@ function formatCheck(name, cmd, args) {
   else console.log('formatted');
   passed += bad ? 0 : 1;
   failed += bad ? 1 : 0;
+  checks.add(`format\u0000${name}`);
   summary.push(`format, ${name}: ${bad ? '0 passed, 1 failed' : '1 passed, 0 failed'}`);
 }
+// node:test, started first and run beside the C++ suites. The spec report goes to a log printed at
+// the end (a pipe would fill while this process waits on the C++ suites); test-record.mjs writes a
+// line per test, from which the runs and checks are counted. Browser test files spend most of their
+// time waiting on pages, so more files than cores run at once.
+const FILE_CONCURRENCY = quick ? 2 : 3;
+const nodeTestDirs = (quick ? ['tests/node', 'tests/web'] : ['tests/node', 'tests/web', 'tests/browser']).filter((d) =>
+  fs.existsSync(d),
+);
+fs.mkdirSync('build', { recursive: true });
+const nodeTestLog = 'build/node-test.log';
+const nodeTestRecord = 'build/node-test-record.jsonl';
+const nodeTestStarted = Date.now();
+const nodeTest = new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${FILE_CONCURRENCY}`,
+      '--test-reporter=spec',
+      `--test-reporter-destination=${nodeTestLog}`,
+      '--test-reporter=./scripts/lib/test-record.mjs',
+      `--test-reporter-destination=${nodeTestRecord}`,
+      ...nodeTestDirs,
+    ],
+    { stdio: 'ignore' },
+  );
+  child.on('error', () => resolve(1));
+  child.on('exit', (code) => resolve(code ?? 1));
+});
+
 // The committed files only (git ls-files): what the build and the benchmarks generate is not ours to format.
 const tracked = (...patterns) =>
   run('git', ['ls-files', ...patterns])
@@ -76,15 +138,25 @@ formatCheck('JS (prettier)', process.execPath, [
   ...tracked('*.js', '*.mjs', '*.cjs'),
 ]);
 
-ctest('doctest, native', 'build/native');
-ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize');
-ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake');
+timed('doctest, native', () => ctest('doctest, native', 'build/native'));
+doctestCases('build/native/core_tests_native');
+if (!quick) {
+  timed('doctest, ASan + UBSan', () => ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize'));
+  timed('doctest, wasm', () =>
+    ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake'),
+  );
+  doctestCases('build/sanitize/core_tests_sanitize');
+  for (const build of ['simd', 'scalar']) doctestCases(process.execPath, [`build/wasm-cmake/core_tests_${build}.cjs`]);
+  doctestCases(process.execPath, ['--experimental-wasm-relaxed-simd', 'build/wasm-cmake/core_tests_relaxed.cjs']);
+}
 
 // libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): for each target, first the
-// committed corpus, each input once (one test each); then its seconds of fuzzing from it (one
-// test), whose new inputs go to build/fuzz-corpus/<target> and any crashing input to
+// committed inputs — the corpus make-corpus.mjs writes and the findings kept in tests/fuzz/found/
+// (its README) — each once (one test each); then its seconds of fuzzing from them (one test),
+// whose new inputs go to build/fuzz-corpus/<target> and any crashing input to
 // build/fuzz-artifacts/. The minute of fuzzing is shared: the invariants of every entry point, and
 // the differential target natively and on 4-lane SSE (the wasm layout).
+const FUZZ_INPUTS = ['tests/fuzz/corpus', 'tests/fuzz/found'];
 const FUZZ_TARGETS = [
   ['fuzz_attention', 20],
   ['fuzz_differential', 20],
@@ -92,15 +164,23 @@ const FUZZ_TARGETS = [
 ];
 function fuzz(target, seconds) {
   const binary = `build/sanitize/${target}`;
-  const corpus = 'tests/fuzz/corpus';
   console.log(`\n=== fuzzing: ${target} (libFuzzer, ASan + UBSan) ===`);
-  const inputs = fs.readdirSync(corpus).map((f) => path.join(corpus, f));
+  const inputs = FUZZ_INPUTS.flatMap((dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f !== 'README.md')
+      .map((f) => path.join(dir, f)),
+  );
   const replay = run(binary, inputs);
   const executed = (replay.out.match(/^Executed /gm) ?? []).length;
   const replayFailed = replay.code !== 0 ? 1 : 0;
-  console.log(replayFailed ? replay.out : `corpus: ${executed} of ${inputs.length} inputs replayed, no finding`);
-  const found = `build/fuzz-corpus/${target}`;
-  fs.mkdirSync(found, { recursive: true });
+  console.log(
+    replayFailed
+      ? replay.out
+      : `${FUZZ_INPUTS.join(' and ')}: ${executed} of ${inputs.length} inputs replayed, no finding`,
+  );
+  const grown = `build/fuzz-corpus/${target}`;
+  fs.mkdirSync(grown, { recursive: true });
   fs.mkdirSync('build/fuzz-artifacts', { recursive: true });
   const fuzzing = run(binary, [
     `-max_total_time=${seconds}`,
@@ -109,8 +189,8 @@ function fuzz(target, seconds) {
     '-max_len=4096',
     '-print_final_stats=1',
     '-artifact_prefix=build/fuzz-artifacts/',
-    found,
-    corpus,
+    grown,
+    ...FUZZ_INPUTS,
   ]);
   const stat = (name) => Number(fuzzing.out.match(new RegExp(`stat::${name}:\\s*(\\d+)`))?.[1] ?? 0);
   const fuzzFailed = fuzzing.code !== 0 ? 1 : 0;
@@ -131,34 +211,37 @@ function fuzz(target, seconds) {
   failed += f;
   summary.push(`fuzzing ${target}: ${p} passed, ${f} failed (${stat('number_of_executed_units')} executions)`);
 }
-for (const [target, seconds] of FUZZ_TARGETS) fuzz(target, seconds);
+// Each replayed input and each fuzzing run checks something of its own: one check each.
+let fuzzChecks = 0;
+if (!quick)
+  timed('fuzzing', () => {
+    const before = passed + failed;
+    for (const [target, seconds] of FUZZ_TARGETS) fuzz(target, seconds);
+    fuzzChecks = passed + failed - before;
+  });
 
-const dirs = ['tests/node', 'tests/web', 'tests/browser'].filter((d) => fs.existsSync(d));
-console.log(`\n=== node:test (${dirs.join(', ')}) ===`);
-fs.mkdirSync('build', { recursive: true });
-const tap = 'build/node-test.tap';
-const node = run(
-  process.execPath,
-  [
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    ...dirs,
-  ],
-  { stdio: ['ignore', 'inherit', 'inherit'] },
-);
-const tapText = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
-const count = (key) => Number(tapText.match(new RegExp(`^# ${key} (\\d+)$`, 'm'))?.[1] ?? 0);
-let np = count('pass'),
-  nf = count('fail') + count('cancelled');
-if (node.code !== 0 && nf === 0) nf = 1;
+console.log(`\n=== node:test (${nodeTestDirs.join(', ')}; ${FILE_CONCURRENCY} files at a time) ===`);
+const nodeCode = await nodeTest;
+stageTimes.push(`node:test: ${seconds(nodeTestStarted)} (beside the stages above)`);
+console.log(fs.existsSync(nodeTestLog) ? fs.readFileSync(nodeTestLog, 'utf8') : '(no report)');
+const records = fs.existsSync(nodeTestRecord)
+  ? fs
+      .readFileSync(nodeTestRecord, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+  : [];
+const np = records.filter((r) => r.passed && !r.skipped).length;
+let nf = records.filter((r) => !r.passed).length;
+if (nodeCode !== 0 && nf === 0) nf = 1; // a file that failed before any test ended still fails the run
+for (const r of records) checks.add(`node:test\u0000${checkKey({ ...r, file: path.relative(root, r.file) })}`);
 passed += np;
 failed += nf;
 summary.push(`node:test: ${np} passed, ${nf} failed`);
 
 console.log('\n=== summary ===');
 for (const line of summary) console.log(`  ${line}`);
+console.log(`time: ${seconds(started)} (${stageTimes.join('; ')})`);
+console.log(`checks: ${checks.size + fuzzChecks}, runs: ${passed + failed}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
