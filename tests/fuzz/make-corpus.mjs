@@ -3,6 +3,8 @@
 // fuzz_attention.cpp's input format (its header comment), which every target of tests/fuzz/ reads
 // (fuzz_differential.cpp too). Run it after changing that format or adding a case:
 //   node tests/fuzz/make-corpus.mjs
+// It rewrites corpus/ whole. Inputs a fuzzer found are kept in tests/fuzz/found/ instead (its
+// README), which this script never touches and npm test replays beside corpus/.
 import fs from 'node:fs';
 
 const OUT = new URL('./corpus/', import.meta.url);
