@@ -141,7 +141,7 @@ export default {
 
   'explain.heading': 'How the weight of word {i} on word {j} comes about',
   'explain.headingWords': 'How the weight of “{i}” on “{j}” comes about',
-  'explain.outputHeading': "Output of word {i}, dimension {c}: the words' values mixed by the weights",
+  'explain.outputHeading': "Output of {i}, dimension {c}: the words' values mixed by the weights",
   'explain.outputTerms': "each weight A_ij times this dimension of word j's value",
   'explain.dot': 'dot product: multiply position by position',
   'explain.scale': 'scale',

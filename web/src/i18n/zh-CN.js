@@ -139,7 +139,7 @@ export default {
 
   'explain.heading': '第 {i} 个词对第 {j} 个词的权重是怎么来的',
   'explain.headingWords': '“{i}”对“{j}”的权重是怎么来的',
-  'explain.outputHeading': '第 {i} 个词的输出,第 {c} 维:按权重混合各词的 Value',
+  'explain.outputHeading': '{i}的输出,第 {c} 维:按权重混合各词的 Value',
   'explain.outputTerms': '权重 A_ij × 第 j 个词 Value 的这一维,逐项相乘',
   'explain.dot': '点积:对应位相乘',
   'explain.scale': '缩放',

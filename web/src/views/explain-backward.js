@@ -131,14 +131,11 @@ const sumKind = (spec) => ({
   madeOf: spec.madeOf,
 });
 
-/** A pair (i, j) heading: "dA for 它 → 猫" or "(1, 2)". */
+/** A pair (i, j) heading, each word as cellHeading names it: "dA:“它”看“猫”…" or "dA:第 1 个词看第 2 个词…". */
 const pairHeading =
   (key) =>
-  ({ t, cell, tokens }) =>
-    t(key, {
-      i: tokens ? `“${tokens[cell.i]}”` : cell.i + 1,
-      j: tokens ? `“${tokens[cell.j]}”` : cell.j + 1,
-    });
+  ({ t, cell }, word) =>
+    t(key, { i: word(cell.i), j: word(cell.j) });
 
 const sigma = () => mo('∑', { largeop: 'false' });
 /** (dW_M)_tc = Σ_i x_it·dM_ic, for M = Q, K, V. */

@@ -299,7 +299,9 @@ export const cellCols = (kind, state) => KINDS[kind].cols(state);
 /** The heading of `cell`'s expansion (the popover's title; the step formula's caption). */
 export function cellHeading(ctx) {
   const { cell, tokens } = ctx;
-  const word = (k) => (tokens ? `“${tokens[k]}”` : String(k + 1));
+  // A word as a heading names it: “猫” with words, else 第 2 个词 / word 2 (the headings read
+  // "{i}的输出", "output of {i}" either way).
+  const word = (k) => (tokens ? `“${tokens[k]}”` : ctx.t('mix.wordN', { i: k + 1 }));
   return KINDS[cell.kind].heading(ctx, word);
 }
 

@@ -9,7 +9,7 @@ export default {
     'explain.shiftColumn': '减去这一列的最大值(按列 softmax,误区)',
     'explain.sum': '这一行的 e 加起来',
     'explain.sumColumn': '这一列的 e 加起来(按列 softmax,误区)',
-    'explain.inputProjectionHeading': '第 {i} 个词的 {name},第 {c} 维:X 的这一行乘以 W_{name} 的这一列',
+    'explain.inputProjectionHeading': '{i}的 {name},第 {c} 维:X 的这一行乘以 W_{name} 的这一列',
     'explain.inputProjectionTerms': 'X 的第 t 个数 × W 第 t 行的这一维,逐项相乘',
     'arrows.title': '两支箭:q 和 k',
     'arrows.text':
@@ -36,7 +36,7 @@ export default {
     'explain.shiftColumn': "subtract the column's max (column softmax, the misconception)",
     'explain.sum': 'add up the row of e',
     'explain.sumColumn': 'add up the column of e (column softmax, the misconception)',
-    'explain.inputProjectionHeading': '{name} of word {i}, dimension {c}: this row of X times this column of W_{name}',
+    'explain.inputProjectionHeading': '{name} of {i}, dimension {c}: this row of X times this column of W_{name}',
     'explain.inputProjectionTerms': 'each number t of X times row t of W in this dimension',
     'arrows.title': 'Two arrows: q and k',
     'arrows.text':

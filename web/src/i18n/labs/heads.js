@@ -28,7 +28,7 @@ export default {
     'export.py.heads': '头数:每个头取 Q、K、V 的一个列块',
     'export.py.concat': '拼接各个头的输出',
     'export.py.outproj': '输出投影',
-    'explain.projectionHeading': '第 {i} 个词的多头输出,第 {c} 维:拼接的这一行乘以 W_O 的这一列',
+    'explain.projectionHeading': '{i}的多头输出,第 {c} 维:拼接的这一行乘以 W_O 的这一列',
     'explain.projectionTerms': '拼接的第 t 个数 × W_O 第 t 行的这一维,逐项相乘',
 
     'heads.overview': '各个头的注意力权重 A',
@@ -72,7 +72,7 @@ export default {
     'export.py.concat': "the heads' outputs side by side",
     'export.py.outproj': 'the output projection',
     'explain.projectionHeading':
-      'Multi-head output of word {i}, dimension {c}: this row of the concat times this column of W_O',
+      'Multi-head output of {i}, dimension {c}: this row of the concat times this column of W_O',
     'explain.projectionTerms': 'each number t of the concat times row t of W_O in this dimension',
 
     'heads.overview': "Each head's attention weights A",
