@@ -214,3 +214,34 @@ for (const build of ['simd', 'scalar']) {
     });
   });
 }
+
+// Issue 27, item 4: a dot product whose partial sums leave float32's range. In order,
+// 3e38 − 3e38 + 3e38 − 3e38 = 0 and 3e38 + 3e38 − 3e38 − 3e38 = ∞; the SIMD128 steps added
+// in 4 lanes and gave NaN and 0. Key 1 = [0.5, 0.5, 0.5, 0.5] scores 2, scaled 1; V = 10·I₂.
+const NEAR_THE_LIMIT = [
+  { key0: [3e38, -3e38, 3e38, -3e38], score: 0, output: [2.689, 7.311] },
+  { key0: [3e38, 3e38, -3e38, -3e38], score: Infinity, output: [NaN, NaN] },
+];
+
+for (const build of ['simd', 'scalar', 'relaxed']) {
+  describe(`${build} build: a score whose partial sums overflow float32`, () => {
+    let attn;
+    before(async () => {
+      attn = await loadAttention(build);
+    });
+
+    for (const { key0, score, output } of NEAR_THE_LIMIT)
+      it(`k₀ = [${key0.join(', ')}]: score ${score}, output [${output.join(', ')}] on every path and entry point`, () => {
+        const q = { rows: 1, cols: 4, data: [1, 1, 1, 1] };
+        const k = { rows: 2, cols: 4, data: [...key0, 0.5, 0.5, 0.5, 0.5] };
+        for (const path of PATHS) {
+          const steps = attn.attentionSteps({ q, k, v: V10, path });
+          assert.equal(steps.scores.data[0], score, `${path}: score`);
+          assertClose(assert, steps.output, [output], 1e-3, `${path}: output`);
+          assert.equal(steps.nonFinite.output, Number.isFinite(score) ? 0 : 2, `${path}: nonFinite.output`);
+        }
+        assertClose(assert, attn.attention({ q, k, v: V10 }), [output], 1e-3, 'attention');
+        assertClose(assert, attn.attentionStreaming({ q, k, v: V10 }), [output], 1e-3, 'attentionStreaming');
+      });
+  });
+}
