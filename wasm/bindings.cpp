@@ -427,16 +427,20 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("heapInUse", &heap_in_use);
 }
 
-// --- The backward pass (issue 17): attentionBackward on either path. Its own CallMemory-like
-// store, emptied by its next call and on its way out, as the calls above do with theirs.
+// --- The backward pass (issue 17): attentionBackward on either path, and through the whole
+// multi-head layer (issue 26) multiHeadAttentionBackward. Their own CallMemory-like store, emptied
+// by the next call and on the way out, as the calls above do with theirs.
 #include "backward_attention.hpp"
+#include "multi_head_backward.hpp"
 
 namespace {
 
 struct BackwardMemory {
     attn::Matrix q, k, v, d_output;
+    attn::Matrix x, w_q, w_k, w_v, w_o;  // multiHeadAttentionBackward's inputs
     attn::AttentionOptions options;
     attn::Result<attn::AttentionBackward> result;
+    attn::Result<attn::MultiHeadBackward> multi_head;
 };
 BackwardMemory& backward_memory() {
     static BackwardMemory memory;
@@ -485,11 +489,79 @@ val attention_backward(const val& q, const val& k, const val& v, const val& grad
     return end_backward_call(m.result.ok() ? to_js(m.result.value) : error(m.result.error));
 }
 
+// One head's gradients, AttentionGrads and the d(head_i) they start from → { gradOutput, gradV,
+// gradWeights, gradScaled, gradScores, gradQ, gradK }.
+val head_grads_to_js(const attn::Matrix& d_head, const attn::AttentionGrads& g) {
+    val out = new_object();
+    out.set("gradOutput", to_js(d_head));
+    out.set("gradV", to_js(g.d_v));
+    out.set("gradWeights", to_js(g.d_weights));
+    out.set("gradScaled", to_js(g.d_scaled));
+    out.set("gradScores", to_js(g.d_scores));
+    out.set("gradQ", to_js(g.d_q));
+    out.set("gradK", to_js(g.d_k));
+    return out;
+}
+
+// MultiHeadBackward → { forward: (as multiHeadAttentionSteps), gradWo, gradConcat, heads: [{
+// gradOutput, gradV, gradWeights, gradScaled, gradScores, gradQ, gradK }, …], gradQ, gradK, gradV,
+// gradWq, gradWk, gradWv, gradX }.
+val to_js(const attn::MultiHeadBackward& b) {
+    const attn::MultiHeadGrads& g = b.grads;
+    val out = new_object();
+    out.set("forward", to_js(b.forward));
+    out.set("gradWo", to_js(g.d_w_o));
+    out.set("gradConcat", to_js(g.d_concat));
+    std::vector<std::size_t> heads(g.heads.size());
+    for (std::size_t i = 0; i < heads.size(); ++i) heads[i] = i;
+    out.set("heads", list_to_js(heads, [&g](std::size_t i) { return head_grads_to_js(g.d_heads[i], g.heads[i]); }));
+    const std::pair<const char*, const attn::Matrix*> fields[] = {
+        {"gradQ", &g.d_q},    {"gradK", &g.d_k},    {"gradV", &g.d_v}, {"gradWq", &g.d_w_q},
+        {"gradWk", &g.d_w_k}, {"gradWv", &g.d_w_v}, {"gradX", &g.d_x}};
+    for (const auto& [name, m] : fields) out.set(name, to_js(*m));
+    return out;
+}
+
+// multi_head_attention_backward (the reference) and multi_head_attention_backward_simd, in the same
+// three steps as multi_head: shapes, h and options checked by the core (gradOutput n × d_out, O's
+// shape, included), then the values copied.
+template <attn::Result<attn::MultiHeadBackward> (*entry)(const attn::MultiHeadInputs&, std::size_t, const attn::Matrix&,
+                                                         const attn::AttentionOptions&)>
+val multi_head_backward(const val& x, const val& wq, const val& wk, const val& wv, const val& wo, double heads,
+                        const val& grad_output, const val& o) {
+    backward_memory() = BackwardMemory{};
+    BackwardMemory& m = backward_memory();
+    const auto options = read_options(o);
+    if (!options.ok()) return end_backward_call(error(options.error));
+    m.options = options.value;
+    const bool custom = m.options.mask.kind == attn::MaskKind::Custom;
+    const attn::Shape sx = shape_of(x), sq = shape_of(wq), sk = shape_of(wk), sv = shape_of(wv), so = shape_of(wo),
+                      sg = shape_of(grad_output);
+    const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
+    // (clamped as multi_head's h: a cast of a double outside int64's range is undefined)
+    const auto h = static_cast<std::int64_t>(heads == heads ? std::clamp(heads, -9e18, 9e18) : 0.0);
+    if (attn::Error e =
+            attn::check_multi_head_backward_shapes(sx, sq, sk, sv, so, h, m.options, custom ? &mask : nullptr, sg))
+        return end_backward_call(error(e));
+    copy_matrix(x, sx, m.x);
+    copy_matrix(wq, sq, m.w_q);
+    copy_matrix(wk, sk, m.w_k);
+    copy_matrix(wv, sv, m.w_v);
+    copy_matrix(wo, so, m.w_o);
+    copy_matrix(grad_output, sg, m.d_output);
+    if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
+    m.multi_head = entry({m.x, m.w_q, m.w_k, m.w_v, m.w_o}, static_cast<std::size_t>(h), m.d_output, m.options);
+    return end_backward_call(m.multi_head.ok() ? to_js(m.multi_head.value) : error(m.multi_head.error));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_backward) {
     emscripten::function("attentionBackward", &attention_backward<attn::attention_backward>);
     emscripten::function("attentionBackwardSimd", &attention_backward<attn::attention_backward_simd>);
+    emscripten::function("multiHeadAttentionBackward", &multi_head_backward<attn::multi_head_attention_backward>);
+    emscripten::function("multiHeadAttentionBackwardSimd",
+                         &multi_head_backward<attn::multi_head_attention_backward_simd>);
 }
 
 // --- Training (issue 17): trainers live in the module, by id, until trainerDelete; api.mjs wraps

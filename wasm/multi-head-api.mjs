@@ -1,6 +1,7 @@
 // multi-head-api.mjs — the JS side of multi-head attention (core/multi_head.hpp), added to the
-// public API by api.mjs: multiHeadAttentionSteps, every intermediate of every head, and
-// multiHeadMultiplyAdds, what each stage costs for a shape. As in api.mjs, this layer checks only
+// public API by api.mjs: multiHeadAttentionSteps, every intermediate of every head,
+// multiHeadMultiplyAdds, what each stage costs for a shape, and multiHeadAttentionBackward, one
+// training step through the whole layer (core/multi_head_backward.hpp). As in api.mjs, this layer checks only
 // what C++ cannot see — JS types and unknown keys; shapes, h's range (1 … MAX_HEADS) and values
 // are checked once, in the core.
 
@@ -20,6 +21,7 @@ const MULTI_HEAD_KEYS = [
   'axis',
   'path',
 ];
+const BACKWARD_KEYS = [...MULTI_HEAD_KEYS, 'gradOutput'];
 const COUNT_KEYS = ['n', 'dModel', 'heads', 'dk', 'dv', 'dOut'];
 
 /**
@@ -46,6 +48,28 @@ export function multiHeadMethods(core, helpers) {
       const options = encodeOptions(fn, snapshot);
       checkInputSize([x, wq, wk, wv, wo, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
       return unwrap(onPath(core, 'multiHeadAttentionSteps', snapshot)(x, wq, wk, wv, wo, heads, options));
+    },
+    /**
+     * One training step through the whole layer, given gradOutput = ∂L/∂O for its output O =
+     * concat·W_O (n × d_out, O's shape; gradient_shape otherwise): { forward (as
+     * multiHeadAttentionSteps returns it), gradWo = concatᵀ·dO, gradConcat = dO·W_Oᵀ, heads: [{
+     * gradOutput (head i's block of gradConcat), gradV, gradWeights, gradScaled, gradScores, gradQ,
+     * gradK }, …] (attentionBackward's, per head), gradQ, gradK, gradV (the heads' side by side),
+     * gradWq, gradWk, gradWv (Xᵀ·dQ …, every head's block), gradX (dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ) },
+     * on path 'simd' (default) or 'reference'.
+     */
+    multiHeadAttentionBackward(args) {
+      const fn = 'multiHeadAttentionBackward';
+      const snapshot = readArgs(fn, args, BACKWARD_KEYS);
+      const [x, wq, wk, wv, wo, gradOutput] = ['x', 'wq', 'wk', 'wv', 'wo', 'gradOutput'].map((name) =>
+        readMatrix(name, snapshot[name]),
+      );
+      const { heads } = snapshot;
+      if (!Number.isSafeInteger(heads)) badOption(fn, 'heads', 'a whole number', heads);
+      const options = encodeOptions(fn, snapshot);
+      checkInputSize([x, wq, wk, wv, wo, gradOutput, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
+      const binding = onPath(core, 'multiHeadAttentionBackward', snapshot);
+      return unwrap(binding(x, wq, wk, wv, wo, heads, gradOutput, options));
     },
     /**
      * { projections, scores, weighting, outputProjection, total }: the multiply-adds of

@@ -117,11 +117,13 @@ test('the worked example with L = ½‖AV − Y‖², Y = V = 10·I: dO = AV −
   close(toRows(m.gradK), matmul(transpose(dS), toRows(m.q)), 1e-3);
 });
 
-test('from X, dW = Xᵀ·dQ, Xᵀ·dK, Xᵀ·dV; with heads, the shown head’s blocks', () => {
+test('from X, dW = Xᵀ·dQ, Xᵀ·dK, Xᵀ·dV; with heads, every head’s block (dQ side by side)', () => {
   const cat = choosePreset(defaultState(), 'cat');
-  for (const state of [
-    setLoss(cat, 'mse', v(cat)),
-    setLoss({ ...choosePreset(defaultState(), 'heads'), head: 2 }, 'given', v(cat)),
+  const oneHead = setLoss(cat, 'mse', v(cat));
+  const heads = setLoss({ ...choosePreset(defaultState(), 'heads'), head: 2 }, 'given', v(cat));
+  for (const [state, suffix] of [
+    [oneHead, ''],
+    [heads, 'All'],
   ]) {
     const m = computeModel(engine, state);
     const X = toRows(m.x);
@@ -130,8 +132,8 @@ test('from X, dW = Xᵀ·dQ, Xᵀ·dK, Xᵀ·dV; with heads, the shown head’s 
       ['gradK', 'gradWk'],
       ['gradV', 'gradWv'],
     ])
-      close(toRows(m[w]), matmul(transpose(X), toRows(m[grad])), 1e-4);
-    assert.deepEqual([m.gradWq.rows, m.gradWq.cols], [state.d, state.dk / state.heads]);
+      close(toRows(m[w]), matmul(transpose(X), toRows(m[grad + suffix])), 1e-4);
+    assert.deepEqual([m.gradWq.rows, m.gradWq.cols], [state.d, state.dk]);
   }
 });
 
@@ -171,10 +173,12 @@ test('the loss’s matrix follows the shape of AV: cells kept, new ones 0', () =
     [0, 10, 0],
     [0, 0, 0],
   ]);
+  // With heads the loss is on the layer's output O = concat·W_O, n × d, and starts its own step.
   const heads = choosePreset(article, 'heads');
   const given = setLoss(heads, 'given', v(heads));
-  assert.deepEqual([given.dout.length, given.dout[0].length], [3, 2], 'n × d_v of one head');
-  assert.equal(stepNumber(given, 'dout'), 12);
+  assert.deepEqual([given.dout.length, given.dout[0].length], [3, 4], 'n × d, the shape of O');
+  assert.equal(stepNumber(given, 'dlayer'), 12);
+  assert.equal(stepNumber(given, 'dout'), 0);
   assert.equal(stepNumber(setLoss(article, 'given', v(article)), 'dout'), 10);
 });
 
@@ -184,15 +188,14 @@ const runNumbers = (text, name) =>
     Object.entries(runPython(dir, text, name)).map(([block, rows]) => [block, rows.map((row) => row.map(Number))]),
   );
 
-test('NumPy: the script goes on with the backward pass and prints the page’s gradients (one head, heads, columns, mask, τ)', () => {
+// (with heads, the layer's backward pass: tests/web/heads-backward.test.mjs)
+test('NumPy: the script goes on with the backward pass and prints the page’s gradients (one head, columns, mask, τ)', () => {
   const cat = choosePreset(defaultState(), 'cat');
   const odd = { ...setOption(setOption(cat, 'axis', 'column'), 'mask', 'causal'), scale: 'dk', temperature: 0.5 };
-  const heads = { ...choosePreset(defaultState(), 'heads'), head: 2 };
   const cases = {
     article: setLoss(defaultState(), 'given', v(defaultState())),
     cat: setLoss(cat, 'mse', v(cat)),
     odd: setLoss(odd, 'mse', v(odd)),
-    heads: setLoss(heads, 'mse', v(heads)),
   };
   const printedAs = { dO: 'gradOutput', dV: 'gradV', dA: 'gradWeights', dZ: 'gradScaled', dS: 'gradScores' };
   Object.assign(printedAs, { dQ: 'gradQ', dK: 'gradK', dW_Q: 'gradWq', dW_K: 'gradWk', dW_V: 'gradWv' });

@@ -68,6 +68,8 @@ function states() {
 }
 
 const BACKWARD = ['dout', 'dv', 'dweights', 'dscores', 'dqk', 'dw'];
+// With heads the loss is on the layer's output O: back through ·W_O and concat first, then on to dX.
+const LAYER_BACKWARD = ['dlayer', 'dwo', 'dsplit', 'dv', 'dweights', 'dscores', 'dqk', 'dw', 'dx'];
 
 test('the URL numbers the steps as the list orders them: step=3 is the scores, step=9 the output, with heads 10 and 11 the concat and ·W_O, then with a loss the backward steps', () => {
   assert.deepEqual(
@@ -86,7 +88,12 @@ test('the URL numbers the steps as the list orders them: step=3 is the scores, s
     'output',
     'concat',
     'outproj',
-    ...BACKWARD,
+    'dout',
+    'dlayer',
+    'dwo',
+    'dsplit',
+    ...BACKWARD.slice(1),
+    'dx',
   ]);
   const heads = choosePreset(defaultState(), 'heads');
   assert.deepEqual(
@@ -104,12 +111,13 @@ test('the URL numbers the steps as the list orders them: step=3 is the scores, s
   );
   assert.deepEqual(
     stepsFor(setLoss(heads, 'given', { v })).map((step) => step.id),
-    STEPS,
+    [...STEPS.slice(0, 11), ...LAYER_BACKWARD],
   );
-  // A step's number is its place in its state's list: dQ, dK is step 14 without heads, 16 with them.
+  // A step's number is its place in its state's list: dQ, dK is step 14 without heads, 18 with them
+  // (after dO, ·W_O and the split of d(concat)).
   const backward = { ...setLoss(defaultState(), 'mse', { v }), step: 14 };
   assert.equal(stepIdAt(parseState(serializeState(backward)).state, 14), 'dqk');
-  assert.equal(stepNumber(setLoss(heads, 'given', { v }), 'dqk'), 16);
+  assert.equal(stepNumber(setLoss(heads, 'given', { v }), 'dqk'), 18);
   for (const step of [10, 11])
     assert.equal(STEPS[parseState(serializeState({ ...heads, step })).state.step - 1], STEPS[step - 1]);
   stepsFor(defaultState()).forEach((step, index) => {

@@ -9,14 +9,23 @@
 //          (the training lab's probe), or the README's worked example L = (AV)₁₁, dO = [[1, 0], [0, 0]].
 // Then the core's attentionBackward: dV = Aᵀ·dO, dA = dO·Vᵀ, dZ through the softmax, dS = dZ ÷ (the
 // scaling rule's divisor · τ), dQ = dS·K, dK = dSᵀ·Q; and from X, the core's project(): dW = Xᵀ·dQ …
+// With heads the loss is on the layer's output O = concat·W_O (Y and dO in O's shape, n × d), and
+// the core's multiHeadAttentionBackward goes the whole way: dW_O = concatᵀ·dO, d(concat) = dO·W_Oᵀ,
+// each head's backward from its block of d(concat), dW with every head's block, and dX.
 
 import { fromRows } from './matrix.js';
 
 /** The losses the state offers, in the order the choice lists them. */
 export const LOSSES = Object.freeze(['none', 'mse', 'given']);
 
-/** The shape of dO, of AV: n × d_v of one head. */
-export const lossShape = (state) => [state.n, state.dv / (state.heads ?? 1)];
+/** True when the loss is on the multi-head layer's output O = concat·W_O. */
+const onLayer = (state) => (state.heads ?? 1) > 1;
+
+/** The shape of dO, of what the loss is on: AV (n × d_v) with one head, O = concat·W_O (n × d) with heads. */
+export const lossShape = (state) => [state.n, onLayer(state) ? state.d : state.dv];
+
+/** The i18n key of a loss's words (`loss.mse`, `loss.mse.why` …): with heads, those that name O. */
+export const lossWords = (state, loss, what = '') => `loss.${loss}${what}${onLayer(state) ? '.heads' : ''}`;
 
 /** True when the state walks the backward steps. */
 export const hasLoss = (state) => (state.loss ?? 'none') !== 'none';
@@ -46,6 +55,9 @@ function transpose(m) {
 
 /** The fields the backward steps add to the model, in their order (steps.js `produces`). */
 export const BACKWARD_FIELDS = Object.freeze([
+  'gradProjected',
+  'gradWo',
+  'gradConcat',
   'gradOutput',
   'gradV',
   'gradWeights',
@@ -56,6 +68,10 @@ export const BACKWARD_FIELDS = Object.freeze([
   'gradWq',
   'gradWk',
   'gradWv',
+  'gradQAll',
+  'gradKAll',
+  'gradVAll',
+  'gradX',
 ]);
 
 /**
@@ -68,6 +84,7 @@ export const BACKWARD_FIELDS = Object.freeze([
  * gradients are left out, and the notice names the dO step (model.js counts the cells).
  */
 export function backwardModel(engine, state, model, { path, options }) {
+  if (onLayer(state)) return layerBackward(engine, state, model, { path, options });
   const { target, gradOutput, loss } = lossGradient(state, model.output);
   const out = { target, gradOutput, loss };
   if (!gradOutput.data.every(Number.isFinite)) return out;
@@ -88,4 +105,48 @@ export function backwardModel(engine, state, model, { path, options }) {
     out.gradWv = engine.project({ x: xT, w: grads.gradV, path });
   }
   return out;
+}
+
+/**
+ * With heads, the backward steps' numbers through the whole layer (the core's
+ * multiHeadAttentionBackward on the same X, W and options):
+ *   target, gradProjected (dO = ∂L/∂O), loss — the loss on O = concat·W_O (lossGradient);
+ *   gradWo = concatᵀ·dO, gradConcat = dO·W_Oᵀ;
+ *   gradOutput — the shown head's block of d(concat), ∂L/∂head_i, where its own steps start;
+ *   gradV, gradWeights, gradScaled, gradScores, gradQ, gradK — the shown head's;
+ *   headGrads — every head's, { gradOutput, gradV, …, gradK } (the heads' overview);
+ *   gradQAll, gradKAll, gradVAll — the heads' dQ, dK, dV side by side;
+ *   gradWq, gradWk, gradWv = Xᵀ·dQ … with every head's block; gradX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ.
+ */
+function layerBackward(engine, state, model, { path, options }) {
+  const { target, gradOutput: gradProjected, loss } = lossGradient(state, model.projected);
+  const out = { target, gradProjected, loss };
+  if (!gradProjected.data.every(Number.isFinite)) return out;
+  const { x, wq, wk, wv, wo } = model;
+  const grads = engine.multiHeadAttentionBackward({
+    x,
+    wq,
+    wk,
+    wv,
+    wo,
+    heads: state.heads,
+    gradOutput: gradProjected,
+    ...options,
+    path,
+  });
+  const shown = grads.heads[state.head - 1];
+  return {
+    ...out,
+    gradWo: grads.gradWo,
+    gradConcat: grads.gradConcat,
+    ...shown,
+    headGrads: grads.heads,
+    gradQAll: grads.gradQ,
+    gradKAll: grads.gradK,
+    gradVAll: grads.gradV,
+    gradWq: grads.gradWq,
+    gradWk: grads.gradWk,
+    gradWv: grads.gradWv,
+    gradX: grads.gradX,
+  };
 }

@@ -106,6 +106,8 @@ export async function loadEngine({ binaries, build = exactBuild(binaries) } = {}
     workingMemory: (args) => call(() => core.workingMemory(args)),
     // One training step through the stepper (issue 17): the backward pass, given dO.
     attentionBackward: (args) => call(() => core.attentionBackward(args)),
+    // …and through the whole multi-head layer, given dO for its output O = concat·W_O (issue 26).
+    multiHeadAttentionBackward: (args) => call(() => core.multiHeadAttentionBackward(args)),
     // The training lab (issue 17): a trainer lives in this instance until its dispose().
     createTrainer: (args) => call(() => core.createTrainer(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the training lab). */

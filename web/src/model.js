@@ -20,7 +20,9 @@ export const stepOptions = apiOptions;
  *             (§7: exp of the scaled scores without the max): { exps, rowSum, weights }.
  * With more than one head (multiHeadModel), the nine steps' fields are head `state.head`'s.
  * With a loss (state.loss, backward.js), the backward steps' fields too: target, gradOutput, loss,
- * gradV, gradWeights, gradScaled, gradScores, gradQ, gradK and from X gradWq, gradWk, gradWv.
+ * gradV, gradWeights, gradScaled, gradScores, gradQ, gradK and from X gradWq, gradWk, gradWv; with
+ * heads the loss is on the layer's output, and gradProjected, gradWo, gradConcat, headGrads,
+ * gradQAll, gradKAll, gradVAll and gradX come too (backward.js layerBackward).
  * Throws the API's Error when the input is rejected: an English message, and code, argument,
  * cell and params to word it in the page's language (README.md, "The JS API").
  */

@@ -368,7 +368,7 @@ export function setHeads(state, heads, projections) {
 /** The matrix the loss reads from the state: 'y' (the target) for ½‖AV − Y‖², 'dout' when dO is given. */
 const LOSS_MATRIX = { mse: 'y', given: 'dout' };
 
-/** True when the loss needs no matrix, or has its matrix in the shape n × d_v (one head's) of AV. */
+/** True when the loss needs no matrix, or has its matrix in the shape of what the loss is on (lossShape). */
 function lossAgrees(state) {
   const name = LOSS_MATRIX[state.loss];
   if (!name) return true;
@@ -396,11 +396,13 @@ export function fitLoss(state) {
  * worked example Y = 10·I, and the gradient sharpens A towards I); a given dO starts as the
  * gradient of L = (AV)₁₁ (1 in its first cell), the README's worked example. A matrix the state
  * already holds in the right shape is kept. The step stays if it still exists.
+ * With heads the loss is on the layer's output O = concat·W_O, n × d like X, and Y starts as X: the
+ * layer asked to give each word back its own input.
  */
 export function setLoss(state, loss, shown) {
   const next = { ...copy(state), loss };
   const [rows, cols] = lossShape(next);
-  if (loss === 'mse' && !lossAgrees(next)) next.y = copyRows(shown.v);
+  if (loss === 'mse' && !lossAgrees(next)) next.y = copyRows((next.heads ?? 1) > 1 ? next.mats.x : shown.v);
   if (loss === 'given' && !lossAgrees(next))
     next.dout = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i + j === 0 ? 1 : 0)));
   next.step = Math.min(next.step, stepsFor(next).length);

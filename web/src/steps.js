@@ -31,7 +31,8 @@
 //   extras    what the stage adds under the figures: 'sameWeight' (the article's hand numbers),
 //             'mix' (the mix of V's rows), 'lines' (the word-to-word lines), 'heads' (every
 //             head's A side by side, views/heads-overview.js), 'headCost' (what heads cost),
-//             'arrows' (q_i and k_j as two arrows, §3, views/arrows.js).
+//             'arrows' (q_i and k_j as two arrows, §3, views/arrows.js), 'headGrads' (every head's
+//             gradients side by side, after d(concat) is split, views/heads-overview.js).
 
 import { SCALE_RULES } from './options.js';
 import { hasLoss } from './backward.js';
@@ -43,6 +44,8 @@ import { hasLoss } from './backward.js';
 const HEAD_SIZES = {
   dkHead: (state) => state.dk / (state.heads ?? 1),
   dvHead: (state) => state.dv / (state.heads ?? 1),
+  // The columns of what the loss is on: AV's d_v with one head, the layer's O (n × d) with heads.
+  lossCols: (state) => ((state.heads ?? 1) > 1 ? state.d : state.dv),
 };
 
 /** A figure's symbol that is one letter or name (FIGURES `symbol`). */
@@ -103,8 +106,18 @@ export const FIGURES = Object.freeze({
     symbol: { text: 'concat·W_O', nodes: (m) => [m.mi('concat'), m.msub(m.mi('W'), m.mi('O'))] },
   },
   // One training step (backward.js): the loss's target and dO, then every gradient, each the
-  // shape of what it is the gradient of. dM stands for ∂L/∂M.
-  target: { field: 'target', shape: ['n', 'dvHead'], kind: 'div', symbol: plain('Y') },
+  // shape of what it is the gradient of. dM stands for ∂L/∂M. With heads, dO is the layer's
+  // (gradProjected) and gradOutput the shown head's block of d(concat), where its own steps start.
+  target: { field: 'target', shape: ['n', 'lossCols'], kind: 'div', symbol: plain('Y') },
+  gradProjected: { field: 'gradProjected', shape: ['n', 'd'], kind: 'div', madeFrom: 'projected', symbol: grad('O') },
+  gradWo: { field: 'gradWo', shape: ['dv', 'd'], kind: 'div', madeFrom: 'gradProjected', symbol: grad('W', 'O') },
+  gradConcat: {
+    field: 'gradConcat',
+    shape: ['n', 'dv'],
+    kind: 'div',
+    madeFrom: 'gradProjected',
+    symbol: { text: 'd(concat)', nodes: (m) => [m.mi('d'), m.mi('concat')] },
+  },
   gradOutput: { field: 'gradOutput', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'output', symbol: grad('O') },
   gradV: { field: 'gradV', shape: ['n', 'dvHead'], kind: 'div', madeFrom: 'gradOutput', symbol: grad('V') },
   gradWeights: { field: 'gradWeights', shape: ['n', 'n'], kind: 'div', madeFrom: 'gradOutput', symbol: grad('A') },
@@ -112,9 +125,15 @@ export const FIGURES = Object.freeze({
   gradScores: { field: 'gradScores', shape: ['n', 'n'], kind: 'div', madeFrom: 'gradScaled', symbol: grad('S') },
   gradQ: { field: 'gradQ', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'gradScores', symbol: grad('Q') },
   gradK: { field: 'gradK', shape: ['n', 'dkHead'], kind: 'div', madeFrom: 'gradScores', symbol: grad('K') },
-  gradWq: { field: 'gradWq', shape: ['d', 'dkHead'], kind: 'div', madeFrom: 'gradQ', symbol: grad('W', 'Q') },
-  gradWk: { field: 'gradWk', shape: ['d', 'dkHead'], kind: 'div', madeFrom: 'gradK', symbol: grad('W', 'K') },
-  gradWv: { field: 'gradWv', shape: ['d', 'dvHead'], kind: 'div', madeFrom: 'gradV', symbol: grad('W', 'V') },
+  // dW with every head's block (with one head, h·d_k = d_k).
+  gradWq: { field: 'gradWq', shape: ['d', 'dk'], kind: 'div', madeFrom: 'gradQ', symbol: grad('W', 'Q') },
+  gradWk: { field: 'gradWk', shape: ['d', 'dk'], kind: 'div', madeFrom: 'gradK', symbol: grad('W', 'K') },
+  gradWv: { field: 'gradWv', shape: ['d', 'dv'], kind: 'div', madeFrom: 'gradV', symbol: grad('W', 'V') },
+  // With heads: the heads' dQ, dK, dV side by side, and dX summed over them.
+  gradQAll: { field: 'gradQAll', shape: ['n', 'dk'], kind: 'div', madeFrom: 'gradQ', symbol: grad('Q') },
+  gradKAll: { field: 'gradKAll', shape: ['n', 'dk'], kind: 'div', madeFrom: 'gradK', symbol: grad('K') },
+  gradVAll: { field: 'gradVAll', shape: ['n', 'dv'], kind: 'div', madeFrom: 'gradV', symbol: grad('V') },
+  gradX: { field: 'gradX', shape: ['n', 'd'], kind: 'div', madeFrom: 'gradQAll', symbol: grad('X') },
 });
 
 /** The shape [rows, cols] of a figure (FIGURES) for a state. */
@@ -142,6 +161,10 @@ const headBlocks = (out) => ({ blocks: out === 'v' ? 'dvHead' : 'dkHead' });
 /** A projection X·W's cells expand (views/explain.js KINDS projectQ, projectK, projectV). */
 const projectionPick = (out) => ({ pick: `project${out.toUpperCase()}` });
 const hasHeads = (state) => (state.heads ?? 1) > 1;
+/** The backward steps through the whole multi-head layer (the loss on O = concat·W_O). */
+const hasLayerLoss = (state) => hasLoss(state) && hasHeads(state);
+/** The shown head's gradient of its output, d(head_i), as dO of its own steps. */
+const headGradOutput = (state) => ({ ...token, ...(hasHeads(state) ? { caption: 'mat.gradHead' } : {}) });
 
 // max and sum along the softmax's axis, in the article's notation (§5)
 const maxOf = (axis) => (axis === 'column' ? "\\max_{i'} x_{i'j}" : "\\max_{j'} x_{ij'}");
@@ -422,11 +445,13 @@ export const STEP_LIST = Object.freeze([
     extras: ['headCost'],
   },
   // One training step (issue 17): the backward pass after the forward one, with a loss (backward.js),
-  // in the reverse of the article's order: dO → dV, dA → dZ → dS → dQ, dK → dW. After every step
-  // that always exists and after the heads' two, so that each of those keeps its number.
+  // in the reverse of the article's order: dO → dV, dA → dZ → dS → dQ, dK → dW. With heads the loss
+  // is on the layer's output O: dO → dW_O, d(concat) → the shown head's d(head_i) → its dV … dK →
+  // dW with every head's block → dX (issue 26). After every step that always exists and after the
+  // heads' two, so that each of those keeps its number.
   {
     id: 'dout',
-    when: hasLoss,
+    when: (state) => hasLoss(state) && !hasHeads(state),
     section: 6,
     formula: {
       output: 'mathml',
@@ -458,6 +483,109 @@ export const STEP_LIST = Object.freeze([
     notices: [{ when: (s) => s.loss === 'given', kind: 'info', words: 'step.dout.given' }],
     extras: ['loss'],
   },
+  // With heads the loss is on the layer's output O, and the steps go back through ·W_O and concat
+  // before they reach the shown head: dO → dW_O, d(concat) → d(head_i).
+  {
+    id: 'dlayer',
+    when: hasLayerLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'outproj',
+      detail: () =>
+        'L = \\tfrac{1}{2}\\lVert O - Y \\rVert^2 \\;\\Rightarrow\\; dO = \\frac{\\partial L}{\\partial O} = O - Y,' +
+        '\\qquad O = \\operatorname{concat}\\,W_O,\\; dO \\in \\mathbb{R}^{n \\times d}',
+    },
+    figures: (state) =>
+      state.loss === 'mse'
+        ? [
+            [
+              FIGURE('projected', token),
+              '−',
+              FIGURE('target', token),
+              '=',
+              FIGURE('gradProjected', { ...token, pick: 'gradProjected' }),
+            ],
+          ]
+        : [[FIGURE('gradProjected', { ...token, pick: 'gradProjected', caption: 'mat.gradProjectedGiven' })]],
+    produces: ['gradProjected'],
+    map: {
+      matrices: () => ['gradProjected'],
+      symbol: (m, s) => m.symbol('gradProjected', s),
+      op: (m) => [m.mi('L')],
+      shape: (s) => [s.n, s.d],
+    },
+    controls: [],
+    notices: [{ when: (s) => s.loss === 'given', kind: 'info', words: 'step.dlayer.given' }],
+    extras: ['loss'],
+  },
+  {
+    id: 'dwo',
+    when: hasLayerLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'outproj',
+      detail: () =>
+        'dW_O = \\operatorname{concat}^{\\top} dO,\\quad (dW_O)_{tc} = \\sum_{i=1}^{n} \\operatorname{concat}_{it}\\, dO_{ic};' +
+        '\\qquad d\\operatorname{concat} = dO\\, W_O^{\\top},\\quad ' +
+        'd\\operatorname{concat}_{it} = \\sum_{c=1}^{d} dO_{ic}\\, (W_O)_{tc}',
+    },
+    figures: () => [
+      [
+        FIGURE('concat', { ...token, blocks: 'dvHead', caption: 'mat.concatTransposed' }),
+        '·',
+        FIGURE('gradProjected', token),
+        '=',
+        FIGURE('gradWo', { rowBlocks: 'dvHead', pick: 'gradWo' }),
+      ],
+      [
+        FIGURE('gradProjected', token),
+        '·',
+        FIGURE('wo', { rowBlocks: 'dvHead', caption: 'mat.woTransposed' }),
+        '=',
+        FIGURE('gradConcat', { ...token, blocks: 'dvHead', pick: 'gradConcat' }),
+      ],
+    ],
+    produces: ['gradWo', 'gradConcat'],
+    map: {
+      matrices: () => ['gradWo', 'gradConcat'],
+      symbol: (m, s) => m.symbol('gradConcat', s),
+      op: (m) => [m.mo('·'), m.msup(m.msub(m.mi('W'), m.mi('O')), m.mo('⊤'))],
+      shape: (s) => [s.n, s.dv],
+    },
+    controls: [],
+    notices: [],
+  },
+  {
+    id: 'dsplit',
+    when: hasLayerLoss,
+    section: 6,
+    formula: {
+      output: 'mathml',
+      part: 'concat',
+      detail: () =>
+        'd\\,\\mathrm{head}_{i,rc} = d\\operatorname{concat}_{r,\\,(i-1)d_v + c},' +
+        '\\qquad d\\,\\mathrm{head}_i \\in \\mathbb{R}^{n \\times d_v},\\quad \\mathrm{head}_i = A_i V_i',
+    },
+    figures: () => [
+      [
+        FIGURE('gradConcat', { ...token, blocks: 'dvHead' }),
+        '→',
+        FIGURE('gradOutput', { ...token, pick: 'gradHead', caption: 'mat.gradHead' }),
+      ],
+    ],
+    produces: ['gradOutput'],
+    map: {
+      matrices: () => ['gradOutput'],
+      symbol: (m) => [m.mi('d'), m.msub(m.mi('head'), m.mi('i'))],
+      op: (m) => [m.mo('[ | ]')],
+      shape: (s) => [s.n, sizeOf(s, 'dvHead')],
+    },
+    controls: [],
+    notices: [],
+    extras: ['headGrads'],
+  },
   {
     id: 'dv',
     when: hasLoss,
@@ -468,11 +596,11 @@ export const STEP_LIST = Object.freeze([
       detail: () =>
         'dV = A^{\\top} dO \\in \\mathbb{R}^{n \\times d_v},\\qquad dV_{jc} = \\sum_{i=1}^{n} A_{ij}\\, dO_{ic}',
     },
-    figures: () => [
+    figures: (state) => [
       [
         FIGURE('weights', { labels: 'pair', masked: true, caption: 'mat.weightsTransposed' }),
         '·',
-        FIGURE('gradOutput', token),
+        FIGURE('gradOutput', headGradOutput(state)),
         '=',
         FIGURE('gradV', { ...token, pick: 'gradV' }),
       ],
@@ -497,9 +625,9 @@ export const STEP_LIST = Object.freeze([
       detail: () =>
         'dA = dO\\, V^{\\top} \\in \\mathbb{R}^{n \\times n},\\qquad dA_{ij} = \\sum_{c=1}^{d_v} dO_{ic}\\, v_{jc}',
     },
-    figures: () => [
+    figures: (state) => [
       [
-        FIGURE('gradOutput', token),
+        FIGURE('gradOutput', headGradOutput(state)),
         '·',
         FIGURE('v', { ...token, caption: 'mat.vTransposed' }),
         '=',
@@ -590,20 +718,71 @@ export const STEP_LIST = Object.freeze([
         'dW_Q = X^{\\top} dQ,\\quad dW_K = X^{\\top} dK,\\quad dW_V = X^{\\top} dV,' +
         '\\qquad (dW_Q)_{tc} = \\sum_{i=1}^{n} x_{it}\\, dQ_{ic}',
     },
-    figures: () => [
+    // With heads, every head's dQ, dK, dV side by side (its block of dW is Xᵀ·dQ_i).
+    figures: (state) => [
       [FIGURE('x', token)],
-      ...[
-        ['gradQ', 'gradWq'],
-        ['gradK', 'gradWk'],
-        ['gradV', 'gradWv'],
-      ].map(([grad, out]) => ['Xᵀ ·', FIGURE(grad, token), '=', FIGURE(out, { pick: out })]),
+      ...(hasHeads(state)
+        ? [
+            ['gradQAll', 'gradWq', 'dkHead'],
+            ['gradKAll', 'gradWk', 'dkHead'],
+            ['gradVAll', 'gradWv', 'dvHead'],
+          ].map(([grad, out, blocks]) => [
+            'Xᵀ ·',
+            FIGURE(grad, { ...token, blocks }),
+            '=',
+            FIGURE(out, { blocks, pick: out }),
+          ])
+        : [
+            ['gradQ', 'gradWq'],
+            ['gradK', 'gradWk'],
+            ['gradV', 'gradWv'],
+          ].map(([grad, out]) => ['Xᵀ ·', FIGURE(grad, token), '=', FIGURE(out, { pick: out })])),
     ],
+    // (with heads, the heads' dQ, dK, dV side by side are figures of this step too; `produces` is
+    // one list for every state, and without heads the model has no such fields)
     produces: ['gradWq', 'gradWk', 'gradWv'],
     map: {
       matrices: () => ['gradWq', 'gradWk', 'gradWv'],
       symbol: (m) => [m.mi('d'), m.mi('W')],
       op: (m) => [m.msup(m.mi('X'), m.mo('⊤')), m.mo('·')],
-      shape: (s) => [s.d, sizeOf(s, 'dkHead')],
+      shape: (s) => [s.d, s.dk],
+    },
+    controls: [],
+    notices: [],
+  },
+  // With heads, X's gradient: X feeds every head through W_Q, W_K and W_V, so dX adds up what each
+  // sends back.
+  {
+    id: 'dx',
+    when: hasLayerLoss,
+    section: 2,
+    formula: {
+      output: 'mathml',
+      part: 'project',
+      detail: () =>
+        'dX = dQ\\,W_Q^{\\top} + dK\\,W_K^{\\top} + dV\\,W_V^{\\top} = ' +
+        '\\sum_{i=1}^{h} \\big(dQ_i\\,W_{Q,i}^{\\top} + dK_i\\,W_{K,i}^{\\top} + dV_i\\,W_{V,i}^{\\top}\\big),' +
+        '\\qquad dX \\in \\mathbb{R}^{n \\times d}',
+    },
+    figures: () => [
+      ...[
+        ['gradQAll', 'wq', 'dkHead', 'mat.wqTransposed'],
+        ['gradKAll', 'wk', 'dkHead', 'mat.wkTransposed'],
+        ['gradVAll', 'wv', 'dvHead', 'mat.wvTransposed'],
+      ].map(([grad, w, blocks, caption], k) => [
+        ...(k ? ['+'] : []),
+        FIGURE(grad, { ...token, blocks }),
+        '·',
+        FIGURE(w, { blocks, caption }),
+      ]),
+      ['=', FIGURE('gradX', { ...token, pick: 'gradX' })],
+    ],
+    produces: ['gradX'],
+    map: {
+      matrices: () => ['gradX'],
+      symbol: (m, s) => m.symbol('gradX', s),
+      op: (m) => [m.mo('·'), m.msup(m.mi('W'), m.mo('⊤'))],
+      shape: (s) => [s.n, s.d],
     },
     controls: [],
     notices: [],

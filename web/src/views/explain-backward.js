@@ -5,8 +5,12 @@
 //   dZ_ij = A_ij·(dA_ij − Σ_t A_it·dA_it)      (the softmax's backward; down a column for a column softmax)
 //   dS_ij = dZ_ij / (√d_k·τ)                   (the options' scaling rule, names.js divisorNodes)
 //   dQ_ic = Σ_j dS_ij·k_jc     dK_jc = Σ_i dS_ij·q_ic     (dW)_tc = Σ_i x_it·dQ_ic (dK, dV)
+// and with heads, the layer's: dO_ic = O_ic − Y_ic, (dW_O)_tc = Σ_i concat_it·dO_ic,
+//   d(concat)_it = Σ_c dO_ic·(W_O)_tc, d(head_i)_rc = d(concat)_r,(i−1)d_v+c and
+//   dX_it = Σ_c dQ_ic·(W_Q)_tc + Σ_c dK_ic·(W_K)_tc + Σ_c dV_ic·(W_V)_tc.
 // Every number is the core's (the model's fields), written with its matrix's format on the stage;
-// the one number computed here is Σ_t A_it·dA_it, shown as the sum of the terms written before it.
+// the numbers computed here are Σ_t A_it·dA_it and dX's three sums, each shown as the sum of the
+// terms written before it.
 // Render only.
 
 import { matrixFormat, formatInput, formatNumber } from '../format.js';
@@ -18,6 +22,9 @@ import { pair, products, line } from './explain-parts.js';
 /** dM with a subscript: d·M_sub (dV₁₂, d(W_Q)_{t c}). */
 const d = (name, sub) => mrow(mi('d'), msub(mi(name), mi(sub)));
 
+/** A field named outright, or by the state (with heads, dW's factor is every head's dQ). */
+const fieldName = (field, state) => (typeof field === 'function' ? field(state) : field);
+
 /** The formatter of a model field, as its cells are written on the stage. */
 const fmt = (model, name, digits) => matrixFormat(model[name].data, digits);
 
@@ -28,10 +35,11 @@ const fmt = (model, name, digits) => matrixFormat(model[name].data, digits);
  */
 function sumLines(ctx, { step, out, label, lhs, general, count, left, right }) {
   const { state, model, t, cell, expanded, onExpand } = ctx;
-  const [fl, fr, fo] = [left.field, right.field, out].map((name) => fmt(model, name, state.digits));
+  const [lf, rf] = [fieldName(left.field, state), fieldName(right.field, state)];
+  const [fl, fr, fo] = [lf, rf, out].map((name) => fmt(model, name, state.digits));
   const factors = Array.from({ length: count(model) }, (_, k) => [
-    fl(at(model[left.field], ...left.at(cell, k))),
-    fr(at(model[right.field], ...right.at(cell, k))),
+    fl(at(model[lf], ...left.at(cell, k))),
+    fr(at(model[rf], ...right.at(cell, k))),
   ]);
   return [
     line([step], t(label), [
@@ -45,18 +53,75 @@ function sumLines(ctx, { step, out, label, lhs, general, count, left, right }) {
 
 const sub = (cell, n) => pair(cell.i + 1, cell.j + 1, n);
 
-/** dO_ic = AV_ic − Y_ic, or dO_ic given (the probe's, or L = (AV)₁₁'s). */
-function gradOutputLines({ state, model, t, cell }) {
+/**
+ * dO_ic = AV_ic − Y_ic, or dO_ic given (the probe's, or L = (AV)₁₁'s); with heads the same on the
+ * layer's output, dO_ic = O_ic − Y_ic (`layer`).
+ */
+function lossLines({ state, model, t, cell }, layer) {
+  const [step, out, grad] = layer ? ['dlayer', 'projected', 'gradProjected'] : ['dout', 'output', 'gradOutput'];
   const ic = sub(cell, state.n);
-  const value = mn(fmt(model, 'gradOutput', state.digits)(at(model.gradOutput, cell.i, cell.j)));
-  if (state.loss === 'given') return [line(['dout'], t('explain.gradOutputGiven'), [[d('O', ic)], [value]])];
-  const av = fmt(model, 'output', state.digits)(at(model.output, cell.i, cell.j));
+  const value = mn(fmt(model, grad, state.digits)(at(model[grad], cell.i, cell.j)));
+  if (state.loss === 'given') return [line([step], t('explain.gradOutputGiven'), [[d('O', ic)], [value]])];
+  const o = fmt(model, out, state.digits)(at(model[out], cell.i, cell.j));
   const y = fmt(model, 'target', state.digits)(at(model.target, cell.i, cell.j));
+  const outSymbol = layer ? msub(mi('O'), ic) : msub(paren(mi('A'), mi('V')), ic);
   return [
-    line(['dout'], t('explain.gradOutput'), [
+    line([step], t(layer ? 'explain.gradProjected' : 'explain.gradOutput'), [
       [d('O', ic)],
-      [msub(paren(mi('A'), mi('V')), ic), mo('−'), msub(mi('Y'), ic)],
-      [num(av), mo('−'), num(y, { bracketNegative: true })],
+      [outSymbol, mo('−'), msub(mi('Y'), ic)],
+      [num(o), mo('−'), num(y, { bracketNegative: true })],
+      [value],
+    ]),
+  ];
+}
+
+/** d(head_i)_rc = d(concat)_r,(i−1)d_v+c: the shown head's block of d(concat), the numbers as they are. */
+function gradHeadLines({ state, model, t, cell }) {
+  const column = (state.head - 1) * model.gradOutput.cols + cell.j;
+  const value = mn(fmt(model, 'gradOutput', state.digits)(at(model.gradOutput, cell.i, cell.j)));
+  return [
+    line(['dsplit'], t('explain.gradHead', { head: state.head }), [
+      [mi('d'), msub(mi('head'), mi(`${state.head},${pair(cell.i + 1, cell.j + 1, state.n)}`))],
+      [mi('d'), msub(mi('concat'), mi(`${cell.i + 1},${column + 1}`))],
+      [value],
+    ]),
+  ];
+}
+
+/**
+ * dX_it = Σ_c dQ_ic·(W_Q)_tc + Σ_c dK_ic·(W_K)_tc + Σ_c dV_ic·(W_V)_tc: one line for each of the
+ * three sums (its value added up here, as the softmax's row sum is), then X's gradient, the core's.
+ */
+function gradXLines(ctx) {
+  const { state, model, t, cell, expanded, onExpand } = ctx;
+  const { i, j } = cell;
+  const terms = [
+    ['Q', 'gradQAll', 'wq'],
+    ['K', 'gradKAll', 'wk'],
+    ['V', 'gradVAll', 'wv'],
+  ].map(([name, grad, w]) => {
+    const [fg, fw] = [grad, w].map((field) => fmt(model, field, state.digits));
+    const count = model[grad].cols;
+    const pairs = Array.from({ length: count }, (_, c) => [at(model[grad], i, c), at(model[w], j, c)]);
+    const total = pairs.reduce((sum, [a, b]) => sum + a * b, 0);
+    const symbol = [sigma(), d(name, `${i + 1}c`), msub(paren(msub(mi('W'), mi(name))), mi(`${j + 1}c`))];
+    const factors = pairs.map(([a, b]) => [fg(a), fw(b)]);
+    return { total, symbol, factors, name };
+  });
+  const sumText = (x) => formatNumber(x, state.digits);
+  const value = mn(fmt(model, 'gradX', state.digits)(at(model.gradX, i, j)));
+  return [
+    ...terms.map(({ symbol, factors, total, name }) =>
+      line([], t('explain.gradXTerm', { m: name }), [
+        symbol,
+        ...products(factors, { expanded, onExpand, t }),
+        [mn(sumText(total))],
+      ]),
+    ),
+    line(['dx'], t('explain.gradXSum'), [
+      [d('X', sub(cell, state.n))],
+      terms.flatMap(({ symbol }, k) => [...(k ? [mo('+')] : []), ...symbol]),
+      terms.flatMap(({ total }, k) => [...(k ? [mo('+')] : []), num(sumText(total), { bracketNegative: k > 0 })]),
       [value],
     ]),
   ];
@@ -138,7 +203,7 @@ const pairHeading =
     t(key, { i: word(cell.i), j: word(cell.j) });
 
 const sigma = () => mo('∑', { largeop: 'false' });
-/** (dW_M)_tc = Σ_i x_it·dM_ic, for M = Q, K, V. */
+/** (dW_M)_tc = Σ_i x_it·dM_ic, for M = Q, K, V; with heads dM is every head's (gradQAll …). */
 const weightKind = (out, grad, name) =>
   sumKind({
     step: 'dw',
@@ -149,16 +214,64 @@ const weightKind = (out, grad, name) =>
     general: (c) => [sigma(), msub(mi('x'), mi(`i${c.i + 1}`)), d(name, `i${c.j + 1}`)],
     count: (model) => model.x.rows,
     left: { field: 'x', at: (c, k) => [k, c.i] },
-    right: { field: grad, at: (c, k) => [k, c.j] },
-    madeOf: { x: (c) => ({ col: c.i }), [grad]: (c) => ({ col: c.j }) },
+    right: { field: (state) => ((state.heads ?? 1) > 1 ? `${grad}All` : grad), at: (c, k) => [k, c.j] },
+    madeOf: { x: (c) => ({ col: c.i }), [grad]: (c) => ({ col: c.j }), [`${grad}All`]: (c) => ({ col: c.j }) },
   });
 
 /** The backward steps' kinds of cell (steps.js FIGURE `pick`), before each is given its `cols`. */
 const KINDS = {
   gradOutput: {
     heading: ({ t, cell }, word) => t('explain.gradOutputHeading', { i: word(cell.i), c: cell.j + 1 }),
-    lines: gradOutputLines,
+    lines: (ctx) => lossLines(ctx, false),
     madeOf: { output: (c) => ({ row: c.i }), target: (c) => ({ row: c.i }) },
+  },
+  // With heads: the layer's dO, then back through ·W_O and concat to the shown head.
+  gradProjected: {
+    heading: ({ t, cell }, word) => t('explain.gradProjectedHeading', { i: word(cell.i), c: cell.j + 1 }),
+    lines: (ctx) => lossLines(ctx, true),
+    madeOf: { projected: (c) => ({ row: c.i }), target: (c) => ({ row: c.i }) },
+  },
+  gradWo: sumKind({
+    step: 'dwo',
+    out: 'gradWo',
+    heading: 'explain.gradWoHeading',
+    label: 'explain.gradWoTerms',
+    lhs: (tc) => mrow(mi('d'), msub(mi('W'), mi(`O,${tc}`))),
+    general: (c) => [sigma(), msub(mi('concat'), mi(`i${c.i + 1}`)), d('O', `i${c.j + 1}`)],
+    count: (model) => model.concat.rows,
+    left: { field: 'concat', at: (c, k) => [k, c.i] },
+    right: { field: 'gradProjected', at: (c, k) => [k, c.j] },
+    madeOf: { concat: (c) => ({ col: c.i }), gradProjected: (c) => ({ col: c.j }) },
+  }),
+  gradConcat: sumKind({
+    step: 'dwo',
+    out: 'gradConcat',
+    heading: 'explain.gradConcatHeading',
+    label: 'explain.gradConcatTerms',
+    lhs: (it) => mrow(mi('d'), msub(mi('concat'), mi(it))),
+    general: (c) => [sigma(), d('O', `${c.i + 1}c`), msub(paren(msub(mi('W'), mi('O'))), mi(`${c.j + 1}c`))],
+    count: (model) => model.gradProjected.cols,
+    left: { field: 'gradProjected', at: (c, k) => [c.i, k] },
+    right: { field: 'wo', at: (c, k) => [c.j, k] },
+    madeOf: { gradProjected: (c) => ({ row: c.i }), wo: (c) => ({ row: c.j }) },
+  }),
+  gradHead: {
+    heading: ({ t, cell, state }, word) =>
+      t('explain.gradHeadHeading', { head: state.head, i: word(cell.i), c: cell.j + 1 }),
+    lines: gradHeadLines,
+    madeOf: {},
+  },
+  gradX: {
+    heading: ({ t, cell }, word) => t('explain.gradXHeading', { i: word(cell.i), t: cell.j + 1 }),
+    lines: gradXLines,
+    madeOf: {
+      gradQAll: (c) => ({ row: c.i }),
+      gradKAll: (c) => ({ row: c.i }),
+      gradVAll: (c) => ({ row: c.i }),
+      wq: (c) => ({ row: c.j }),
+      wk: (c) => ({ row: c.j }),
+      wv: (c) => ({ row: c.j }),
+    },
   },
   gradV: sumKind({
     step: 'dv',
@@ -229,10 +342,10 @@ const KINDS = {
 function backwardCols(kind, state) {
   const dvHead = state.dv / (state.heads ?? 1);
   const dkHead = state.dk / (state.heads ?? 1);
-  const n = state.n;
-  return (
-    { gradOutput: dvHead, gradV: dvHead, gradWv: dvHead, gradWeights: n, gradScaled: n, gradScores: n }[kind] ?? dkHead
-  );
+  const { n, d, dk, dv } = state;
+  const cols = { gradOutput: dvHead, gradHead: dvHead, gradV: dvHead, gradWeights: n, gradScaled: n, gradScores: n };
+  Object.assign(cols, { gradWq: dk, gradWk: dk, gradWv: dv, gradProjected: d, gradWo: d, gradConcat: dv, gradX: d });
+  return cols[kind] ?? dkHead;
 }
 
 /** The backward steps' kinds of cell, for views/explain.js's KINDS: each with its `cols`. */

@@ -1,8 +1,9 @@
 // Multi-head attention at a glance (on the concat step): every head's attention weights A side by
 // side as a small heatmap, each with its mean entropy and largest weight and a button that opens
 // the article's steps for that head; under them, each head's word-to-word lines in its colour, and
-// the note on what heads cost, with the core's own multiply-add counts. Render only: the numbers
-// come from the model (the core) and heads.js.
+// the note on what heads cost, with the core's own multiply-add counts. With a loss, after d(concat)
+// is split, every head's gradient dS_i side by side (renderHeadGradsOverview). Render only: the
+// numbers come from the model (the core) and heads.js.
 
 import { h } from './dom.js';
 import { matrixFormat, formatNumber } from '../format.js';
@@ -23,9 +24,12 @@ const svg = (tag, attrs) => {
 
 const wordsOf = (tokens, n) => tokens ?? Array.from({ length: n }, (_, i) => String(i + 1));
 
-/** One head's A as a small table: its numbers (2 decimals) on the same colours as the stage's. */
-function smallTable(weights, { theme, t, index, words }) {
-  const scale = scaleFor(weights.data, 'seq');
+/**
+ * One head's A (or another n × n matrix of it) as a small table: its numbers (2 decimals) on the
+ * same colours as the stage's, `kind` its colour scale, `label` its name for screen readers.
+ */
+function smallTable(weights, { theme, t, index, words, kind = 'seq', label = t('heads.table', { i: index + 1 }) }) {
+  const scale = scaleFor(weights.data, kind);
   const format = matrixFormat(weights.data, 2);
   const cells = (i) =>
     Array.from({ length: weights.cols }, (_, j) => {
@@ -35,7 +39,7 @@ function smallTable(weights, { theme, t, index, words }) {
     });
   return h(
     'table',
-    { class: 'head-a', 'aria-label': t('heads.table', { i: index + 1 }) },
+    { class: 'head-a', 'aria-label': label },
     h(
       'thead',
       {},
@@ -198,5 +202,55 @@ export function headCostNote({ state, model, t }) {
       scores: n(many.scores),
       weighting: n(many.weighting),
     }),
+  );
+}
+
+/** A head's card of gradients: its name in its colour, its dS_i, its largest |dS_i| and its button. */
+function headGradCard(grads, index, ctx) {
+  const { state, t, theme, chooseHead } = ctx;
+  const color = headColor(index, theme);
+  const scores = grads.gradScores;
+  const words = wordsOf(ctx.tokens, scores.rows);
+  const largest = scores.data.reduce((most, x) => Math.max(most, Math.abs(x)), 0);
+  const current = state.head === index + 1;
+  const label = t('headGrads.table', { i: index + 1 });
+  return h(
+    'figure',
+    { class: `head-card${current ? ' current' : ''}`, style: { borderColor: color } },
+    h('figcaption', { style: { color } }, t('heads.headN', { i: index + 1 })),
+    scores.rows <= TABLE_LIMIT ? smallTable(scores, { ...ctx, index, words, kind: 'div', label }) : null,
+    h('p', { class: 'head-stats' }, t('headGrads.largest', { value: formatNumber(largest, 4) })),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'head-open',
+        id: `head-grads-open-${index + 1}`,
+        'aria-pressed': String(current),
+        onclick: () => chooseHead(index + 1),
+      },
+      t('headGrads.open', { i: index + 1 }),
+    ),
+  );
+}
+
+/**
+ * After d(concat) is split (the dsplit step): every head's gradient of its scores dS_i, each from
+ * its own block of d(concat), with a button that walks that head's backward steps. ctx as
+ * renderHeadsOverview's; null without the heads' gradients.
+ */
+export function renderHeadGradsOverview(ctx) {
+  const { model, t } = ctx;
+  if (!model.headGrads) return null;
+  return h(
+    'section',
+    { class: 'heads-overview head-grads', 'aria-labelledby': 'head-grads-title' },
+    h('h3', { id: 'head-grads-title' }, t('headGrads.title')),
+    h('p', { class: 'note' }, t('headGrads.text')),
+    h(
+      'div',
+      { class: 'head-cards' },
+      model.headGrads.map((grads, index) => headGradCard(grads, index, ctx)),
+    ),
   );
 }

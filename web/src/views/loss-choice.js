@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { radios } from './controls.js';
-import { LOSSES } from '../backward.js';
+import { LOSSES, lossWords } from '../backward.js';
 import { formatNumber } from '../format.js';
 
 /** The loss's matrix as text, one row a line, as a paste would give it. */
@@ -42,11 +42,11 @@ export function renderLossChoice(ctx) {
     radios(
       'loss',
       t('loss.label'),
-      LOSSES.map((loss) => [loss, t(`loss.${loss}`)]),
+      LOSSES.map((loss) => [loss, t(lossWords(state, loss))]),
       state.loss,
       (loss) => on.loss(loss),
     ),
-    h('p', { class: 'hint', id: 'loss-why' }, t(`loss.${state.loss}.why`)),
+    h('p', { class: 'hint', id: 'loss-why' }, t(lossWords(state, state.loss, '.why'))),
     value !== null ? h('p', { class: 'loss-value', id: 'loss-value' }, t('loss.value', { value })) : null,
     state.loss !== 'none' ? matrixField(ctx) : null,
   );

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { renderMatrix } from './matrix.js';
 import { FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf, stepIdAt, stepNumber } from '../steps.js';
 import { HEAD_COLORS, headColor } from '../head-colors.js';
-import { renderHeadsOverview, headCostNote } from './heads-overview.js';
+import { renderHeadsOverview, renderHeadGradsOverview, headCostNote } from './heads-overview.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
 import { TABLE_LIMIT, showsArticleNumbers, choosePreset, serializeState } from '../state.js';
 import { stepSource, articleUrl } from '../article.js';
@@ -224,6 +224,7 @@ const EXTRAS = {
   // The word lines read one row of A: they need words, and rows that sum to 1.
   lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
   heads: (ctx) => renderHeadsOverview(ctx),
+  headGrads: (ctx) => renderHeadGradsOverview(ctx),
   headCost: (ctx) => headCostNote(ctx),
   loss: (ctx) => renderLossChoice(ctx),
   // §3's two arrows (controller/arrows.js keeps the picture from render to render).

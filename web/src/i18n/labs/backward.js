@@ -1,6 +1,8 @@
 // The words of one training step through the stepper (issue 17): the loss, the backward steps after
 // AV (dO → dV, dA → dZ → dS → dQ, dK → dW), their matrices and the one-number expansions of their
-// cells, in both languages side by side. dM stands for ∂L/∂M, the gradient of the loss L.
+// cells, in both languages side by side. dM stands for ∂L/∂M, the gradient of the loss L. With
+// heads (issue 26) the loss is on the layer's output O, and the steps go back through ·W_O and
+// concat (dlayer, dwo, dsplit) before the shown head's, and on to dX (dx): the `.heads` words.
 export default {
   'zh-CN': {
     'loss.label': '训练一步:损失函数',
@@ -16,7 +18,15 @@ export default {
     'loss.matrixY': '目标 Y(可以直接改,或粘贴;每行一行)',
     'loss.matrixDO': 'dO(可以直接改,或粘贴;每行一行)',
     'loss.apply': '应用',
-    'loss.shape': '需要 {rows} 行、每行 {cols} 个数(和 AV 一样)。',
+    'loss.shape': '需要 {rows} 行、每行 {cols} 个数(和损失所在的输出一样:一个头时是 AV,多头时是 O)。',
+    'loss.none.heads': '不求梯度',
+    'loss.mse.heads': 'L = ½‖O − Y‖²(O = concat·W_O,目标 Y)',
+    'loss.given.heads': '直接给出 dO = ∂L/∂O',
+    'loss.none.why.heads':
+      '选一个损失函数,就能在多头层的输出 O = concat·W_O 之后接着走反向传播:梯度经过 W_O 和拼接,分到每个头,再传回 W_Q、W_K、W_V 和 X。',
+    'loss.mse.why.heads':
+      '多头时,损失算在整层的输出 O = concat·W_O 上:dO = O − Y。目标 Y 一开始就是 X 本身(让这一层把每个词的输入原样给回来)。',
+    'loss.given.why.heads': 'dO = ∂L/∂O 直接给出,形状和 O 一样(n × d):一开始只有第一格是 1,即 L = O₁₁。',
 
     'step.dout.title': '反向第 1 步:损失对 AV 的梯度 dO',
     'step.dout.text':
@@ -38,6 +48,43 @@ export default {
       'S_ij = q_i·k_j,所以 q_i 的梯度是各个 k_j 按 dS_ij 加权的和:dQ = dS·K;k_j 的梯度是各个 q_i 按 dS_ij 加权的和:dK = dSᵀ·Q。',
     'step.dw.title': '反向第 6 步:投影矩阵的梯度 dW',
     'step.dw.text': 'Q = X·W_Q,所以 dW_Q = Xᵀ·dQ,K、V 同理。这就是训练要更新的数:W ← W − 学习率·dW。',
+    'step.dlayer.title': '反向第 1 步:损失对整层输出 O 的梯度 dO',
+    'step.dlayer.text':
+      '多头时,损失算在整层的输出 O = concat·W_O 上。对 L = ½‖O − Y‖²,dO = ∂L/∂O = O − Y,和 O 一样是 n × d。接下来先穿过 ·W_O 和拼接,再分到每个头。',
+    'step.dlayer.given': 'dO 是直接给出的,不是由 Y 算出来的。',
+    'step.dwo.title': '反向第 2 步:穿过 ·W_O,得到 dW_O 和 d(concat)',
+    'step.dwo.text':
+      'O = concat·W_O 和 Q = X·W_Q 是同一种乘法,所以梯度也一样:W_O 的梯度是 dW_O = concatᵀ·dO,拼接结果的梯度是 d(concat) = dO·W_Oᵀ。dW_O 的每个行块属于一个头。',
+    'step.dsplit.title': '反向第 3 步:把 d(concat) 按列块分给每个头',
+    'step.dsplit.text':
+      '拼接只是把各个头的输出并排放在一起,所以它的反向就是再切开:第 i 个列块就是头 i 的输出的梯度 d(head_i)。从这里开始,每个头按单头的步骤各走各的;下面几步是正在看的这个头,其他头的 dS 在下面的一览里。',
+    'step.dx.title': '反向最后一步:输入的梯度 dX,各个头加起来',
+    'step.dx.text':
+      'X 同时喂给 Q、K、V 三个投影,而每个头用的是 W_Q、W_K、W_V 中自己的列块,所以 X 的梯度是各条路送回来的梯度之和:dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ,等于每个头的那份加起来。',
+    'map.dlayer': 'dO',
+    'map.dwo': 'dW_O',
+    'map.dsplit': 'd head',
+    'map.dx': 'dX',
+    'mat.gradProjected': 'dO = ∂L/∂O:每个词一行',
+    'mat.gradProjectedGiven': 'dO = ∂L/∂O,直接给出',
+    'mat.concatTransposed': '拼接 concat(乘的是 concatᵀ:按列读)',
+    'mat.woTransposed': 'W_O(乘的是 W_Oᵀ:按行读)',
+    'mat.gradWo': 'dW_O = ∂L/∂W_O:每个行块属于一个头',
+    'mat.gradConcat': 'd(concat) = ∂L/∂concat:每个列块是一个头的',
+    'mat.gradHead': 'd(head_i):这个头的输出的梯度,是它自己那几步的 dO',
+    'mat.gradQAll': 'dQ:每个列块是一个头的 dQ_i',
+    'mat.gradKAll': 'dK:每个列块是一个头的 dK_i',
+    'mat.gradVAll': 'dV:每个列块是一个头的 dV_i',
+    'mat.wqTransposed': 'W_Q(乘的是 W_Qᵀ:按行读)',
+    'mat.wkTransposed': 'W_K(乘的是 W_Kᵀ:按行读)',
+    'mat.wvTransposed': 'W_V(乘的是 W_Vᵀ:按行读)',
+    'mat.gradX': 'dX = ∂L/∂X:每个词一行',
+    'headGrads.title': '每个头的 dS',
+    'headGrads.text':
+      '每个头从 d(concat) 中自己的列块出发,各自走一遍单头的反向步骤。这里是每个头的 dS_i = ∂L/∂(Q_iK_iᵀ):哪些分数要升高(正),哪些要降低(负)。',
+    'headGrads.table': '头 {i} 的 dS',
+    'headGrads.largest': '最大 |dS|:{value}',
+    'headGrads.open': '看头 {i} 的反向步骤',
     'map.dout': 'dO',
     'map.dv': 'dV',
     'map.dweights': 'dA',
@@ -81,6 +128,24 @@ export default {
     'explain.gradWKHeading': 'dW_K:第 {r} 行第 {c} 列',
     'explain.gradWVHeading': 'dW_V:第 {r} 行第 {c} 列',
     'explain.gradWeightTerms': 'X 的一列点乘梯度的一列:',
+    'explain.gradProjectedHeading': 'dO:{i}的输出 O 的第 {c} 个数',
+    'explain.gradProjected': 'O 减去目标:',
+    'explain.gradWoHeading': 'dW_O:第 {r} 行第 {c} 列',
+    'explain.gradWoTerms': 'concat 的一列点乘 dO 的一列:',
+    'explain.gradConcatHeading': 'd(concat):{i}的第 {c} 个数',
+    'explain.gradConcatTerms': 'dO 的一行点乘 W_O 的一行:',
+    'explain.gradHeadHeading': 'd(head_{head}):{i}的第 {c} 个数',
+    'explain.gradHead': '头 {head} 的列块,原样取出:',
+    'explain.gradXHeading': 'dX:{i}的输入的第 {t} 个数',
+    'explain.gradXTerm': 'd{m} 的一行点乘 W_{m} 的一行:',
+    'explain.gradXSum': '三条路送回来的加起来:',
+    'export.py.backwardLayer': '训练一步:整个多头层的反向传播(与页面相同)',
+    'export.py.lossMseLayer': 'L = ½‖O − Y‖² 的梯度',
+    'export.py.lossGivenLayer': '直接给出的 dO = ∂L/∂O',
+    'export.py.headBackward': '一个头的反向步骤(单头的公式)',
+    'export.py.outprojBackward': '穿过 ·W_O',
+    'export.py.splitBackward': '按列块分给每个头',
+    'export.py.inputBackward': 'X 的梯度:各个头加起来',
     'export.py.backward': '训练一步:反向传播(与页面相同)',
     'export.py.lossMse': 'L = ½‖AV − Y‖² 的梯度',
     'export.py.lossGiven': '直接给出的 dO = ∂L/∂(AV)',
@@ -110,7 +175,17 @@ export default {
     'loss.matrixY': 'Target Y (edit or paste; one row a line)',
     'loss.matrixDO': 'dO (edit or paste; one row a line)',
     'loss.apply': 'Apply',
-    'loss.shape': 'It needs {rows} rows of {cols} numbers (the shape of AV).',
+    'loss.shape':
+      'It needs {rows} rows of {cols} numbers (the shape of the output the loss is on: AV with one head, O with heads).',
+    'loss.none.heads': 'no gradient',
+    'loss.mse.heads': 'L = ½‖O − Y‖² (O = concat·W_O, target Y)',
+    'loss.given.heads': 'dO = ∂L/∂O given',
+    'loss.none.why.heads':
+      'Choose a loss to walk the backward pass after the layer’s output O = concat·W_O: the gradient goes back through W_O and the concatenation, to each head, and on to W_Q, W_K, W_V and X.',
+    'loss.mse.why.heads':
+      'With heads the loss is on the whole layer’s output O = concat·W_O: dO = O − Y. The target Y starts as X itself (the layer asked to give each word back its own input).',
+    'loss.given.why.heads':
+      'dO = ∂L/∂O is given as it is, in O’s shape (n × d): at first a 1 in its first cell, L = O₁₁.',
 
     'step.dout.title': 'Backward 1: the loss’s gradient dO with respect to AV',
     'step.dout.text':
@@ -133,6 +208,43 @@ export default {
     'step.dw.title': 'Backward 6: the gradients of the projections, dW',
     'step.dw.text':
       'Q = X·W_Q, so dW_Q = Xᵀ·dQ, and the same for K and V. These are the numbers training updates: W ← W − learning rate·dW.',
+    'step.dlayer.title': 'Backward 1: the loss’s gradient dO with respect to the layer’s output O',
+    'step.dlayer.text':
+      'With heads the loss is on the whole layer’s output O = concat·W_O. For L = ½‖O − Y‖², dO = ∂L/∂O = O − Y, n × d like O. The next steps go back through ·W_O and the concatenation, then to each head.',
+    'step.dlayer.given': 'dO is given as it is, not computed from a target Y.',
+    'step.dwo.title': 'Backward 2: through ·W_O, to dW_O and d(concat)',
+    'step.dwo.text':
+      'O = concat·W_O is the same product as Q = X·W_Q, and so is its gradient: W_O’s is dW_O = concatᵀ·dO, the concatenation’s d(concat) = dO·W_Oᵀ. Each block of rows of dW_O belongs to one head.',
+    'step.dsplit.title': 'Backward 3: d(concat) split into the heads’ blocks',
+    'step.dsplit.text':
+      'The concatenation only sets the heads’ outputs side by side, so its backward cuts them apart again: column block i is the gradient of head i’s output, d(head_i). From here each head walks the one-head steps on its own; the next steps are the head shown, every head’s dS is in the overview below.',
+    'step.dx.title': 'Backward, last: the input’s gradient dX, summed over the heads',
+    'step.dx.text':
+      'X feeds all three projections, and each head reads its own columns of W_Q, W_K and W_V, so X’s gradient is the sum of what every path sends back: dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ, each head’s share added up.',
+    'map.dlayer': 'dO',
+    'map.dwo': 'dW_O',
+    'map.dsplit': 'd head',
+    'map.dx': 'dX',
+    'mat.gradProjected': 'dO = ∂L/∂O: one row per word',
+    'mat.gradProjectedGiven': 'dO = ∂L/∂O, given',
+    'mat.concatTransposed': 'concat (multiplied as concatᵀ: read down its columns)',
+    'mat.woTransposed': 'W_O (multiplied as W_Oᵀ: read along its rows)',
+    'mat.gradWo': 'dW_O = ∂L/∂W_O: each block of rows belongs to one head',
+    'mat.gradConcat': 'd(concat) = ∂L/∂concat: each column block is one head’s',
+    'mat.gradHead': 'd(head_i): the gradient of this head’s output, the dO of its own steps',
+    'mat.gradQAll': 'dQ: each column block is one head’s dQ_i',
+    'mat.gradKAll': 'dK: each column block is one head’s dK_i',
+    'mat.gradVAll': 'dV: each column block is one head’s dV_i',
+    'mat.wqTransposed': 'W_Q (multiplied as W_Qᵀ: read along its rows)',
+    'mat.wkTransposed': 'W_K (multiplied as W_Kᵀ: read along its rows)',
+    'mat.wvTransposed': 'W_V (multiplied as W_Vᵀ: read along its rows)',
+    'mat.gradX': 'dX = ∂L/∂X: one row per word',
+    'headGrads.title': 'Every head’s dS',
+    'headGrads.text':
+      'Each head starts from its own block of d(concat) and walks the one-head backward steps. Here is each head’s dS_i = ∂L/∂(Q_iK_iᵀ): which scores should rise (positive) and which fall (negative).',
+    'headGrads.table': 'dS of head {i}',
+    'headGrads.largest': 'largest |dS|: {value}',
+    'headGrads.open': 'Walk head {i}’s backward steps',
     'map.dout': 'dO',
     'map.dv': 'dV',
     'map.dweights': 'dA',
@@ -176,6 +288,24 @@ export default {
     'explain.gradWKHeading': 'dW_K: row {r}, column {c}',
     'explain.gradWVHeading': 'dW_V: row {r}, column {c}',
     'explain.gradWeightTerms': 'A column of X dotted with a column of the gradient:',
+    'explain.gradProjectedHeading': 'dO: number {c} of the output O of {i}',
+    'explain.gradProjected': 'O minus the target:',
+    'explain.gradWoHeading': 'dW_O: row {r}, column {c}',
+    'explain.gradWoTerms': 'A column of concat dotted with a column of dO:',
+    'explain.gradConcatHeading': 'd(concat): number {c} of {i}',
+    'explain.gradConcatTerms': 'A row of dO dotted with a row of W_O:',
+    'explain.gradHeadHeading': 'd(head_{head}): number {c} of {i}',
+    'explain.gradHead': 'Head {head}’s column block, taken as it is:',
+    'explain.gradXHeading': 'dX: number {t} of the input of {i}',
+    'explain.gradXTerm': 'A row of d{m} dotted with a row of W_{m}:',
+    'explain.gradXSum': 'What the three paths send back, added up:',
+    'export.py.backwardLayer': 'one training step: the backward pass through the whole multi-head layer (as the page)',
+    'export.py.lossMseLayer': 'the gradient of L = ½‖O − Y‖²',
+    'export.py.lossGivenLayer': 'dO = ∂L/∂O, given',
+    'export.py.headBackward': "one head's backward steps (the one-head formulas)",
+    'export.py.outprojBackward': 'through ·W_O',
+    'export.py.splitBackward': "split into the heads' blocks",
+    'export.py.inputBackward': "X's gradient: the heads' shares added up",
     'export.py.backward': 'one training step: the backward pass (as the page)',
     'export.py.lossMse': 'the gradient of L = ½‖AV − Y‖²',
     'export.py.lossGiven': 'dO = ∂L/∂(AV), given',
