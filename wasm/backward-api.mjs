@@ -11,10 +11,11 @@ const BACKWARD_KEYS = ['q', 'k', 'v', 'gradOutput', 'scale', 'temperature', 'mas
 /**
  * The backward pass's methods over the Embind module `core`, with api.mjs's own helpers (so that
  * every Error is made in one place): { readArgs, readMatrix, encodeOptions, checkInputSize,
- * badOption, oneOf, unwrap }.
+ * badOption, oneOf, unwrap, callWith, viewsWithMask }.
  */
 export function backwardMethods(core, helpers) {
-  const { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap } = helpers;
+  const { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, oneOf, unwrap, callWith, viewsWithMask } =
+    helpers;
   return {
     /**
      * The gradients of a loss L through softmax(QKᵀ/√d_k)·V, given gradOutput = ∂L/∂(A·V)
@@ -34,7 +35,8 @@ export function backwardMethods(core, helpers) {
       const { path = DEFAULTS.path } = snapshot;
       if (!PATHS.includes(path)) badOption(fn, 'path', oneOf(PATHS), path);
       const binding = path === 'simd' ? core.attentionBackwardSimd : core.attentionBackward;
-      return unwrap(binding(q, k, v, gradOutput, options));
+      const views = viewsWithMask({ q, k, v, gradOutput }, options);
+      return unwrap(callWith(views, binding, q, k, v, gradOutput, options));
     },
   };
 }

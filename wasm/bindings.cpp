@@ -47,6 +47,7 @@ namespace {
 // Everything one call copies in and computes (see the header comment).
 struct CallMemory {
     attn::Matrix q, k, v, x, w, w_k, w_v, w_o;  // project uses x and w; multi-head x, w (as W_Q) … w_o
+    std::vector<double> tokens;                 // a trainer's probe
     attn::AttentionOptions options;             // holds a custom mask's values
     attn::Result<attn::AttentionSteps> steps;
     attn::Result<attn::Matrix> matrix;
@@ -333,9 +334,10 @@ val multi_head(const val& x, const val& wq, const val& wk, const val& wv, const 
 // { projections, scores, weighting, outputProjection, total }: the multiply-adds of a multi-head
 // call of that shape (core/multi_head.hpp), with no matrix: for the page's "h heads cost what one
 // head costs" beside a call of another h. api.mjs has checked that every size is a whole number
-// from 1 to MAX_DIM (heads up to MAX_HEADS).
+// from 1 to MAX_DIM; heads is held to multiHeadAttentionSteps' range here, by the core's check.
 val multiply_adds(double n, double d_model, double heads, double d_k, double d_v, double d_out) {
     const auto size = [](double x) { return static_cast<std::uint64_t>(x); };
+    if (attn::Error e = attn::check_heads(static_cast<std::int64_t>(heads))) return error(e);
     return to_js(attn::multiply_adds({size(n), size(d_model), size(heads), size(d_k), size(d_v), size(d_out)}));
 }
 
@@ -356,6 +358,10 @@ val vocabulary() {
     out.set("maxHeads", static_cast<unsigned>(attn::kMaxHeads));
     return out;
 }
+
+// An empty Uint8Array over the module's memory, for api.mjs to know that memory's buffer by (an
+// `out` or an input over it would be overwritten, or detached when the memory grows, mid-call).
+val memory_view() { return val(emscripten::typed_memory_view(0, static_cast<const unsigned char*>(nullptr))); }
 
 // Bytes the allocator has handed out and not taken back: what a leak makes grow, long before the
 // memory itself grows. For the tests (tests/node/soak.test.mjs, hostile-calls.test.mjs); api.mjs
@@ -425,6 +431,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("normalMatrix", &normal_matrix);
     emscripten::function("workingMemory", &working_memory);
     emscripten::function("heapInUse", &heap_in_use);
+    emscripten::function("memoryView", &memory_view);
 }
 
 // --- The backward pass (issue 17): attentionBackward on either path, and through the whole
@@ -454,7 +461,7 @@ val end_backward_call(val out) {
 // AttentionBackward → { forward: { scores, …, output, nonFinite }, gradV, gradWeights, gradScaled,
 // gradScores, gradQ, gradK }.
 val to_js(const attn::AttentionBackward& b) {
-    val out = val::object();
+    val out = new_object();
     out.set("forward", to_js(b.forward));
     out.set("gradV", to_js(b.grads.d_v));
     out.set("gradWeights", to_js(b.grads.d_weights));
@@ -630,7 +637,7 @@ val create_trainer(const val& o) {
     c.position = position.value;
     c.scale = scale.value;
     c.optimizer = optimizer.value;
-    c.learning_rate = o["learningRate"].as<float>();
+    c.learning_rate = o["learningRate"].as<double>();  // as given: the core checks it before float32 rounds it
     c.seed = static_cast<std::int64_t>(o["seed"].as<double>());
     auto t = attn::Trainer::create(c);
     if (!t.ok()) return error(t.error);
@@ -672,43 +679,40 @@ val trainer_evaluate(unsigned id, unsigned count, double seed) {
     return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps(), false);
 }
 
-// A probe's tokens (a JS array of whole numbers, checked by training-api.mjs) as the model's
-// sequence: false for another length than the model's n, or a token outside its vocabulary.
-bool read_tokens(const val& tokens, const attn::ModelConfig& m, std::vector<int>* seq) {
-    const unsigned n = tokens["length"].as<unsigned>();
-    if (n != m.length) return false;
-    seq->resize(n);
-    for (unsigned i = 0; i < n; ++i) {
-        const int token = tokens[i].as<int>();
-        if (token < 0 || static_cast<std::size_t>(token) >= m.vocab) return false;
-        (*seq)[i] = token;
-    }
-    return true;
+// A probe's tokens, a Float64Array training-api.mjs made (one bulk copy, like copy_matrix), as the
+// model's sequence in `seq`, or the core's refusal (wrong_length, out_of_range).
+attn::Error read_tokens(const val& tokens, const attn::ModelConfig& model, std::vector<int>* seq) {
+    std::vector<double>& given = call_memory().tokens;
+    given.resize(tokens[names().length].as<unsigned>());
+    val(emscripten::typed_memory_view(given.size(), given.data())).call<void>("set", tokens);
+    return attn::read_tokens(model, given, seq);
 }
 
 // The model on one sequence of tokens: { weights: [A of each head], logits }.
 val trainer_probe(unsigned id, const val& tokens) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
+    begin_call();
     const attn::ModelConfig& m = t->model();
     std::vector<int> seq;
-    if (!read_tokens(tokens, m, &seq)) return val::null();
+    if (attn::Error e = read_tokens(tokens, m, &seq)) return end_call(error(e));
     const attn::SequencePass pass = attn::forward_sequence(m, t->params(), seq.data());
     val out = new_object();
     out.set("weights", list_to_js(pass.steps, [](const attn::AttentionSteps& st) { return to_js(st.weights); }));
     out.set("logits", to_js(pass.logits));
-    return out;
+    return end_call(out);
 }
 
 // The probe's gradient at the heads (Trainer::probe_gradient): { x, gradOutput (∂ℓ/∂O, n ×
-// heads·d_head), loss, scored, causal (whether the heads' attention is, the task's) }, or null for tokens of another
-// length or outside the vocabulary.
+// heads·d_head), loss, scored, causal (whether the heads' attention is, the task's) }, or the refusal
+// of tokens of another length or outside the vocabulary.
 val trainer_probe_gradient(unsigned id, const val& tokens) {
     attn::Trainer* t = find_trainer(id);
     if (!t) return val::null();
+    begin_call();
     const attn::ModelConfig& m = t->model();
     std::vector<int> seq;
-    if (!read_tokens(tokens, m, &seq)) return val::null();
+    if (attn::Error e = read_tokens(tokens, m, &seq)) return end_call(error(e));
     const attn::HeadsGradient g = t->probe_gradient(seq.data());
     val out = new_object();
     out.set("x", to_js(g.x));
@@ -716,7 +720,7 @@ val trainer_probe_gradient(unsigned id, const val& tokens) {
     out.set("loss", g.loss);
     out.set("scored", static_cast<double>(g.scored));
     out.set("causal", m.causal);
-    return out;
+    return end_call(out);
 }
 
 // A copy of the learned numbers: { tokenEmbedding (vocab, d_token), positionEmbedding ((n, d_model),
@@ -739,7 +743,12 @@ val trainer_parameters(unsigned id) {
     return out;
 }
 
-void trainer_delete(unsigned id) { trainers().erase(id); }
+// Frees the trainer `id` → {} (so that api.mjs can tell it from boundary.mjs's reentrant_call refusal,
+// after which the trainer is still there).
+val trainer_delete(unsigned id) {
+    trainers().erase(id);
+    return new_object();
+}
 
 val training_vocabulary() {
     val out = new_object();

@@ -20,7 +20,7 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }) {
   function whole(fn, name, value) {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
       const { min, max } = SAMPLE_LIMITS[LIMIT_OF[name]];
-      fail('out_of_range', name, `${name} must be a whole number from ${min} to ${max} (got ${BigInt(value)})`, {
+      fail('out_of_range', name, `${name} must be a whole number from ${min} to ${max} (got ${value})`, {
         got: value,
         min,
         max,

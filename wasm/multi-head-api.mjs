@@ -27,10 +27,11 @@ const COUNT_KEYS = ['n', 'dModel', 'heads', 'dk', 'dv', 'dOut'];
 /**
  * The multi-head methods over the Embind module `core`, with api.mjs's own helpers (so that every
  * Error is made in one place): { readArgs, readMatrix, encodeOptions, checkInputSize, badOption,
- * onPath, unwrap }.
+ * onPath, unwrap, callWith, viewsWithMask }.
  */
 export function multiHeadMethods(core, helpers) {
-  const { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap } = helpers;
+  const { readArgs, readMatrix, encodeOptions, checkInputSize, badOption, onPath, unwrap, callWith, viewsWithMask } =
+    helpers;
   return {
     /**
      * Multi-head attention step by step: Q = X·W_Q, K = X·W_K, V = X·W_V; head i is
@@ -47,7 +48,9 @@ export function multiHeadMethods(core, helpers) {
       if (!Number.isSafeInteger(heads)) badOption(fn, 'heads', 'a whole number', heads);
       const options = encodeOptions(fn, snapshot);
       checkInputSize([x, wq, wk, wv, wo, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
-      return unwrap(onPath(core, 'multiHeadAttentionSteps', snapshot)(x, wq, wk, wv, wo, heads, options));
+      const binding = onPath(core, 'multiHeadAttentionSteps', snapshot);
+      const views = viewsWithMask({ x, wq, wk, wv, wo }, options);
+      return unwrap(callWith(views, binding, x, wq, wk, wv, wo, heads, options));
     },
     /**
      * One training step through the whole layer, given gradOutput = ∂L/∂O for its output O =
@@ -69,13 +72,16 @@ export function multiHeadMethods(core, helpers) {
       const options = encodeOptions(fn, snapshot);
       checkInputSize([x, wq, wk, wv, wo, gradOutput, ...(options.maskMatrix ? [options.maskMatrix] : [])]);
       const binding = onPath(core, 'multiHeadAttentionBackward', snapshot);
-      return unwrap(binding(x, wq, wk, wv, wo, heads, gradOutput, options));
+      const views = viewsWithMask({ x, wq, wk, wv, wo, gradOutput }, options);
+      return unwrap(callWith(views, binding, x, wq, wk, wv, wo, heads, gradOutput, options));
     },
     /**
      * { projections, scores, weighting, outputProjection, total }: the multiply-adds of
      * multiHeadAttentionSteps on x (n×dModel) with h = heads heads of dk (Q, K) and dv (V) columns
      * and dOut outputs — the counts its result's multiplyAdds holds, without the matrices. So
      * h heads of dk = dModel / h and one head of dk = dModel compare with the core's own numbers.
+     * heads is held to multiHeadAttentionSteps' range by the core (out_of_range above MAX_HEADS);
+     * a count past 2⁶⁴ − 1 stays at 2⁶⁴ − 1, the total too.
      */
     multiHeadMultiplyAdds(args) {
       const fn = 'multiHeadMultiplyAdds';

@@ -1,56 +1,69 @@
 // training-api.mjs — the JS side of training (issue 17), added to the public API by api.mjs:
 // createTrainer. As in api.mjs, this layer reads each argument once and checks only what C++
-// cannot see (JS types, unknown keys, names); the ranges are checked once, in the core
-// (core/train.hpp, core/tasks.hpp), which refuses with out_of_range.
+// cannot see (JS types, unknown keys, names); the ranges, the learning rate's and a probe's
+// tokens' included, are checked once, in the core (core/train.hpp, core/tasks.hpp), which refuses
+// with out_of_range (or wrong_length for a probe of another length).
 
 import { TASKS, POSITIONS, OPTIMIZERS, SCALES } from './vocabulary.mjs';
 import { codedError, plain } from './boundary.mjs';
 
 const NAMED = { task: TASKS, position: POSITIONS, optimizer: OPTIMIZERS, scale: SCALES };
 
-// The float32 the core holds (0.01f is 0.009999999776…) as the shortest decimal that is that
-// float32 again (0.01), as a reader wrote it.
-function shortestFloat32(x) {
-  for (let digits = 1; digits < 9; digits++) {
-    const short = Number(x.toPrecision(digits));
-    if (Math.fround(short) === x) return short;
-  }
-  return x;
-}
-
 /**
  * The training methods over the Embind module `core`, with api.mjs's helpers
- * { readArgs, badOption, oneOf, unwrap }.
+ * { readArgs, badOption, oneOf, unwrap, record, describe, fail }.
  */
-export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
+export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, record, describe, fail }) {
   // The fields and their defaults are the core's TrainConfig (core/train.hpp): one place for them.
   // Every value is a string or a number.
-  const coreDefaults = plain(core.trainerDefaults());
-  const defaults = Object.freeze({ ...coreDefaults, learningRate: shortestFloat32(coreDefaults.learningRate) });
+  const defaults = Object.freeze(plain(core.trainerDefaults()));
   const TRAINER_KEYS = Object.keys(defaults);
+
+  // A probe's tokens, read once (the array's length, then each element once) into a Float64Array
+  // that only the bindings see: the value checked is the value used. The core checks their number
+  // and range, and quotes a token as given.
+  function readTokens(fn, tokens) {
+    if (!Array.isArray(tokens)) badOption(fn, 'tokens', "an array of the task's length of tokens", tokens);
+    const length = tokens.length;
+    const copy = new Float64Array(length);
+    for (let i = 0; i < length; i++) {
+      const token = tokens[i];
+      if (typeof token !== 'number')
+        fail('bad_option', 'tokens', `${fn}: tokens[${i}] must be a number (got ${describe(token)})`, {
+          index: i,
+          got: describe(token),
+        });
+      copy[i] = token;
+    }
+    return copy;
+  }
+
   return {
     /** createTrainer's fields and their values when left out: a frozen copy of the core's defaults. */
     trainerDefaults: () => defaults,
 
     /**
      * A trainer of one attention layer on a task, seeded: { step(n), evaluate({ count, seed }),
-     * probe(tokens), dispose() }. The same config (seed included) in the same build gives the same
-     * run bit for bit. README.md ("Training") lists the fields and their defaults.
+     * probe(tokens), probeGradient(tokens), parameters(), dispose() }. The same config (seed
+     * included) in the same build gives the same run bit for bit. README.md ("Training") lists the
+     * fields and their defaults.
      */
     createTrainer(args = {}) {
       const fn = 'createTrainer';
-      const config = { ...defaults, ...readArgs(fn, args, TRAINER_KEYS) };
+      const config = record({ ...defaults, ...readArgs(fn, args, TRAINER_KEYS) });
       for (const [key, names] of Object.entries(NAMED))
         if (!names.includes(config[key])) badOption(fn, key, oneOf(names), config[key]);
       for (const key of TRAINER_KEYS)
         if (
-          !(key in NAMED) &&
+          !Object.hasOwn(NAMED, key) &&
           key !== 'learningRate' &&
           !(Number.isInteger(config[key]) && config[key] >= 0 && config[key] <= 2 ** 32 - 1)
         )
           badOption(fn, key, 'a whole number', config[key]);
+      // Its range is the core's, checked on the number as given (before float32 rounds it).
       if (typeof config.learningRate !== 'number') badOption(fn, 'learningRate', 'a number', config.learningRate);
-      let { id } = unwrap(core.createTrainer(config));
+      // The trainer's id in the module, until dispose() has freed it.
+      let id = unwrap(core.createTrainer(config)).id;
       const live = (name) => {
         if (id === undefined)
           throw codedError(`trainer.${name}: this trainer has been disposed`, { code: 'disposed', params: {} });
@@ -68,18 +81,16 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
          */
         step: (n = 1) => unwrap(core.trainerStep(live('step'), count('step', n, 100000))),
         /** { loss, accuracy, steps } on `count` held-out sequences of the stream `seed`. */
-        evaluate: ({ count: n = 256, seed = 1 } = {}) => {
+        evaluate: (options = {}) => {
+          const { count: n = 256, seed = 1 } = readArgs('trainer.evaluate', options, ['count', 'seed']);
           if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
             badOption('trainer.evaluate', 'seed', 'a whole number from 0 to 4294967295', seed);
           return unwrap(core.trainerEvaluate(live('evaluate'), count('evaluate', n, 4096), seed));
         },
         /** The model on one sequence of `length` tokens: { weights: [A of each head], logits }. */
         probe: (tokens) => {
-          const out =
-            Array.isArray(tokens) && tokens.every(Number.isInteger) ? core.trainerProbe(live('probe'), tokens) : null;
-          if (out === null)
-            badOption('trainer.probe', 'tokens', "an array of the task's length of tokens of its vocabulary", tokens);
-          return unwrap(out);
+          const copy = readTokens('trainer.probe', tokens);
+          return unwrap(core.trainerProbe(live('probe'), copy));
         },
         /**
          * One sequence's loss and the gradient it sends to the heads (nothing is learned):
@@ -89,24 +100,19 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap }) {
          * tokens), scored, causal (whether the heads' attention is causal, as the task's) }.
          */
         probeGradient: (tokens) => {
-          const out =
-            Array.isArray(tokens) && tokens.every(Number.isInteger)
-              ? core.trainerProbeGradient(live('probeGradient'), tokens)
-              : null;
-          if (out === null)
-            badOption(
-              'trainer.probeGradient',
-              'tokens',
-              "an array of the task's length of tokens of its vocabulary",
-              tokens,
-            );
-          return unwrap(out);
+          const copy = readTokens('trainer.probeGradient', tokens);
+          return unwrap(core.trainerProbeGradient(live('probeGradient'), copy));
         },
         /** A copy of the learned numbers: { tokenEmbedding, positionEmbedding, wQ, wK, wV: [(d_model, d_k) of each head], wOut, bOut }. */
         parameters: () => unwrap(core.trainerParameters(live('parameters'))),
-        /** Frees the trainer's memory in the module; the trainer cannot be used again. */
+        /**
+         * Frees the trainer's memory in the module; the trainer cannot be used again. Called while
+         * another call of the module runs (from a built-in the caller replaced), it is refused with
+         * reentrant_call and the trainer stays, still to be disposed.
+         */
         dispose: () => {
-          if (id !== undefined) core.trainerDelete(id);
+          if (id === undefined) return;
+          unwrap(core.trainerDelete(id));
           id = undefined;
         },
       });

@@ -56,8 +56,23 @@ for (const build of ['simd', 'scalar']) {
       assert.throws(() => attn.createTrainer({ learningRate: 0 }), { code: 'out_of_range', argument: 'learningRate' });
       assert.throws(() => attn.createTrainer({ depth: 2 }), { code: 'unknown_option' });
       const trainer = attn.createTrainer();
-      assert.throws(() => trainer.probe([0, 1]), { code: 'bad_option', argument: 'tokens' });
-      assert.throws(() => trainer.probe([0, 1, 2, 3, 4, 99]), { code: 'bad_option', argument: 'tokens' });
+      assert.throws(() => trainer.probe([0, 1]), {
+        code: 'wrong_length',
+        argument: 'tokens',
+        params: { got: 2, need: 6 },
+        message: "tokens has 2 tokens but this trainer's sequences have 6",
+      });
+      assert.throws(() => trainer.probe([0, 1, 2, 3, 4, 99]), {
+        code: 'out_of_range',
+        argument: 'tokens',
+        params: { index: 5, got: 99, min: 0, max: 5 },
+        message: 'tokens[5] must be a whole number from 0 to 5 (got 99)',
+      });
+      assert.throws(() => trainer.probe([0, 1, 2, 3, 4, '5']), {
+        code: 'bad_option',
+        argument: 'tokens',
+        message: 'trainer.probe: tokens[5] must be a number (got "5")',
+      });
       trainer.dispose();
     });
 
@@ -93,7 +108,7 @@ for (const build of ['simd', 'scalar']) {
       const induction = attn.createTrainer({ task: 'induction', length: 8, symbols: 8 });
       assert.equal(induction.probeGradient([3, 6, 1, 7, 0, 4, 2, 6]).causal, true);
       induction.dispose();
-      assert.throws(() => trainer.probeGradient([0, 1]), { code: 'bad_option', argument: 'tokens' });
+      assert.throws(() => trainer.probeGradient([0, 1]), { code: 'wrong_length', argument: 'tokens' });
       assert.throws(() => trainer.probeGradient('012345'), { code: 'bad_option', argument: 'tokens' });
       trainer.dispose();
       assert.throws(() => trainer.probeGradient(probe), { code: 'disposed' });
