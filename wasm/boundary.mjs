@@ -75,6 +75,11 @@ function isList(value) {
   );
 }
 
+// A data property's descriptor, without a prototype: defineProperty reads `get` and `set` too,
+// which would otherwise come from Object.prototype.
+const descriptor = (value) =>
+  Object.assign(Object.create(null), { value, writable: true, enumerable: true, configurable: true });
+
 /**
  * The Error the API throws: `message`, with the machine-readable `fields` ({ code, argument, cell,
  * params }) as its own properties. Defined, not assigned (as Object.assign would), so that no setter
@@ -82,7 +87,6 @@ function isList(value) {
  */
 export function codedError(message, fields) {
   const error = new Error(message);
-  for (const [key, value] of Object.entries(fields))
-    Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
+  for (const [key, value] of Object.entries(fields)) Object.defineProperty(error, key, descriptor(value));
   return error;
 }
