@@ -13,6 +13,7 @@ import {
   V10,
   assertWorkedExample,
   detached,
+  loadAttentionWithMemory,
 } from './load-module.mjs';
 
 const MiB = 2 ** 20;
@@ -400,6 +401,179 @@ for (const build of ['simd', 'scalar']) {
         TypedArrayPrototype.set = set;
       }
       assertWorkedExample(assert, attn, 'after the exception');
+    });
+  });
+}
+
+// Issue 27, item 2: the module's own memory as an argument. A caller reaches it through
+// instantiateWasm; an `out` over it was accepted (the output overwrote the module's data and every
+// later call failed with "memory access out of bounds"), and a view over it detached mid-call when
+// the call grew the memory, throwing the engine's raw TypeError.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const bufferOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
+
+// Runs `call` with %TypedArray%.prototype.set replaced by `before(target, source)` followed by the
+// real set: the one built-in the bindings call that a caller can replace.
+function withSet(before, call) {
+  const set = TypedArrayPrototype.set;
+  TypedArrayPrototype.set = function (...args) {
+    before(this, args[0]);
+    return Reflect.apply(set, this, args);
+  };
+  try {
+    return call();
+  } finally {
+    TypedArrayPrototype.set = set;
+  }
+}
+const transfer = (buffer) => structuredClone(buffer, { transfer: [buffer] });
+
+for (const build of ['simd', 'scalar']) {
+  describe(`${build} build: the module's own memory, and buffers detached mid-call`, () => {
+    it('an out over the module’s memory is refused, nothing is written, and the module computes on', async () => {
+      const { attn, memory } = await loadAttentionWithMemory(build);
+      const top = memory.buffer.byteLength - 16; // above everything the allocator has handed out
+      for (const fn of ['attention', 'attentionStreaming']) {
+        const out = new Float32Array(memory.buffer, top, 4).fill(-7);
+        assert.throws(() => attn[fn]({ q: I2, k: I2, v: V10, out }), {
+          code: 'bad_option',
+          argument: 'out',
+          params: { got: "a view of the module's memory" },
+          message: `${fn}: out must not be a view of the module's own memory, which the call works in; pass a Float32Array of your own`,
+        });
+        assert.deepEqual([...out], [-7, -7, -7, -7], `${fn}: out untouched`);
+        const own = new Float32Array(4);
+        assert.equal(attn[fn]({ q: I2, k: I2, v: V10, out: own }).data, own);
+        assertClose(
+          assert,
+          { rows: 2, cols: 2, data: own },
+          [
+            [6.698, 3.302],
+            [3.302, 6.698],
+          ],
+          1e-4,
+          fn,
+        );
+      }
+      assertWorkedExample(assert, attn, 'after the refusals');
+    });
+
+    it('an input over the module’s memory is read before the call grows the memory (it threw a raw TypeError)', async () => {
+      const { attn, memory } = await loadAttentionWithMemory(build);
+      // One query against 8192 keys of 512: copying k (16 MiB) grows the memory, which detaches
+      // every view over the old buffer — v's among them, were it still to be copied then.
+      const keys = 8192;
+      const q = filled(1, 512, 1),
+        k = filled(keys, 512, 2);
+      const top = memory.buffer.byteLength - keys * 4;
+      const values = new Float32Array(memory.buffer, top, keys);
+      values.set(filled(keys, 1, 3).data);
+      const copy = Float32Array.from(values);
+      const before = memory.buffer.byteLength;
+      const result = attn.attention({ q, k, v: { rows: keys, cols: 1, data: values } });
+      assert.ok(memory.buffer.byteLength > before, 'the call grew the memory');
+      assert.deepEqual(result, attn.attention({ q, k, v: { rows: keys, cols: 1, data: copy } }));
+      assertWorkedExample(assert, attn, 'after the growth');
+    });
+
+    it('out detached during the call (from a replaced built-in) is the coded detached_data Error', async () => {
+      const { attn } = await loadAttentionWithCore(build);
+      for (const fn of ['attention', 'attentionStreaming']) {
+        const out = new Float32Array(4);
+        const buffer = out.buffer;
+        const detach = (target) => {
+          if (bufferOf.call(target) === buffer) transfer(buffer);
+        };
+        assert.throws(() => withSet(detach, () => attn[fn]({ q: I2, k: I2, v: V10, out })), {
+          code: 'detached_data',
+          argument: 'out',
+          message:
+            "out's buffer has been detached (transferred or freed); pass a Float32Array that can hold the output",
+        });
+        assertWorkedExample(assert, attn, `${fn}: after the detach`);
+      }
+    });
+
+    it('an input detached during the call is the coded detached_data Error naming it, and leaks nothing', async () => {
+      const module = await loadAttentionWithCore(build);
+      const { attn } = module;
+      const q = filled(256, 256, 1),
+        k = filled(256, 256, 2);
+      // While q is copied, v's buffer is transferred away: v's copy then fails.
+      const call = () => {
+        const v = filled(256, 4, 3);
+        const detach = (target, source) => {
+          if (source === undefined || !ArrayBuffer.isView(source) || bufferOf.call(source) !== q.data.buffer) return;
+          if (v.data.buffer.byteLength > 0) transfer(v.data.buffer);
+        };
+        return withSet(detach, () => attn.attention({ q, k, v }));
+      };
+      assert.throws(call, { code: 'detached_data', argument: 'v' });
+      const grew = growth(module, call, 200);
+      assert.ok(grew < 4 * MiB, `wasm memory grew by ${(grew / MiB).toFixed(1)} MiB`);
+      assertWorkedExample(assert, attn, 'after the detach');
+    });
+  });
+
+  // Issue 27, item 3: trainer.probe and probeGradient read the caller's token array twice (the API
+  // checked it, the bindings read it again): a getter ran twice, the value checked (5) was not the
+  // value used (5.5), and a dispose() from that getter was refused while the wrapper forgot its id,
+  // leaving 9,752,248 bytes in the module for good.
+  describe(`${build} build: a trainer's tokens are read once, and dispose frees it whatever happens`, () => {
+    let module;
+    before(async () => {
+      module = await loadAttentionWithCore(build);
+      module.attn.createTrainer().dispose(); // the module's first allocations, before any measure
+    });
+
+    // [0, 1, 2, 3, 4, 5] whose last token is a getter: `onRead(reads)` is what it answers.
+    function tokensWithGetter(onRead) {
+      const tokens = [0, 1, 2, 3, 4];
+      let reads = 0;
+      Object.defineProperty(tokens, 5, { get: () => onRead(++reads), enumerable: true });
+      return { tokens, reads: () => reads };
+    }
+
+    it('a getter runs once, and the value it answered (5, then 5.5) is the value used', () => {
+      const trainer = module.attn.createTrainer({ seed: 7 });
+      for (const method of ['probe', 'probeGradient']) {
+        const { tokens, reads } = tokensWithGetter((n) => (n === 1 ? 5 : 5.5));
+        assert.deepEqual(trainer[method](tokens), trainer[method]([0, 1, 2, 3, 4, 5]), method);
+        assert.equal(reads(), 1, `${method}: reads of tokens[5]`);
+      }
+      trainer.dispose();
+    });
+
+    it('a dispose() from that getter frees the trainer: the heap is back where it was', () => {
+      const before = module.heapBytes();
+      const trainer = module.attn.createTrainer({ seed: 7, dToken: 256, dHead: 256, heads: 4 });
+      assert.ok(module.heapBytes() > before + MiB, 'the trainer holds its parameters and moments');
+      const { tokens } = tokensWithGetter(() => {
+        trainer.dispose();
+        return 5;
+      });
+      assert.throws(() => trainer.probe(tokens), { code: 'disposed' });
+      assert.equal(module.heapBytes(), before);
+      assertWorkedExample(assert, module.attn, 'after');
+    });
+
+    it('a dispose() refused mid-call (from a replaced built-in) keeps the trainer, and a later one frees it', () => {
+      const before = module.heapBytes();
+      const trainer = module.attn.createTrainer({ seed: 7 });
+      const refusals = [];
+      const tryDispose = () => {
+        try {
+          trainer.dispose();
+        } catch (e) {
+          refusals.push(e);
+        }
+      };
+      const probe = withSet(tryDispose, () => trainer.probe([0, 1, 2, 3, 4, 5]));
+      assert.ok(refusals.length > 0, 'dispose was called during the probe');
+      for (const e of refusals) assert.equal(e.code, 'reentrant_call');
+      assert.deepEqual(trainer.probe([0, 1, 2, 3, 4, 5]), probe, 'the trainer is still there');
+      trainer.dispose();
+      assert.equal(module.heapBytes(), before);
     });
   });
 }

@@ -58,6 +58,28 @@ export async function loadAttentionWithCore(build = 'simd') {
   return { attn, core, memoryBytes: () => core.HEAP8.length, heapBytes: () => core.heapInUse() };
 }
 
+/**
+ * The public API of one build and the module's wasm memory (a WebAssembly.Memory), which a caller
+ * reaches as this does: through Emscripten's instantiateWasm option, instantiating the module itself.
+ */
+export async function loadAttentionWithMemory(build = 'simd') {
+  const { core: corePath, wasm } = builds[build];
+  const { default: createCore } = await import(new URL(corePath, ROOT));
+  const { wrapCore } = await import(new URL('wasm/api.mjs', ROOT));
+  const binary = fs.readFileSync(new URL(wasm, ROOT));
+  let memory;
+  const attn = await wrapCore(createCore, {
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(binary, imports).then(({ instance, module }) => {
+        memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
+        receive(instance, module);
+      });
+      return {};
+    },
+  });
+  return { attn, memory };
+}
+
 /** A Float32Array whose buffer has been transferred away (what postMessage with a transfer list does). */
 export function detached(length) {
   const data = new Float32Array(length);
