@@ -253,6 +253,27 @@ for (const build of ['simd', 'scalar']) {
       });
     });
 
+    it('multiHeadMultiplyAdds saturates end to end and takes heads up to 64, as multiHeadAttentionSteps (issue 27)', () => {
+      // projections = 1·(2³¹ − 1)·64·(2·(2³¹ − 1) + 1) does not fit in 64 bits: it stays at
+      // 2⁶⁴ − 1, and so does the total (which wrapped to 1.4e11)
+      const counts = attn.multiHeadMultiplyAdds({
+        n: 1,
+        dModel: 2 ** 31 - 1,
+        heads: 64,
+        dk: 2 ** 31 - 1,
+        dv: 1,
+        dOut: 1,
+      });
+      assert.equal(counts.projections, 2 ** 64);
+      assert.equal(counts.total, 2 ** 64);
+      for (const heads of [0, 65, 2 ** 31 - 1])
+        assert.throws(() => attn.multiHeadMultiplyAdds({ n: 1, dModel: 64, heads, dk: 1, dv: 1, dOut: 1 }), {
+          code: heads === 0 ? 'bad_option' : 'out_of_range',
+          argument: 'heads',
+          ...(heads === 0 ? {} : { message: `heads must be a whole number from 1 to 64 (got ${heads})` }),
+        });
+    });
+
     it('the 1 GiB rule counts every head: n = 4096 with 8 heads is refused by its shape before any value is copied', () => {
       const x = { rows: 4096, cols: 8, data: new Float32Array(4096 * 8) },
         w = { rows: 8, cols: 8, data: new Float32Array(64) };
