@@ -21,8 +21,11 @@
 // errors, their fields — is made without a prototype (new_object: Object.create(null), captured
 // when the module starts), so that writing its properties defines them and can reach no setter on
 // Object.prototype (a setter there used to run mid-call, call the module again and have
-// begin_call free the outer call's memory under it). api.mjs copies them into ordinary objects
-// once the call has returned, and refuses a call made while another runs (wasm/boundary.mjs).
+// begin_call free the outer call's memory under it). What they read comes without a prototype too:
+// api.mjs hands over prototype-less records, so an option left out, such as `out`, is absent here
+// rather than whatever a getter on Object.prototype answers. api.mjs copies the results into
+// ordinary objects once the call has returned, and refuses a call made while another runs
+// (wasm/boundary.mjs).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
