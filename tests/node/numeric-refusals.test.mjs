@@ -50,6 +50,18 @@ function cases(attn) {
     (x) => attn.multiHeadAttentionSteps({ ...heads, temperature: x }),
     new Set([1 + 1e-7]),
   );
+  const layer = { ...heads, gradOutput: I2 };
+  add('multiHeadAttentionBackward heads', (x) => attn.multiHeadAttentionBackward({ ...layer, heads: x }));
+  add(
+    'multiHeadAttentionBackward temperature',
+    (x) => attn.multiHeadAttentionBackward({ ...layer, temperature: x }),
+    new Set([1 + 1e-7]),
+  );
+  add(
+    'multiHeadAttentionBackward a cell of gradOutput',
+    (x) => attn.multiHeadAttentionBackward({ ...layer, gradOutput: withCell(x) }),
+    new Set([1 + 1e-7, 1e-50]),
+  );
   const shape = { n: 2, dModel: 2, heads: 1, dk: 2, dv: 2, dOut: 2 };
   for (const key of Object.keys(shape))
     add(`multiHeadMultiplyAdds ${key}`, (x) => attn.multiHeadMultiplyAdds({ ...shape, [key]: x }));
@@ -121,8 +133,8 @@ describe('every numeric refusal quotes the value as given', () => {
           `${what} = ${as} is refused`,
         );
       }
-    // (so that the table cannot quietly lose its rows: 58 numeric options)
-    assert.ok(all.length >= 58, `${all.length} options tried`);
+    // (so that the table cannot quietly lose its rows: 61 numeric options)
+    assert.ok(all.length >= 61, `${all.length} options tried`);
   });
 
   it('the learning rate, as the issue found it: 1.0000001, 1e−50, NaN', () => {

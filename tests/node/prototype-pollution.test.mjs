@@ -24,6 +24,7 @@ const RESULT_KEYS = [
   ...['scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output', 'nonFinite', 'divisor'],
   ...['concat', 'multiplyAdds', 'projections', 'weighting', 'outputProjection', 'total'],
   ...['forward', 'gradV', 'gradWeights', 'gradScaled', 'gradScores', 'gradQ', 'gradK', 'bytes', 'limit'],
+  ...['gradWo', 'gradConcat', 'gradWq', 'gradWk', 'gradWv', 'gradX'],
   ...['id', 'loss', 'accuracy', 'steps', 'softmaxGradient', 'logits', 'scored', 'causal'],
   ...['tokenEmbedding', 'positionEmbedding', 'wQ', 'wK', 'wV', 'wOut', 'bOut'],
   ...['error', 'code', 'message', 'argument', 'cell', 'params', 'row', 'col', 'got', 'need', 'index'],
@@ -199,6 +200,46 @@ for (const build of ['simd', 'scalar']) {
           ],
           1e-6,
           `${path}: gradWeights`,
+        );
+      }
+    });
+
+    it('multiHeadAttentionBackward with one head: the layer’s gradients, and the head’s as attentionBackward’s', () => {
+      const gradOutput = matrix([
+        [1, 0],
+        [0, 0],
+      ]); // L = O₁₁, O = concat·W_O = A·V with W_O = I₂
+      for (const path of ['simd', 'reference']) {
+        const b = clean(
+          () => attn.multiHeadAttentionBackward({ x: I2, wq: I2, wk: I2, wv: V10, wo: I2, heads: 1, gradOutput, path }),
+          path,
+        );
+        const layer = ['forward', 'gradWo', 'gradConcat', 'heads', 'gradQ', 'gradK', 'gradV', 'gradWq', 'gradWk'];
+        assertComplete(b, [...layer, 'gradWv', 'gradX'], path);
+        assertClose(assert, b.forward.output, AV, 1e-4, `${path}: forward output`);
+        // dW_O = concatᵀ·dO: AV's first row as a column
+        assertClose(
+          assert,
+          b.gradWo,
+          [
+            [6.698, 0],
+            [3.302, 0],
+          ],
+          1e-4,
+          `${path}: gradWo`,
+        );
+        assert.ok(Array.isArray(b.heads) && b.heads.length === 1, 'one head, in an array');
+        const head = ['gradOutput', 'gradV', 'gradWeights', 'gradScaled', 'gradScores', 'gradQ', 'gradK'];
+        assertComplete(b.heads[0], head, `${path}: head 1`);
+        assertClose(
+          assert,
+          b.heads[0].gradV,
+          [
+            [0.6698, 0],
+            [0.3302, 0],
+          ],
+          1e-4,
+          `${path}: head 1's gradV`,
         );
       }
     });
