@@ -6,8 +6,9 @@ import { computeModel, largestDifference } from '../model.js';
 import { OPTION_KEYS } from '../options.js';
 import { renderEngineInfo } from '../views/engine-info.js';
 
-// Everything besides the matrices that the numbers depend on.
-const INPUT_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'heads', 'head', ...OPTION_KEYS];
+// Everything besides the input matrices that the numbers depend on: the backward steps' loss and
+// its matrix (Y or the given dO) too, so that the loss box's Apply recomputes at once.
+const INPUT_KEYS = ['mode', 'n', 'd', 'dk', 'dv', 'heads', 'head', ...OPTION_KEYS, 'loss', 'y', 'dout'];
 
 export function createEngineCalls(page) {
   let path = 'simd'; // which code computes: the SIMD loops (default) or the reference
