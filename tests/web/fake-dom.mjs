@@ -45,10 +45,23 @@ class FakeElement extends FakeNode {
     return this.attributes.get(name) ?? null;
   }
   addEventListener() {}
+  // A node is in one place at a time, as in a browser: appended elsewhere, it leaves its parent
+  // (a view that writes one node twice loses the first copy, and the tests see it).
   append(...children) {
-    for (const child of children) this.childNodes.push(typeof child === 'string' ? new FakeText(child) : child);
+    for (const child of children) {
+      const node = typeof child === 'string' ? new FakeText(child) : child;
+      node.parentNode?.removeChild(node);
+      node.parentNode = this;
+      this.childNodes.push(node);
+    }
+  }
+  removeChild(node) {
+    this.childNodes = this.childNodes.filter((child) => child !== node);
+    node.parentNode = null;
+    return node;
   }
   replaceChildren(...children) {
+    for (const child of this.childNodes) child.parentNode = null;
     this.childNodes = [];
     this.append(...children);
   }

@@ -144,9 +144,12 @@ function gradScaledLines(ctx) {
   const dot = along.reduce((total, [r, c]) => total + at(model.weights, r, c) * at(model.gradWeights, r, c), 0);
   const a = fa(at(model.weights, i, j));
   const g = fg(at(model.gradWeights, i, j));
-  const sumSymbol = column
-    ? [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`t${j + 1}`)), d('A', `t${j + 1}`)]
-    : [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}t`)), d('A', `${i + 1}t`)];
+  // Made anew for each place it is written: a DOM node inserted a second time leaves the first
+  // place, and the softmax line would lose its sum ("A₁₁(dA₁₁ − )").
+  const sumSymbol = () =>
+    column
+      ? [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`t${j + 1}`)), d('A', `t${j + 1}`)]
+      : [mo('∑', { largeop: 'false' }), msub(mi('A'), mi(`${i + 1}t`)), d('A', `${i + 1}t`)];
   const terms = products(
     along.map(([r, c]) => [fa(at(model.weights, r, c)), fg(at(model.gradWeights, r, c))]),
     { expanded, onExpand, t },
@@ -154,13 +157,13 @@ function gradScaledLines(ctx) {
   return [
     // The sum is the popover's own line: the step's formula shows dZ_ij with the sum's value in it.
     line([], t(column ? 'explain.gradSumColumn' : 'explain.gradSum'), [
-      [...sumSymbol],
+      sumSymbol(),
       ...terms,
       [mn(formatNumber(dot, state.digits))],
     ]),
     line(['dscores'], t('explain.gradSoftmax'), [
       [d('Z', ij)],
-      [msub(mi('A'), ij), paren(d('A', ij), mo('−'), ...sumSymbol)],
+      [msub(mi('A'), ij), paren(d('A', ij), mo('−'), ...sumSymbol())],
       [num(a), mo('·'), paren(num(g), mo('−'), num(formatNumber(dot, state.digits), { bracketNegative: true }))],
       [value],
     ]),
