@@ -100,11 +100,36 @@ export function backwardModel(engine, state, model, { path, options }) {
   });
   if (model.x) {
     const xT = transpose(model.x);
-    out.gradWq = engine.project({ x: xT, w: grads.gradQ, path });
-    out.gradWk = engine.project({ x: xT, w: grads.gradK, path });
-    out.gradWv = engine.project({ x: xT, w: grads.gradV, path });
+    out.gradWq = weightGradient(engine, xT, grads.gradQ, path);
+    out.gradWk = weightGradient(engine, xT, grads.gradK, path);
+    out.gradWv = weightGradient(engine, xT, grads.gradV, path);
   }
   return out;
+}
+
+/**
+ * Xᵀ·dM, the head's block of dW (M = Q, K, V), by the core's project(). The core takes only finite
+ * factors (a NaN or ±∞ in its input is refused as the caller's error), but a gradient that outgrew
+ * float32 on the way (dV = Aᵀ·dO overflowed, from a finite dO) is a result to show, not an input to
+ * refuse: its product is made here, as the core's reference path makes it (reference.cpp matmul:
+ * Σ_i in order, each product and each sum rounded to float32), so that ∞ and NaN come out where
+ * float32 gives them, and model.js counts them for the notice.
+ */
+function weightGradient(engine, xT, grad, path) {
+  return grad.data.every(Number.isFinite) ? engine.project({ x: xT, w: grad, path }) : float32Product(xT, grad);
+}
+
+/** a·b in float32, the reference's order: out_ic = Σ_t a_it·b_tc, each step rounded (Math.fround). */
+function float32Product(a, b) {
+  const out = new Float32Array(a.rows * b.cols);
+  for (let i = 0; i < a.rows; i++)
+    for (let c = 0; c < b.cols; c++) {
+      let sum = 0;
+      for (let t = 0; t < a.cols; t++)
+        sum = Math.fround(sum + Math.fround(a.data[i * a.cols + t] * b.data[t * b.cols + c]));
+      out[i * b.cols + c] = sum;
+    }
+  return { rows: a.rows, cols: b.cols, data: out };
 }
 
 /**
