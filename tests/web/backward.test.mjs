@@ -144,7 +144,7 @@ test('a masked pair passes no gradient: with the causal mask, dZ and dS are 0 ab
     toRows(m[name]).forEach((row, i) => row.forEach((x, j) => j > i && assert.equal(x, 0, `${name}[${i}][${j}]`)));
 });
 
-test('the loss in the URL: loss, y and dout round-trip; a link without a loss reads as before; a wrong shape is refused', () => {
+test('the loss in the URL: loss, y and dout round-trip; a link without a loss reads as before; a missing or misshapen matrix is named', () => {
   const article = defaultState();
   assert.doesNotMatch(serializeState(article), /loss|dout|&y=/);
   const mse = { ...setLossCell(setLoss(article, 'mse', v(article)), 0, 1, 2.5), step: 12 };
@@ -156,8 +156,42 @@ test('the loss in the URL: loss, y and dout round-trip; a link without a loss re
   assert.equal(stepIdAt(back.state, 12), 'dweights');
   const given = setLoss(article, 'given', v(article));
   assert.deepEqual(parseState(serializeState(given)).state.dout, given.dout);
-  assert.equal(parseState(hash.replace('y=10,2.5;0,10', 'y=10,2.5')).notice, 'badHash');
-  assert.equal(parseState('#loss=mse').notice, 'badHash');
+  // A hand-written link whose Y is missing or not AV's shape opens with the rest kept: the cells
+  // that fit are kept, the others 0, and the notice names the field (issue 29).
+  const short = parseState(hash.replace('y=10,2.5;0,10', 'y=10,2.5'));
+  assert.deepEqual(short.notice, {
+    key: 'linkLoss',
+    problem: 'shape',
+    field: 'y',
+    loss: 'mse',
+    rows: 2,
+    cols: 2,
+    text: '10,2.5',
+  });
+  assert.deepEqual(
+    [short.state.y, short.state.step],
+    [
+      [
+        [10, 2.5],
+        [0, 0],
+      ],
+      12,
+    ],
+  );
+  const missing = parseState('#step=9&loss=mse');
+  assert.deepEqual([missing.notice.key, missing.notice.problem, missing.notice.field], ['linkLoss', 'missing', 'y']);
+  assert.deepEqual(
+    [missing.state.step, missing.state.loss, missing.state.y],
+    [
+      9,
+      'mse',
+      [
+        [0, 0],
+        [0, 0],
+      ],
+    ],
+  );
+  assert.equal(parseState('#step=13&loss=given').notice.field, 'dout');
   assert.equal(parseState('#step=10').notice, 'badHash', 'no backward steps without a loss');
   // Turned off, the backward steps go and the step stays within the list.
   const off = setLoss({ ...mse, step: 14 }, 'none', v(article));

@@ -16,7 +16,7 @@ import {
   randomMatrix,
   randomRange,
 } from './presets.js';
-import { STEPS, stepsFor } from './steps.js';
+import { STEPS, stepsFor, stepNumber } from './steps.js';
 import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
 import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
@@ -80,7 +80,8 @@ const matrix = {
       return undefined;
     return rows.map((row) => row.map(Number));
   },
-  format: (rows) => rows.map((row) => row.join(',')).join(';'),
+  // −0 written as -0 (String(-0) is "0"): a link gives back the very numbers it was written from.
+  format: (rows) => rows.map((row) => row.map((v) => (Object.is(v, -0) ? '-0' : String(v))).join(',')).join(';'),
 };
 
 const size = integer(1, SIZE_LIMIT);
@@ -101,6 +102,9 @@ const articleLink = {
   notice: 'linkArticle',
   format: String,
 };
+
+/** Whose words can label the rows: none (numbers 1…n), or a preset's that has words. */
+const WORDS = ['none', ...PRESETS.filter((preset) => presetTokens(preset, 'en'))];
 
 /** The theme switch's choices: follow the system's light or dark, or fix one. */
 export const THEMES = ['system', 'light', 'dark'];
@@ -130,8 +134,9 @@ export const FIELDS = [
   { key: 'theme', type: oneOf(THEMES), initial: 'system', only: (s) => s.theme !== 'system' },
   // The article's address, for a blog that hosts it (article.js); none: the build's, or no link.
   { key: 'article', type: articleLink, initial: '', only: (s) => s.article !== '' },
-  // Whose words label the rows ("它 是 猫"): kept when a preset's numbers are edited, until n changes.
-  { key: 'words', type: oneOf(['none', 'cat']), initial: 'none', only: (s) => s.preset === 'custom' },
+  // Whose words label the rows (a preset's with words: "它 是 猫", its 2-head version too): kept
+  // when a preset's numbers are edited, until n changes.
+  { key: 'words', type: oneOf(WORDS), initial: 'none', only: (s) => s.preset === 'custom' },
   // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the
   // stage of the step; `panel=1` adds the input panel and `nav=1` the step navigation.
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
@@ -221,7 +226,9 @@ export function withoutEmbed(state) {
  * did not parse and the default state is returned instead (never a half-read state), or
  * { key: 'linkTemperature', problem, text } when only its temperature was refused (a number
  * vocabulary.mjs's rule refuses, written as `text`): the rest of the link is read, τ is the default;
- * likewise { key: 'linkArticle', … } for an article link that is not https: (no link is kept).
+ * likewise { key: 'linkArticle', … } for an article link that is not https: (no link is kept), and
+ * { key: 'linkLoss', problem: 'missing' | 'shape', field: 'y' | 'dout', loss, rows, cols, text }
+ * for a loss whose matrix is missing or not in its shape (it is fitted: cells kept, new ones 0).
  */
 export function parseState(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -259,7 +266,15 @@ export function parseState(hash) {
   resolvePreset(state);
   if (state.heads > 1 && state.mode !== 'x') return fallback; // heads are computed from X
   if (!shapesAgree(state)) return fallback;
-  if (!lossAgrees(state)) return fallback; // the loss's matrix, n × d_v of one head
+  // The loss's matrix missing, or not in the shape its loss needs (lossShape; a hand-written link): the rest is read,
+  // the matrix fitted (its cells that fit kept, the others 0), and the notice names the field.
+  if (!lossAgrees(state)) {
+    const field = LOSS_MATRIX[state.loss];
+    const [rows, cols] = lossShape(state);
+    const problem = raw.has(field) ? 'shape' : 'missing';
+    notice = { key: 'linkLoss', problem, field, loss: state.loss, rows, cols, text: raw.get(field) ?? '' };
+    Object.assign(state, fitLoss(state));
+  }
   if (state.step > stepsFor(state).length) return fallback; // concat and ·W_O: with heads only
   if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
   for (const name of Object.keys(state.mats)) if (!(name in inputShapes(state))) delete state.mats[name];
@@ -276,7 +291,37 @@ const copy = (state) => ({
 });
 
 export function choosePreset(state, preset) {
-  return resolvePreset({ ...copy(state), preset });
+  return keepStep(state, resolvePreset({ ...copy(state), preset }));
+}
+
+/**
+ * The step of `next`, a change of `previous` that may change which steps there are (a preset, the
+ * heads, the mode, the loss): the reader stays on the same step by its identity where `next` still
+ * has it (dO stays dO when the heads change, though its number moves), else on the nearest step
+ * before it that `next` has (from concat to one head: AV). A change that moved the step itself
+ * (`next.step` is not `previous.step`: a step chosen, Back) keeps its number, within next's steps.
+ */
+export function keepStep(previous, next) {
+  const count = stepsFor(next).length;
+  if (next.step !== previous.step) return next.step <= count ? next : { ...next, step: count };
+  const before = stepsFor(previous).map((step) => step.id);
+  for (let k = Math.min(previous.step, before.length); k >= 1; k--) {
+    const step = stepNumber(next, before[k - 1]);
+    if (step) return step === next.step ? next : { ...next, step };
+  }
+  return { ...next, step: 1 };
+}
+
+/**
+ * What the page makes of a change as it adopts it (controller/page.js commit): the loss's matrix in
+ * AV's shape (fitLoss), and the step kept by its identity (keepStep) — or, for a state read from a
+ * link or from Back (`fromUrl`), its number, within the state's steps.
+ */
+export function adopt(previous, next, { fromUrl = false } = {}) {
+  const fitted = fitLoss(next);
+  if (!fromUrl) return keepStep(previous, fitted);
+  const count = stepsFor(fitted).length;
+  return fitted.step <= count ? fitted : { ...fitted, step: count };
 }
 
 export function setOption(state, key, value) {
@@ -328,7 +373,6 @@ export function setMatrix(state, name, rows) {
 export function switchMode(state, mode, projections) {
   if (mode === state.mode) return state;
   const next = { ...copy(state), mode, preset: 'custom', heads: 1, head: 1 };
-  if (mode === 'qkv') next.step = Math.min(next.step, stepsFor(next).length);
   if (mode === 'qkv') {
     next.mats = { q: copyRows(projections.q), k: copyRows(projections.k), v: copyRows(projections.v) };
     // One head's Q, K, V are narrower than W_Q and W_V were (d_k = h·d_k / h).
@@ -340,27 +384,26 @@ export function switchMode(state, mode, projections) {
     next.d = state.n;
     next.mats = { x: identity, wq: next.mats.q, wk: next.mats.k, wv: next.mats.v };
   }
-  return next;
+  return keepStep(state, next);
 }
 
 /**
  * `heads` heads (multi-head attention), computed from X: from "Q, K, V directly" the inputs first
  * become X = I_n and W = Q, K, V (switchMode). A new W_O is seeded random, like a grown matrix;
- * the shown head and step stay where they are if they still exist. The core refuses a count that
+ * the shown head stays if it still exists, and the step by its identity (keepStep). The core refuses a count that
  * does not divide d_k and d_v (heads_indivisible), in the reader's words at the field.
  */
 export function setHeads(state, heads, projections) {
   if (heads === state.heads) return state;
   const from = heads > 1 && state.mode !== 'x' ? switchMode(state, 'x', projections) : copy(state);
-  const next = { ...from, heads, head: Math.min(state.head, heads) };
-  next.step = Math.min(next.step, stepsFor(next).length);
-  if (next.preset === 'random') return resolvePreset(next);
+  const next = { ...from, step: state.step, heads, head: Math.min(state.head, heads) };
+  if (next.preset === 'random') return keepStep(state, resolvePreset(next));
   next.preset = 'custom';
   const [r, c] = inputShapes(next).wo ?? [];
   if (!r) delete next.mats.wo;
   else if (next.mats.wo?.length !== next[r] || next.mats.wo[0].length !== next[c])
     next.mats.wo = randomMatrix(seededRandom(next.seed + 7919), next[r], next[c], randomRange('wo', next));
-  return next;
+  return keepStep(state, next);
 }
 
 // ---- The loss of the backward steps (backward.js) ------------------------------------------------
@@ -395,7 +438,7 @@ export function fitLoss(state) {
  * AV as rows: the target Y of ½‖AV − Y‖² starts as V (each word keeps only its own value: on the
  * worked example Y = 10·I, and the gradient sharpens A towards I); a given dO starts as the
  * gradient of L = (AV)₁₁ (1 in its first cell), the README's worked example. A matrix the state
- * already holds in the right shape is kept. The step stays if it still exists.
+ * already holds in the right shape is kept. The step stays if it still exists (keepStep).
  * With heads the loss is on the layer's output O = concat·W_O, n × d like X, and Y starts as X: the
  * layer asked to give each word back its own input.
  */
@@ -405,8 +448,7 @@ export function setLoss(state, loss, shown) {
   if (loss === 'mse' && !lossAgrees(next)) next.y = copyRows((next.heads ?? 1) > 1 ? next.mats.x : shown.v);
   if (loss === 'given' && !lossAgrees(next))
     next.dout = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i + j === 0 ? 1 : 0)));
-  next.step = Math.min(next.step, stepsFor(next).length);
-  return next;
+  return keepStep(state, next);
 }
 
 /** One cell of the loss's matrix (Y or the given dO); the inputs stay as they are. */

@@ -7,13 +7,19 @@ import { writePreference } from '../storage.js';
 import { listeners } from './listeners.js';
 import { temperatureMessage } from '../input-rules.js';
 
-/** The notice at the top: a key ('badHash', 'updated') or a link's refused temperature or article (state.js). */
+/** The notice at the top: a key ('badHash', 'updated'), or a link's refused temperature or article, or its loss's matrix missing (state.js). */
 const noticeText = (said, t) =>
   said.key === 'linkTemperature'
     ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
     : said.key === 'linkArticle'
       ? t('notice.linkArticle', { text: said.text.length > 80 ? `${said.text.slice(0, 79)}…` : said.text })
-      : t(`notice.${said}`);
+      : said.key === 'linkLoss'
+        ? lossNotice(said, t)
+        : t(`notice.${said}`);
+
+/** A link's loss without its matrix, or with one not in AV's shape (state.js parseState). */
+const lossNotice = ({ problem, field, loss, rows, cols }, t) =>
+  t(`notice.linkLoss.${problem}`, { field, loss, rows, cols, what: t(`notice.linkLoss.${field}`) });
 
 export function createFrame(page) {
   const events = listeners();

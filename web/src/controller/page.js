@@ -8,7 +8,7 @@
 // order they were registered; commit(next) computes through the engine part and, on success, tells
 // every part (committed) before rendering.
 
-import { serializeState, withoutEmbed, fitLoss } from '../state.js';
+import { serializeState, withoutEmbed, adopt } from '../state.js';
 import { engineErrorField, describeEngineError } from '../engine-errors.js';
 import { translator } from '../i18n/index.js';
 import { presetTokens } from '../presets.js';
@@ -63,7 +63,8 @@ export function createPage({ dom, host, state, notice }) {
  * `gesture` names a run of edits that undo takes as one (an arrow's drag, controller/arrows.js).
  */
 function commit(page, parts, next, { panel = true, edit = false, fromUrl = false, gesture } = {}) {
-  next = fitLoss(next); // the loss's matrix follows AV's shape (n, d_v, the heads)
+  // The loss's matrix follows AV's shape (n, d_v, the heads), and the reader stays on the same step.
+  next = adopt(page.state, next, { fromUrl });
   for (const key of page.errors.keys()) if (key.startsWith('engine')) page.errors.delete(key);
   try {
     page.model = page.part('engine').compute(next);

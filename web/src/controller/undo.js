@@ -7,7 +7,6 @@
 // A matrix's "reset" returns it to its values when its example was chosen (or the page opened).
 
 import { serializeState, parseState, setMatrix } from '../state.js';
-import { stepCount } from '../steps.js';
 import { renderUndoBar } from '../views/undo-bar.js';
 import { listeners } from './listeners.js';
 
@@ -53,12 +52,14 @@ export function createUndo(page) {
   let restoring = false;
   const resets = matrixResets(page);
 
-  /** Shows the inputs of `entry` (a state's hash) with the current step, view, language and theme. */
+  /**
+   * Shows the inputs of `entry` (a state's hash) with the current view, language and theme, and the
+   * current step by its identity where the entry has it (the commit's keepStep).
+   */
   function restore(entry) {
     const { state } = page;
     const kept = Object.fromEntries(KEPT.map((key) => [key, state[key]]));
     const next = { ...parseState(entry).state, ...kept };
-    next.step = Math.min(next.step, stepCount(next));
     restoring = true;
     page.errors.clear();
     const done = page.commit(next);
@@ -67,12 +68,16 @@ export function createUndo(page) {
     return done;
   }
 
+  // The entries are moved before the commit, so that the buttons it draws say what can be undone
+  // and redone after it (Redo was drawn disabled after an Undo); put back if the core refuses.
   function move(from, to) {
     if (!from.length) return;
     const target = from.pop();
-    const current = serializeState(page.state);
-    if (restore(target)) to.push(current);
-    else from.push(target);
+    to.push(serializeState(page.state));
+    if (restore(target)) return;
+    to.pop();
+    from.push(target);
+    page.render({ panel: false, frame: false });
   }
   const undo = () => move(past, future);
   const redo = () => move(future, past);

@@ -304,6 +304,12 @@ export default {
   'err.temperatureBelow':
     "τ = {value} is below float32's smallest positive number, {min}: the core would compute with τ = 0.",
   'err.temperatureAbove': "τ = {value} is beyond float32's largest number, {max}: the core would compute with τ = ∞.",
+  'notice.linkLoss.missing':
+    'This link has loss={loss} but not its matrix {field} ({what}): it is taken as all zeros, and the rest of the link opens as it is.',
+  'notice.linkLoss.shape':
+    "This link's {field} ({what}) is not {rows} × {cols}, the shape its loss needs: the cells that fit are kept, the others are 0, and the rest of the link opens as it is.",
+  'notice.linkLoss.y': 'the target Y',
+  'notice.linkLoss.dout': 'the given dO',
   'notice.linkTemperature': "This link's temperature cannot be used, so τ = 1 is shown instead. {message}",
   'err.kept': '{typed} is not computed. {message} Until this cell changes, the page computes with {used}.',
   'err.underflow': "{value} is below float32's smallest positive number, {min}: the core computes with 0.",

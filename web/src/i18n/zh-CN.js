@@ -295,6 +295,12 @@ export default {
   'err.temperature': '温度必须是大于 0 的有限数。',
   'err.temperatureBelow': 'τ = {value} 小于 float32 能表示的最小正数 {min}:计算核心里它会变成 τ = 0。',
   'err.temperatureAbove': 'τ = {value} 超出了 float32 能表示的最大数 {max}:计算核心里它会变成 τ = ∞。',
+  'notice.linkLoss.missing':
+    '链接里有 loss={loss},却没有它的矩阵 {field}({what}):这里按全 0 计,链接的其余部分照常打开。',
+  'notice.linkLoss.shape':
+    '链接里的 {field}({what})不是损失需要的 {rows} × {cols}:能对上的格子保留,其余按 0 计,链接的其余部分照常打开。',
+  'notice.linkLoss.y': '目标 Y',
+  'notice.linkLoss.dout': '给定的 dO',
   'notice.linkTemperature': '这个链接里的温度无法使用,因此显示的是 τ = 1。{message}',
   'err.kept': '{typed} 没有参与计算。{message} 在这个格子改动之前,页面用 {used} 计算。',
   'err.underflow': '{value} 小于 float32 能表示的最小正数 {min}:计算核心按 0 计算。',
