@@ -551,7 +551,7 @@ export const STEP_LIST = Object.freeze([
     map: {
       matrices: () => ['gradWo', 'gradConcat'],
       symbol: (m, s) => m.symbol('gradConcat', s),
-      op: (m) => [m.mo('·'), m.msup(m.msub(m.mi('W'), m.mi('O')), m.mo('⊤'))],
+      op: (m, s) => [m.mo('·'), m.msup(...m.symbol('wo', s), m.mo('⊤'))],
       shape: (s) => [s.n, s.dv],
     },
     controls: [],
@@ -578,7 +578,7 @@ export const STEP_LIST = Object.freeze([
     produces: ['gradOutput'],
     map: {
       matrices: () => ['gradOutput'],
-      symbol: (m) => [m.mi('d'), m.msub(m.mi('head'), m.mi('i'))],
+      symbol: (m) => [m.mi('d'), m.mi('head')],
       op: (m) => [m.mo('[ | ]')],
       shape: (s) => [s.n, sizeOf(s, 'dvHead')],
     },

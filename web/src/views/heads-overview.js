@@ -205,9 +205,12 @@ export function headCostNote({ state, model, t }) {
   );
 }
 
-/** A head's card of gradients: its name in its colour, its dS_i, its largest |dS_i| and its button. */
+/**
+ * A head's card of gradients: its name in its colour, its dS_i, its largest |dS_i| and its button,
+ * which shows that head here (on.head: the step stays, its block of d(concat) is the one drawn).
+ */
 function headGradCard(grads, index, ctx) {
-  const { state, t, theme, chooseHead } = ctx;
+  const { state, t, theme, on } = ctx;
   const color = headColor(index, theme);
   const scores = grads.gradScores;
   const words = wordsOf(ctx.tokens, scores.rows);
@@ -227,7 +230,7 @@ function headGradCard(grads, index, ctx) {
         class: 'head-open',
         id: `head-grads-open-${index + 1}`,
         'aria-pressed': String(current),
-        onclick: () => chooseHead(index + 1),
+        onclick: () => on.head(index + 1),
       },
       t('headGrads.open', { i: index + 1 }),
     ),
@@ -236,8 +239,8 @@ function headGradCard(grads, index, ctx) {
 
 /**
  * After d(concat) is split (the dsplit step): every head's gradient of its scores dS_i, each from
- * its own block of d(concat), with a button that walks that head's backward steps. ctx as
- * renderHeadsOverview's; null without the heads' gradients.
+ * its own block of d(concat), with a button that shows that head's block and backward steps. ctx as
+ * renderHeadsOverview's, with on (the panel's requests); null without the heads' gradients.
  */
 export function renderHeadGradsOverview(ctx) {
   const { model, t } = ctx;
