@@ -20,6 +20,9 @@ import { layoutMatrices, drawMatrices, PNG_SIZES } from '../../web/src/labs/expo
 import { float32Text } from '../../web/src/labs/export/numbers.js';
 import { exportFileName } from '../../web/src/labs/export/file-name.js';
 import { STEP_MATRICES } from '../../web/src/labs/export/matrices.js';
+import { pngPanels } from '../../web/src/views/export-bar.js';
+import { translator } from '../../web/src/i18n/index.js';
+import { HEAD_COLORS } from '../../web/src/head-colors.js';
 
 let engine, dir;
 before(async () => {
@@ -362,4 +365,61 @@ test('NumPy: a matrix with 1e−5 beside 1e−7 prints in one form, with an expo
     ['0.5000', '0.5000'],
     ['0.5000', '0.5000'],
   ]);
+});
+
+// The recording context with the strokes a masked cell's hatching draws.
+function strokingContext() {
+  const ctx = recordingContext();
+  for (const method of ['beginPath', 'moveTo', 'lineTo', 'stroke'])
+    ctx[method] = (...args) => ctx.calls.push({ method, args, strokeStyle: ctx.strokeStyle });
+  return ctx;
+}
+
+test('PNG: the rows carry their words, a causal mask its hatching, as on the page', () => {
+  const state = { ...setOption(choosePreset(article, 'cat'), 'mask', 'causal'), step: 8 };
+  const model = computeModel(engine, state);
+  const panels = pngPanels({ model, state, theme: 'light', t: translator('zh-CN'), tokens: ['它', '是', '猫'] });
+  const weights = panels.find((p) => p.matrix === model.weights);
+  assert.deepEqual(weights.rowLabels, ['它', '是', '猫']);
+  assert.equal(weights.masked(0, 1), true, '它 does not see 是');
+  assert.equal(weights.masked(1, 0), false);
+  const layout = layoutMatrices(panels, { digits: 4 });
+  const ctx = strokingContext();
+  drawMatrices(ctx, layout);
+  const texts = ctx.calls.filter((c) => c.method === 'fillText').map((c) => c.args[0]);
+  for (const word of ['它', '是', '猫']) assert.ok(texts.includes(word), `the word ${word}`);
+  // Three masked weights (above the diagonal of 3 × 3), each hatched: one stroke per cell.
+  const item = layout.items.find((i) => i.matrix === model.weights);
+  assert.equal(ctx.calls.filter((c) => c.method === 'stroke').length, 3);
+  const first = ctx.calls.find((c) => c.method === 'moveTo');
+  const [x, y] = first.args;
+  assert.ok(
+    x >= item.cellsX + item.cellWidth && x <= item.cellsX + 2 * item.cellWidth && y >= item.cellsY,
+    'the first hatching is in cell (1, 2)',
+  );
+  // The words stand left of the cells, not over them.
+  const word = ctx.calls.find((c) => c.method === 'fillText' && c.args[0] === '它');
+  assert.ok(word.args[1] < item.cellsX, `它 at x = ${word.args[1]}, cells from ${item.cellsX}`);
+});
+
+test("PNG: with heads, concat's columns carry each head's band and name in the head's colour", () => {
+  const heads = choosePreset(article, 'heads');
+  const state = { ...heads, step: 10 }; // concat
+  const model = computeModel(engine, state);
+  const panels = pngPanels({ model, state, theme: 'light', t: translator('zh-CN'), tokens: ['它', '是', '猫'] });
+  assert.equal(panels.length, 1);
+  const [concat] = panels;
+  assert.equal(concat.blocks.width, 2, 'd_v = 4 over 2 heads');
+  const ctx = recordingContext();
+  drawMatrices(ctx, layoutMatrices(panels, { digits: 4 }));
+  const named = ctx.calls.filter((c) => c.method === 'fillText' && /^头 \d$/.test(c.args[0]));
+  assert.deepEqual(
+    named.map((c) => [c.args[0], c.fillStyle]),
+    [
+      ['头 1', HEAD_COLORS.light[0]],
+      ['头 2', HEAD_COLORS.light[1]],
+    ],
+  );
+  const bands = ctx.calls.filter((c) => c.method === 'fillRect' && HEAD_COLORS.light.includes(c.fillStyle));
+  assert.equal(bands.length, 2, 'a band over each head’s columns');
 });

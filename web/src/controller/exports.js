@@ -31,7 +31,14 @@ export function createExports(page) {
   return {
     render() {
       const { state, model, t } = page;
-      renderExportBar(page.$('export-bar'), { state, model, t, theme: page.theme(), onPrint: print });
+      renderExportBar(page.$('export-bar'), {
+        state,
+        model,
+        t,
+        theme: page.theme(),
+        tokens: page.tokens(),
+        onPrint: print,
+      });
     },
     destroy: () => events.removeAll(),
     listeners: events,

@@ -6,8 +6,9 @@
 // The buttons are built once and relabelled, so that the one under the keyboard keeps its focus.
 
 import { h, setText } from './dom.js';
-import { stepIdAt } from '../steps.js';
+import { stepIdAt, stepById, stepFigures, FIGURES, sizeOf } from '../steps.js';
 import { KIND_OF } from '../colors.js';
+import { HEAD_COLORS } from '../head-colors.js';
 import { symbol } from './names.js';
 import { numpyScript } from '../labs/export/numpy.js';
 import { exportJson } from '../labs/export/json.js';
@@ -27,13 +28,39 @@ function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+/**
+ * The current step's matrices as the PNG draws them (labs/export/png.js): each with what the stage
+ * shows around it — its words (steps.js FIGURE `labels`), its heads' blocks (`blocks`, `rowBlocks`)
+ * and its masked cells (`masked`, the core's mask).
+ */
+export function pngPanels({ model, state, theme, t, tokens }) {
+  const stepId = stepIdAt(state, state.step);
+  const looks = new Map(stepFigures(stepById(stepId), state).map((look) => [FIGURES[look.figure].field, look]));
+  const blocksOf = (size) =>
+    size && {
+      width: sizeOf(state, size),
+      colors: HEAD_COLORS[theme] ?? HEAD_COLORS.light,
+      label: (b) => t('heads.headN', { i: b + 1 }),
+    };
+  const kept = model.kept;
+  return stepMatrices(stepId, state.mode, state.heads, state.loss).map((id) => {
+    const look = looks.get(id) ?? {};
+    return {
+      label: symbol(id, state).text,
+      matrix: model[id],
+      kind: KIND_OF[id],
+      rowLabels: look.labels && tokens ? tokens : undefined,
+      colLabels: look.labels === 'pair' && tokens ? tokens : undefined,
+      blocks: blocksOf(look.blocks),
+      rowBlocks: blocksOf(look.rowBlocks),
+      masked: look.masked && kept ? (i, j) => kept.data[i * kept.cols + j] === 0 : undefined,
+    };
+  });
+}
+
 /** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
-function stepPng(model, state, theme) {
-  const ids = stepMatrices(stepIdAt(state, state.step), state.mode, state.heads, state.loss);
-  const layout = layoutMatrices(
-    ids.map((id) => ({ label: symbol(id, state).text, matrix: model[id], kind: KIND_OF[id] })),
-    { digits: state.digits, theme },
-  );
+function stepPng(ctx) {
+  const layout = layoutMatrices(pngPanels(ctx), { digits: ctx.state.digits, theme: ctx.theme });
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(layout.width * layout.scale);
   canvas.height = Math.ceil(layout.height * layout.scale);
@@ -45,7 +72,7 @@ function stepPng(model, state, theme) {
 
 const built = new WeakMap();
 
-/** ctx: { state, model, t, theme, onPrint } */
+/** ctx: { state, model, t, theme, tokens (the rows' words, or null), onPrint } */
 export function renderExportBar(root, ctx) {
   let bar = built.get(root);
   if (!bar) {
@@ -63,7 +90,7 @@ function build(root) {
     numpy: { ext: 'py', save: () => text('text/x-python')(numpyScript(ctx.model, ctx.state, { file: file('py') })) },
     json: { ext: 'json', save: () => text('application/json')(exportJson(ctx.model, ctx.state)) },
     csv: { ext: 'csv', save: () => text('text/csv')(exportCsv(ctx.model, ctx.state)) },
-    png: { ext: 'png', save: () => stepPng(ctx.model, ctx.state, ctx.theme) },
+    png: { ext: 'png', save: () => stepPng(ctx) },
   };
   const status = h('span', { class: 'export-status', id: 'export-status' });
   const buttons = Object.fromEntries(
