@@ -16,6 +16,7 @@ import {
   parseState,
   serializeState,
   adopt,
+  keepStep,
   choosePreset,
   setOption,
   setCell,
@@ -202,4 +203,10 @@ test('a change keeps the step by its identity: dV stays dV through 1 → 2 → 1
   assert.equal(setHeads(onConcat, 1, projections(computed(onConcat))).step, 9);
   assert.equal(choosePreset({ ...heads, step: stepNumber(heads, 'outproj') }, 'article').step, 9);
   assert.equal(setLoss({ ...onDv, step: stepNumber(onDv, 'dw') }, 'none', { v: [] }).step, 9);
+  // A step named from another view (the training lab's hand-off to dO) is taken as it is named,
+  // even where the step the reader left had the same number (concat, with heads).
+  const dout = { ...withLoss, step: stepNumber(withLoss, 'dout') };
+  const lab = { ...onConcat, view: 'train-lab', step: dout.step };
+  assert.equal(stepIdAt(lab, lab.step), 'concat');
+  assert.equal(keepStep(lab, dout).step, dout.step);
 });

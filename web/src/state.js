@@ -299,11 +299,13 @@ export function choosePreset(state, preset) {
  * heads, the mode, the loss): the reader stays on the same step by its identity where `next` still
  * has it (dO stays dO when the heads change, though its number moves), else on the nearest step
  * before it that `next` has (from concat to one head: AV). A change that moved the step itself
- * (`next.step` is not `previous.step`: a step chosen, Back) keeps its number, within next's steps.
+ * (`next.step` is not `previous.step`: a step chosen, Back) or came from another view (a lab's
+ * hand-off names its step) keeps its number, within next's steps.
  */
 export function keepStep(previous, next) {
   const count = stepsFor(next).length;
-  if (next.step !== previous.step) return next.step <= count ? next : { ...next, step: count };
+  if (next.step !== previous.step || next.view !== previous.view)
+    return next.step <= count ? next : { ...next, step: count };
   const before = stepsFor(previous).map((step) => step.id);
   for (let k = Math.min(previous.step, before.length); k >= 1; k--) {
     const step = stepNumber(next, before[k - 1]);
