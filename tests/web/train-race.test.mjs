@@ -154,3 +154,26 @@ test('a seed stops at its budget; a count that is no whole number is refused by 
   assert.equal(refused.error.argument, 'count');
   session.handle({ type: 'dispose' });
 });
+
+test('the walk hands over any snapshot: an earlier step is retrained to the live run’s numbers, bit for bit', () => {
+  const probe = TRAIN_TASKS.reverse.probe;
+  const configs = trainerConfigs(labState());
+  const long = createTrainSession(engine);
+  long.handle({ type: 'reset', configs, probe });
+  long.handle({ type: 'step', count: 60 });
+  const short = createTrainSession(engine);
+  short.handle({ type: 'reset', configs, probe });
+  short.handle({ type: 'step', count: 20 });
+  const early = long.handle({ type: 'walk', run: 0, head: 0, step: 20 });
+  const live = short.handle({ type: 'walk', run: 0, head: 0 });
+  assert.equal(early.step, 20);
+  for (const key of ['x', 'wq', 'wk', 'wv', 'dout']) assert.deepEqual(early[key], live[key], key);
+  assert.equal(early.loss, live.loss);
+  // The untrained model's dO is large; the model after 60 steps sends back far less.
+  const largest = (m) => Math.max(...Array.from(m.data, Math.abs));
+  const start = long.handle({ type: 'walk', run: 0, head: 0, step: 0 });
+  assert.ok(largest(start.dout) > 0.05, `dO at step 0: ${largest(start.dout)}`);
+  assert.equal(long.handle({ type: 'walk', run: 0, head: 0, step: 61 }).error.argument, 'step');
+  long.handle({ type: 'dispose' });
+  short.handle({ type: 'dispose' });
+});

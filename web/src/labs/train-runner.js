@@ -32,13 +32,13 @@ function absorb(data, reply) {
 }
 
 /**
- * One training step of run `run`'s head `head` on the probe, for the stepper (train-session.js
- * 'walk'): (run, head) → its answer, or null when a reset came since (`generation()` moved on) or
+ * One training step of run `run`'s head `head` on the probe, from the model after `step` steps, for
+ * the stepper (train-session.js 'walk'): (run, head, step) → its answer, or null when a reset came since (`generation()` moved on) or
  * the session refused.
  */
-const walker = (server, generation) => async (run, head) => {
+const walker = (server, generation) => async (run, head, step) => {
   const mine = generation();
-  const reply = await server.call({ type: 'walk', run, head });
+  const reply = await server.call({ type: 'walk', run, head, step });
   return mine === generation() && reply.type === 'walk' ? reply : null;
 };
 
@@ -84,7 +84,7 @@ function seedRunner(server, now, onError) {
  * Options: engine, workerSource (see train-run.js), onChange() after every answer, onEvent(event)
  * with event.type 'ready' | 'play' | 'pause' | 'done' | 'error', and for tests createWorker,
  * yieldToPage, now. Returns { data(), reset(configs, probe), play(target), pause(), step(),
- * walk(run, head), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
+ * walk(run, head, step), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
  * parameters }], error }.
  */
 export function createTrainRunner({ engine, workerSource, onChange, onEvent, now = () => performance.now(), ...host }) {

@@ -6,9 +6,12 @@
 //       → { type: 'reset', steps: 0, runs: [{ snapshots: [the step-0 snapshot], parameters }] }
 //   { type: 'step', count }  (count steps of every run, in lockstep)
 //       → { type: 'stepped', steps, runs: [{ points, snapshots, parameters }] }
-//   { type: 'walk', run, head }  (one training step of run `run`'s head `head`, 0-based, on the probe)
-//       → { type: 'walk', x, wq, wk, wv, dout, loss, causal }: the probe's X, the head's W_Q, W_K, W_V and
-//         dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ (trainer.probeGradient)
+//   { type: 'walk', run, head, step }  (one training step of run `run`'s head `head`, 0-based, on the
+//       probe, from the model as it was after `step` steps: the snapshot the timeline shows)
+//       → { type: 'walk', step, x, wq, wk, wv, dout, loss, causal }: the probe's X, the head's W_Q, W_K,
+//         W_V and dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ
+//         (trainer.probeGradient). An earlier step is retrained from the run's config: the same
+//         config in the same build gives the same weights bit for bit (train.hpp).
 //   { type: 'seed-start', configs: [÷√d_k's, none's] }  one seed of the race over seeds (train-race.js)
 //       → { type: 'seed-started' }
 //   { type: 'seed-step', count, budget }  up to count steps of each run not yet learned, none past budget
@@ -78,7 +81,7 @@ function seedRace(engine) {
 }
 
 export function createTrainSession(engine) {
-  let runs = []; // { trainer } per run
+  let runs = []; // { trainer, config } per run
   let probe = null;
   let steps = 0;
   const seeds = seedRace(engine);
@@ -95,7 +98,7 @@ export function createTrainSession(engine) {
     runs = [];
     probe = tokens;
     steps = 0;
-    for (const config of configs) runs.push({ trainer: engine.createTrainer(config) });
+    for (const config of configs) runs.push({ trainer: engine.createTrainer(config), config });
     return {
       type: 'reset',
       steps,
@@ -120,13 +123,30 @@ export function createTrainSession(engine) {
     return { type: 'stepped', steps, runs: out };
   }
 
-  function walk({ run, head }) {
-    const { trainer } = runs[run];
-    const { x, gradOutput, loss, causal } = trainer.probeGradient(probe);
-    const { wQ, wK, wV } = trainer.parameters();
-    const width = wQ[head].cols;
-    const dout = columns(gradOutput, head * width, width);
-    return { type: 'walk', x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal };
+  /** The run's trainer as it was after `at` steps: the live one, or a new one retrained to there. */
+  function trainerAt(run, at) {
+    if (!Number.isInteger(at) || at < 0 || at > steps)
+      throw Object.assign(new Error(`walk: step must be a whole number from 0 to ${steps} (got ${at})`), {
+        code: 'bad_option',
+        argument: 'step',
+      });
+    if (at === steps) return { trainer: run.trainer, done: () => {} };
+    const trainer = engine.createTrainer(run.config);
+    if (at > 0) trainer.step(at);
+    return { trainer, done: () => trainer.dispose() };
+  }
+
+  function walk({ run, head, step: at = steps }) {
+    const { trainer, done } = trainerAt(runs[run], at);
+    try {
+      const { x, gradOutput, loss, causal } = trainer.probeGradient(probe);
+      const { wQ, wK, wV } = trainer.parameters();
+      const width = wQ[head].cols;
+      const dout = columns(gradOutput, head * width, width);
+      return { type: 'walk', step: at, x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal };
+    } finally {
+      done();
+    }
   }
 
   function end() {

@@ -4,6 +4,7 @@
 import { probeState } from '../state.js';
 import { toRows } from '../matrix.js';
 import { float32Text } from './export/numbers.js';
+import { TRAIN_FIELD_KEYS } from './train-lab.js';
 
 /** A matrix as rows of the shortest decimals of its float32 values: the same numbers, a shorter link. */
 const shortRows = (m) => toRows(m).map((row) => row.map((x) => Number(float32Text(x))));
@@ -11,10 +12,13 @@ const shortRows = (m) => toRows(m).map((row) => row.map((x) => Number(float32Tex
 /**
  * The stepper's state for a session's 'walk' reply ({ x, wq, wk, wv, dout, causal }) of a run
  * trained with `config` (createTrainer's: its scale): X, the head's W's, its scaling and mask, and
- * dO given; the language, theme and digits stay the reader's.
+ * dO given; the language, theme and digits stay the reader's. The lab's own fields stay in the
+ * state (the stepper's link leaves them out): Back, which takes only the view from the URL, then
+ * opens the lab on the same run.
  */
 export function walkState(state, reply, config) {
-  return probeState(state, {
+  const lab = Object.fromEntries(TRAIN_FIELD_KEYS.map((key) => [key, state[key]]));
+  const stepper = probeState(state, {
     x: shortRows(reply.x),
     wq: shortRows(reply.wq),
     wk: shortRows(reply.wk),
@@ -23,4 +27,5 @@ export function walkState(state, reply, config) {
     scale: config.scale,
     mask: reply.causal ? 'causal' : 'none',
   });
+  return { ...stepper, ...lab };
 }

@@ -60,9 +60,17 @@ function staticParts() {
   };
 }
 
-export function createTrainLabView({ engine, setState, announce, openStepper }) {
+export function createTrainLabView({ engine, setState, announce, openStepper, keep = new Map() }) {
   const parts = staticParts();
-  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false };
+  const view = {
+    state: null,
+    t: null,
+    theme: 'light',
+    scrub: null,
+    lastAnnounced: -Infinity,
+    destroyed: false,
+    keep,
+  };
   const lossChart = createLineChart('train-chart-loss');
   const accuracyChart = createLineChart('train-chart-accuracy');
   // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
@@ -102,8 +110,24 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
   function restart(announced) {
     view.scrub = null;
     const { probe } = TRAIN_TASKS[view.state.traintask];
-    runner.reset(trainerConfigs(view.state), probe);
+    const started = runner.reset(trainerConfigs(view.state), probe);
     if (announced) announce(view.t('train.announce.reset'));
+    return started;
+  }
+
+  /**
+   * The run this lab had when it last closed (keepRun), if it is the state's: retrained to the same
+   * step — the same numbers, since the same config in the same build gives the same run — with the
+   * timeline where it was and the race over seeds' results.
+   */
+  async function resume(started) {
+    const kept = view.keep.get('run');
+    if (kept?.key !== runKey(view.state)) return;
+    if (kept.seeds.key === seedsKey(view.state)) view.seeds = kept.seeds;
+    if (!(await started) || kept.steps === 0) return;
+    await runner.play(kept.steps);
+    if (runner.data().steps === kept.steps) view.scrub = kept.scrub;
+    draw();
   }
 
   function draw() {
@@ -132,11 +156,15 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
       const before = view.state;
       Object.assign(view, { state, t, theme });
       wordStatic(parts, view);
-      if (runChanged(before, state)) restart(false);
+      if (runChanged(before, state)) {
+        const started = restart(false);
+        if (!before) resume(started);
+      }
       forgetSeeds(runner, view);
       draw();
     },
     destroy() {
+      keepRun(view, runner.data());
       view.destroyed = true;
       frames.cancel();
       runner.destroy();
@@ -145,14 +173,28 @@ export function createTrainLabView({ engine, setState, announce, openStepper }) 
 }
 
 /**
- * "Walk one training step" (views/train-lab-walk.js): the model as it is now, its probe's step
- * opened in the stepper — the first run's (÷√d_k in the race).
+ * The step of the model the walk hands over: the snapshot the timeline shows, or, at its live end,
+ * the model as it is now.
+ */
+function walkStep(view, d) {
+  const snapshots = d.runs[0]?.snapshots ?? [];
+  if (view.scrub === null || view.scrub >= snapshots.length - 1) return d.steps;
+  return snapshots[view.scrub].step;
+}
+
+/**
+ * "Walk one training step" (views/train-lab-walk.js): the model after walkStep's step, its
+ * probe's step opened in the stepper — the first run's (÷√d_k in the race). The run is kept
+ * (keepRun), so that Back from the stepper finds it.
  */
 function walkControl(runner, view, openStepper) {
   return createWalkControl({
     onWalk: async (head) => {
-      const reply = await runner.walk(0, head);
-      if (reply && !view.destroyed) openStepper(walkState(view.state, reply, trainerConfigs(view.state)[0]));
+      const d = runner.data();
+      const reply = await runner.walk(0, head, walkStep(view, d));
+      if (!reply || view.destroyed) return;
+      keepRun(view, d);
+      openStepper(walkState(view.state, reply, trainerConfigs(view.state)[0]));
     },
   });
 }
@@ -160,7 +202,8 @@ function walkControl(runner, view, openStepper) {
 /** The walk control follows the run: ready once it has numbers and is not playing; the model's width. */
 function drawWalk(walk, view, d) {
   const width = d.runs[0]?.parameters?.wQ[0]?.rows ?? 0;
-  walk.update({ state: view.state, t: view.t, ready: d.runs.length > 0 && !d.playing, width });
+  const ready = d.runs.length > 0 && !d.playing;
+  walk.update({ state: view.state, t: view.t, ready, width, step: walkStep(view, d) });
 }
 
 /** Draws at the next frame, once however many answers came in since; nothing after destroy(). */
@@ -176,6 +219,19 @@ function frameScheduler(draw, view) {
     },
     cancel: () => cancelAnimationFrame(frame),
   };
+}
+
+/** A run's identity: its configs (every field but the step count). */
+const runKey = (state) => JSON.stringify(trainerConfigs(state));
+
+/**
+ * What Back to this lab finds (resume): the run's identity, how far it had trained, the timeline's
+ * position and the race over seeds' results, in the page's keep (controller/labs.js).
+ */
+function keepRun(view, d) {
+  if (!view.state) return;
+  const seeds = view.seeds.running ? { ...view.seeds, results: [], running: false } : view.seeds;
+  view.keep.set('run', { key: runKey(view.state), steps: d.steps, scrub: view.scrub, seeds });
 }
 
 /** The race over seeds' identity: the race's configs from the first seed, and the budget. */

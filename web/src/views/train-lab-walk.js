@@ -2,8 +2,9 @@
 // stepper on the probe sequence with the trained model's numbers — X, the chosen head's W_Q, W_K,
 // W_V — and the gradient the model's cross-entropy sends to that head's output as dO, so that the
 // reader walks the exact backward pass of a training step, every number expandable. With several
-// heads, a choice of head; in the √d_k race, the ÷√d_k run (the first). Render only: the click goes
-// to onWalk(head) (train-lab-view.js).
+// heads, a choice of head; in the √d_k race, the ÷√d_k run (the first). The model handed over is
+// the one the timeline shows (an early snapshot, where the gradients are large, or the latest),
+// and the button says after which step. Render only: the click goes to onWalk(head) (train-lab-view.js).
 
 import { h, setText } from './dom.js';
 import { SIZE_LIMIT } from '../state.js';
@@ -11,13 +12,17 @@ import { SIZE_LIMIT } from '../state.js';
 /** True when the stepper can show the head: its d_k and the model's width within the page's sizes. */
 export const walkable = (state, width) => state.traindk <= SIZE_LIMIT && width <= SIZE_LIMIT;
 
-/** { el, update({ state, t, ready, width }) }: `ready` once the run has its first numbers. */
+/**
+ * { el, update({ state, t, ready, width, step }) }: `ready` once the run has its first numbers,
+ * `step` the step of the model handed over.
+ */
 export function createWalkControl({ onWalk }) {
   const title = h('h3', { id: 'train-walk-title' });
   const text = h('p', { class: 'train-text', id: 'train-walk-text' });
   const headLabel = h('label', { for: 'train-walk-head' });
   const head = h('select', { id: 'train-walk-head' });
   const headField = h('div', { class: 'train-field', hidden: true }, headLabel, head);
+  const which = h('p', { class: 'hint', id: 'train-walk-which' });
   const why = h('p', { class: 'hint', id: 'train-walk-why', hidden: true });
   const button = h('button', {
     type: 'button',
@@ -32,10 +37,11 @@ export function createWalkControl({ onWalk }) {
     text,
     headField,
     button,
+    which,
     why,
   );
 
-  function update({ state, t, ready, width }) {
+  function update({ state, t, ready, width, step }) {
     setText(title, t('train.walk.title'));
     setText(text, t(state.trainscale === 'race' ? 'train.walk.textRace' : 'train.walk.text'));
     setText(headLabel, t('train.walk.head'));
@@ -47,7 +53,9 @@ export function createWalkControl({ onWalk }) {
       head.value = String(keep);
     }
     [...head.options].forEach((option, i) => setText(option, t('heads.headN', { i: i + 1 })));
-    setText(button, t('train.walk.button'));
+    setText(button, t(step === 0 ? 'train.walk.buttonStart' : 'train.walk.buttonAt', { step }));
+    button.dataset.step = String(step);
+    setText(which, t('train.walk.which'));
     const fits = walkable(state, width);
     why.hidden = fits;
     setText(why, fits ? '' : t('train.walk.tooWide', { max: SIZE_LIMIT }));

@@ -157,7 +157,6 @@ export default {
     'train.walk.textRace':
       '打开步进器,走 ÷√dₖ 那一轮的训练的一步:输入是探针序列的 X,W_Q、W_K、W_V 是它现在学到的,dO 是交叉熵传到头的输出上的梯度。',
     'train.walk.head': '走哪个头',
-    'train.walk.button': '在步进器里打开这一步',
     'train.walk.tooWide': '步进器最多显示 {max} 列:请把 dₖ 选小一些。',
   },
   en: {
@@ -317,7 +316,6 @@ export default {
     'train.walk.textRace':
       'Opens the stepper on one training step of the ÷√dₖ run: the probe’s X, the W_Q, W_K and W_V it has learned so far, and as dO the gradient the cross-entropy sends to the head’s output.',
     'train.walk.head': 'Which head',
-    'train.walk.button': 'Open this step in the stepper',
     'train.walk.tooWide': 'The stepper shows at most {max} columns: choose a smaller dₖ.',
   },
 };

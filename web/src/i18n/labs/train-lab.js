@@ -101,6 +101,10 @@ export default {
       '每一行是输入 x 的一个分量:前 {dToken} 行来自词向量,后面 {n} 行是位置的 one-hot。每一列是 q 或 k 的一个分量。',
     'train.params.wq': '{run}第 {head} 个头的 W_Q',
     'train.params.wk': '{run}第 {head} 个头的 W_K',
+    'train.walk.buttonAt': '在步进器里打开第 {step} 步之后的模型',
+    'train.walk.buttonStart': '在步进器里打开训练前(第 0 步)的模型',
+    'train.walk.which':
+      '交出去的是时间轴上选中的快照。往回拖动时间轴,可以交出更早的模型:训练刚开始时梯度大,每一步都看得清。',
   },
   en: {
     'view.train-lab': 'Watch attention learn',
@@ -207,5 +211,9 @@ export default {
       'Each row is one component of the input x: the first {dToken} come from the token embedding, the next {n} are the position’s one-hot. Each column is one component of q or k.',
     'train.params.wq': '{run}W_Q of head {head}',
     'train.params.wk': '{run}W_K of head {head}',
+    'train.walk.buttonAt': 'Open the model after step {step} in the stepper',
+    'train.walk.buttonStart': 'Open the untrained model (step 0) in the stepper',
+    'train.walk.which':
+      'The model handed over is the snapshot the timeline shows. Drag the timeline back to hand over an earlier one: early in training the gradients are large, and every step of the walk shows them.',
   },
 };

@@ -1,0 +1,52 @@
+// The training lab's hand-off to the stepper (web/src/views/train-lab-walk.js, train-lab-view.js)
+// in Chromium: any snapshot on the timeline is handed over — the untrained model too, whose
+// gradients are large — the button says which step; the stepper's wide matrices stay readable;
+// and Back returns to the lab with its run trained to the same step and the timeline where it was.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserForFile, screenshot, matrixText } from './helpers.mjs';
+
+const b = browserForFile();
+
+const untilSteps = (page, n) =>
+  page.waitForFunction((n) => document.querySelector('#train-status')?.dataset.steps === String(n), n, {
+    timeout: 120000,
+  });
+const untilWalkReady = (page) =>
+  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false');
+/** The largest |value| of a matrix on the stage. */
+const largest = async (page, name) =>
+  Math.max(...(await matrixText(page, name)).flat().map((s) => Math.abs(Number(s.replace('−', '-')))));
+
+test('the untrained snapshot is handed over (the button says step 0), its dO is large, and Back finds the run at step 100', async () => {
+  const page = await b.open('#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100');
+  await page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilWalkReady(page);
+  assert.equal(await page.textContent('#train-walk'), 'Open the model after step 100 in the stepper');
+  // The converged model: its dO is small (≈ 2·10⁻⁴) — the walk would show little.
+  await page.focus('#train-timeline');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => /step 0\b/.test(document.querySelector('#train-timeline-value').textContent));
+  assert.equal(await page.textContent('#train-walk'), 'Open the untrained model (step 0) in the stepper');
+  await page.click('#train-walk');
+  await page.waitForFunction(
+    () => /loss=given/.test(location.hash) && document.querySelector('figure[data-name="gradOutput"]'),
+  );
+  const dO = await matrixText(page, 'gradOutput');
+  assert.deepEqual([dO.length, dO[0].length], [6, 16]);
+  const big = await largest(page, 'gradOutput');
+  assert.ok(big > 0.05, `the untrained model's dO reaches ${big}`);
+  await screenshot(page, 'train-lab-handoff-stepper-en-light');
+
+  await page.goBack();
+  await page.waitForSelector('#train-status');
+  await untilSteps(page, 100); // retrained from the link to where it was
+  await page.waitForFunction(() => /step 0\b/.test(document.querySelector('#train-timeline-value').textContent));
+  assert.equal(await page.textContent('#train-walk'), 'Open the untrained model (step 0) in the stepper');
+  assert.match(await page.textContent('#train-status'), /^Step 100 \/ 100 · this batch’s loss 0\.00/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
