@@ -45,6 +45,7 @@ namespace {
 //   h outputs (n, d_v) → (n, h·d_v),  concat_r,(i·d_v + c) = head_i,rc
 Matrix concat_heads(const std::vector<HeadSteps>& heads) {
     std::vector<const Matrix*> outputs;
+    outputs.reserve(heads.size());  // h pointers, as multi_head_working_bytes counts them
     for (const HeadSteps& head : heads) outputs.push_back(&head.steps.output);
     return join_blocks(outputs);
 }

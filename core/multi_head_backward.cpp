@@ -38,6 +38,7 @@ Matrix sum_of(Matrix from_q, const Matrix& from_k, const Matrix& from_v) {
 // Every head's `field` of its gradients, in head order (for join_blocks).
 std::vector<const Matrix*> each_head(const std::vector<AttentionGrads>& heads, Matrix AttentionGrads::*field) {
     std::vector<const Matrix*> out;
+    out.reserve(heads.size());
     for (const AttentionGrads& g : heads) out.push_back(&(g.*field));
     return out;
 }

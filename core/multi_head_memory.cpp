@@ -25,8 +25,10 @@ std::uint64_t multi_head_working_bytes(const MultiHeadShape& s, Axis axis) {
     const std::uint64_t blocks = size_product(s.n, size_sum(s.d_k, s.d_k, s.d_v));
     const std::uint64_t head_steps = working_bytes(Operation::AttentionSteps, {s.n, s.n, s.d_k, s.d_v}, axis);
     // And the HeadSteps record itself (the heads' vector: its matrices' headers, the divisor, the
-    // counts), which at n = d = 1 outweighs every number of the call.
-    const std::uint64_t per_head = size_sum(size_product(blocks, sizeof(float)), head_steps, sizeof(HeadSteps));
+    // counts), which at n = d = 1 outweighs every number of the call, and the pointer to its output
+    // that the concatenation's list of blocks holds.
+    const std::uint64_t per_head =
+        size_sum(size_product(blocks, sizeof(float)), head_steps, sizeof(HeadSteps), sizeof(const Matrix*));
     return size_sum(size_product(size_sum(qkv, concat_output), sizeof(float)), size_product(s.heads, per_head));
 }
 
