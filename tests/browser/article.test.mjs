@@ -1,5 +1,5 @@
-// The page names its article (web/src/article.js) wherever it says 原文: in the header, under each
-// step's title with its section, in the printed handout and in the embed dialog's fields; links it
+// The page names its article (web/src/article.js) wherever it says 原文: beside each step's title
+// with its section, in the footer, in the printed handout and in the embed dialog's fields; links it
 // when a link is set (hash field article=, https: only) and otherwise names it without a link; and
 // its last step offers the series' next article, 第 4 篇:多头注意力, which opens the heads.
 // Chromium, on the development page (the shipped files' embed footer: embed-reader.test.mjs).
@@ -13,31 +13,31 @@ const NAME = '《Transformer 由浅入深》系列第 3 篇 · 阶段二「核�
 const POST = 'https://blog.example.org/2026/attention-3.html';
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
 
-test('without a link set, the header and each step name the article and its section, and link nowhere', async () => {
+test('without a link set, each step and the footer name the article and its section, and link nowhere', async () => {
   const page = await b.open('#step=3');
   assert.equal(await page.textContent('#article-credit'), `原文:${NAME} 第 1–8 节`);
   assert.equal(await page.locator('#article-credit a').count(), 0, 'no dead link');
-  assert.equal(await page.textContent('.step-source'), '原文第 3 节「打分:QKᵀ」');
+  assert.equal(await page.textContent('.step-source'), '原文:《Transformer 由浅入深》第 3 篇第 3 节');
   assert.equal(await page.locator('.step-source a').count(), 0);
   await page.keyboard.press('ArrowRight');
   await stepInUrl(page, 4);
-  assert.equal(await page.textContent('.step-source'), '原文第 4 节「缩放:为什么除以 √dₖ」');
+  assert.equal(await page.textContent('.step-source'), '原文:《Transformer 由浅入深》第 3 篇第 4 节');
   await page.click('#lang-switch');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.match(
     await page.textContent('#article-credit'),
     /^The article: part 3 of the series 《Transformer 由浅入深》/,
   );
-  assert.equal(await page.textContent('.step-source'), "The article's §4, “Scaling: why divide by √dₖ”");
+  assert.equal(await page.textContent('.step-source'), 'The article: 《Transformer 由浅入深》 part 3, §4');
   noProblems(page);
   await page.context().close();
 });
 
-test('article=https://… links the header, each step and the handout to the post, and stays in the link', async () => {
+test('article=https://… links each step, the footer and the handout to the post, and stays in the link', async () => {
   const page = await b.open(`#step=6&article=${encodeURIComponent(POST)}`);
   assert.equal(await page.getAttribute('#article-credit a', 'href'), POST);
   assert.equal(await page.getAttribute('.step-source a', 'href'), POST);
-  assert.equal(await page.textContent('.step-source a'), '原文第 5 节「归一化:softmax(按行)」');
+  assert.equal(await page.textContent('.step-source a'), '原文:《Transformer 由浅入深》第 3 篇第 5 节');
   await page.keyboard.press('ArrowRight');
   await stepInUrl(page, 7);
   assert.ok((await page.evaluate(() => location.hash)).includes(`article=${encodeURIComponent(POST)}`));
@@ -76,16 +76,21 @@ test('the last step offers 第 4 篇:多头注意力, which opens "它 是 猫" 
   await page.context().close();
 });
 
-test("the embed dialog's step range is the state's: 1…9, 1…11 with heads, 1…17 with heads and a loss", async () => {
-  for (const [hash, steps] of [
-    ['#step=2', 9],
-    ['#step=2&preset=heads', 11],
-    ['#step=2&preset=heads&loss=given&dout=1,0,0,0;0,0,0,0;0,0,0,0', 17],
+test("the embed dialog's step range is the state's, as the step counter says it: 1…9, 1…11 with heads, more with a loss", async () => {
+  const totals = [];
+  for (const hash of [
+    '#step=2',
+    '#step=2&preset=heads',
+    '#step=2&preset=heads&loss=given&dout=1,0,0,0;0,0,0,0;0,0,0,0',
   ]) {
     const page = await b.open(hash);
+    const total = Number(/第 2 \/ (\d+) 步/.exec(await page.textContent('#step-title'))[1]);
+    totals.push(total);
     await page.click('#embed-button');
-    assert.match(await page.textContent('#embed-fields'), new RegExp(`step=1…${steps} 选步骤`), hash);
+    assert.match(await page.textContent('#embed-fields'), new RegExp(`step=1…${total} 选步骤`), hash);
     assert.match(await page.textContent('#embed-fields'), /article=https:\/\/…/);
     await page.context().close();
   }
+  assert.deepEqual(totals.slice(0, 2), [9, 11]);
+  assert.ok(totals[2] > 11, `with a loss: ${totals[2]} steps`);
 });

@@ -84,13 +84,13 @@ test('each step cites its section of the article; the heads cite the next articl
   const zh = (source) =>
     translate('zh-CN', source.key, {
       ...source.params,
-      title: source.params.section && translate('zh-CN', `article.section.${source.params.section}`),
+      article: translate('zh-CN', 'article.short'),
     });
-  assert.equal(zh(stepSource(stepById('x'))), '原文第 1 节「从词到向量:输入矩阵 X」');
-  assert.equal(zh(stepSource(stepById('scores'))), '原文第 3 节「打分:QKᵀ」');
-  assert.equal(zh(stepSource(stepById('scale'))), '原文第 4 节「缩放:为什么除以 √dₖ」');
-  assert.equal(zh(stepSource(stepById('weights'))), '原文第 5 节「归一化:softmax(按行)」');
-  assert.equal(zh(stepSource(stepById('output'))), '原文第 6 节「加权:乘以 V」');
+  assert.equal(zh(stepSource(stepById('x'))), '原文:《Transformer 由浅入深》第 3 篇第 1 节');
+  assert.equal(zh(stepSource(stepById('scores'))), '原文:《Transformer 由浅入深》第 3 篇第 3 节');
+  assert.equal(zh(stepSource(stepById('scale'))), '原文:《Transformer 由浅入深》第 3 篇第 4 节');
+  assert.equal(zh(stepSource(stepById('weights'))), '原文:《Transformer 由浅入深》第 3 篇第 5 节');
+  assert.equal(zh(stepSource(stepById('output'))), '原文:《Transformer 由浅入深》第 3 篇第 6 节');
   assert.equal(zh(stepSource(stepById('concat'))), '第 4 篇:多头注意力');
   assert.equal(zh(stepSource(stepById('outproj'))), '第 4 篇:多头注意力');
   assert.match(zh(stepSource(stepById('dout'))), /^反向传播\(原文没有这一步\)/);

@@ -11,7 +11,13 @@
 // <meta name="attention-playground-article"> by scripts/lib/page-parts.mjs) or per link (the hash
 // field `article=`, which wins). Without either, the page names the article and links nowhere.
 
-import { hasLoss } from './backward.js';
+// The backward steps are the steps no state without a loss has (steps.js `when`), with one head or
+// with heads: the article has no backward pass.
+const WITHOUT_LOSS = [
+  { loss: 'none', heads: 1, mode: 'x' },
+  { loss: 'none', heads: 2, mode: 'x' },
+];
+const isBackward = (step) => Boolean(step.when) && WITHOUT_LOSS.every((state) => !step.when(state));
 
 /** The article's sections (§1–§8), by number: the steps cite them (steps.js `section`). */
 export const ARTICLE_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -57,7 +63,6 @@ export const articleUrl = (state, doc) => (state?.article ? state.article : buil
 export function stepSource(step) {
   if (step.article === 4) return { key: 'article.next', params: {} };
   if (!ARTICLE_SECTIONS.includes(step.section)) return null;
-  // The backward steps exist only with a loss (steps.js `when`).
-  const key = step.when === hasLoss ? 'article.sectionBack' : 'article.section';
+  const key = isBackward(step) ? 'article.sectionBack' : 'article.section';
   return { key, params: { section: step.section } };
 }

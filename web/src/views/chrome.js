@@ -49,7 +49,7 @@ export function renderChrome(doc, { state, t, engineInfo, build, offlineFile, fu
   body.classList.toggle('embed-nav', state.embed && state.nav);
   byId('embed-open').hidden = !state.embed;
   set('embed-open-link', t('embed.open'));
-  // The article, named in the header and in an embed's footer (the embed shows no header).
+  // The article, named in the footer and in an embed's footer (the embed shows neither header nor footer).
   showCredit(byId('article-credit'), state, t, { sections: true, doc });
   showCredit(byId('embed-article'), state, t, { doc });
   if (byId('embed-open-link').href !== fullPageUrl) byId('embed-open-link').href = fullPageUrl;

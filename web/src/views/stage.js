@@ -184,9 +184,7 @@ function sameWeight({ state, model, t }) {
 function stepCite(stepId, { state, t }) {
   const source = stepSource(stepById(stepId));
   if (!source) return null;
-  const params = { ...source.params };
-  if (params.section) params.title = t(`article.section.${params.section}`);
-  const text = t(source.key, params);
+  const text = t(source.key, { ...source.params, article: t('article.short') });
   const url = source.key === 'article.next' ? null : articleUrl(state);
   return url ? h('a', { href: url, target: '_blank', rel: 'noopener' }, text) : text;
 }
@@ -296,6 +294,7 @@ const formulaPane = (template) => ({ el: h('div', {}, template ? template.conten
 function skeleton(root) {
   const parts = {
     title: h('h2', { id: 'step-title', tabindex: '-1' }),
+    // Beside the title when there is room (it costs the first screen no line), under it otherwise.
     source: h('p', { class: 'step-source' }),
     controls: h('div', { class: 'controls-slot' }),
     main: h('div', { class: 'formula main' }),
@@ -324,8 +323,7 @@ function skeleton(root) {
   // The numbers come before the article's paragraph: on a 1280×900 screen the example's matrices
   // are on the first screen, under the formula, and the paragraph explains them just below.
   root.replaceChildren(
-    h('div', { class: 'stage-head' }, parts.title, parts.controls),
-    parts.source,
+    h('div', { class: 'stage-head' }, parts.title, parts.source, parts.controls),
     parts.formulas,
     h('div', { class: 'filled-note' }, parts.filledCaption),
     parts.notices,
