@@ -36,6 +36,8 @@ export function renderClassroomBar(doc, { state, t, run, fullscreen }) {
   const pace = byId('classroom-pace');
   pace.placeholder = t('classroom.paceHint');
   pace.title = t('classroom.paceHint');
+  // As wide as its placeholder, so that "留空:不自动翻页" is read whole, not cut at "留空:不".
+  pace.style.width = `calc(${textWidth(pace.placeholder)}ch + 1.4em)`;
   // The field shows what the reader typed while it is refused, and the state's pace otherwise.
   const shown = run.paceError ? run.paceText : state.pace ? String(state.pace) : '';
   if (pace.value !== shown && doc.activeElement !== pace) pace.value = shown;
@@ -63,3 +65,12 @@ export function showPacing(doc, { t, info, idle = '' }) {
   if (info && progress.value !== info.fraction) progress.value = info.fraction;
   setText(doc.getElementById('classroom-countdown'), info ? t('classroom.countdown', { s: info.remaining }) : idle);
 }
+
+/** A text's width in ch (the width of "0"): a wide (CJK, full-width) character is about two. */
+const textWidth = (text) =>
+  [...text].reduce(
+    (sum, c) =>
+      sum +
+      (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c) ? 2 : 1),
+    0,
+  );

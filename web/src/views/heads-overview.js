@@ -14,7 +14,8 @@ import { TABLE_LIMIT } from '../state.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const GAP = 34; // px between two words of the lines, as the one-head word lines (mixing.js)
-const SPAN = 150; // px from the left words to the right ones
+const LINES = 130; // px the lines span, from the left words towards the right ones
+const LABEL = 10; // px for each head's number beside the right words: one column per head
 
 const svg = (tag, attrs) => {
   const el = document.createElementNS(SVG, tag);
@@ -93,14 +94,17 @@ function headCard(head, index, ctx) {
 
 /**
  * Each head's lines: from every word to the word it weighs most, in the head's colour, as thick
- * as the weight, each marked with its head's number; the weight shows on hover and focus, and each
- * line is a text for screen readers ("头 1:是 → 它,权重 0.94").
+ * as the weight, each marked with its head's number — in a column of its own beside the right
+ * words, so that two heads that point at the same word show "1 2", not one number over the other;
+ * the weight shows on hover and focus, and each line is a text for screen readers
+ * ("头 1:是 → 它,权重 0.94").
  */
 function headLines({ model, t, theme, tokens, state }) {
   const n = model.weights.rows;
   const words = wordsOf(tokens, n);
   const count = model.heads.length;
-  const picture = svg('svg', { width: SPAN, height: n * GAP, viewBox: `0 0 ${SPAN} ${n * GAP}`, class: 'head-lines' });
+  const span = LINES + count * LABEL;
+  const picture = svg('svg', { width: span, height: n * GAP, viewBox: `0 0 ${span} ${n * GAP}`, class: 'head-lines' });
   const said = [];
   model.heads.forEach((head, b) => {
     const color = headColor(b, theme);
@@ -112,12 +116,14 @@ function headLines({ model, t, theme, tokens, state }) {
       said.push(text);
       const [y1, y2] = [(i + 0.5) * GAP + offset, (j + 0.5) * GAP + offset];
       const group = svg('g', { class: 'head-line', tabindex: 0, role: 'img', 'aria-label': text });
-      group.append(
-        svg('title', {}),
-        svg('line', { x1: 4, y1, x2: SPAN - 18, y2, stroke: color, 'stroke-width': 1 + weight * 5 }),
-        svg('text', { x: SPAN - 14, y: y2 + 4, fill: color, class: 'head-no' }),
-        svg('text', { x: SPAN / 2, y: (y1 + y2) / 2 - 4, fill: color, class: 'head-weight' }),
-      );
+      const line = svg('line', { x1: 4, y1, x2: LINES - 4, y2, 'stroke-width': 1 + weight * 5 });
+      // The colour as a style, not an attribute: the word lines' stylesheet colours every line (a
+      // rule beats a presentation attribute), and these are coloured by head.
+      line.style.stroke = color;
+      const number = svg('text', { x: LINES + (b + 0.5) * LABEL, y: (j + 0.5) * GAP + 4, class: 'head-no' });
+      const label = svg('text', { x: LINES / 2, y: (y1 + y2) / 2 - 4, class: 'head-weight' });
+      for (const text of [number, label]) text.style.fill = color;
+      group.append(svg('title', {}), line, number, label);
       group.children[0].textContent = text;
       group.children[2].textContent = String(b + 1);
       group.children[3].textContent = format(weight);

@@ -9,25 +9,49 @@ import { scaleFor, paintImage, gradientCss } from '../colors.js';
 
 const PLOT = 360; // the longest side of the plot, in CSS pixels (it shrinks with a narrow column)
 
-/** Tick positions (0-based) for `count` rows or columns: 1, then every `step` up to the last. */
-export function ticks(count) {
-  const step = [1, 2, 4, 8, 16].find((s) => count / s <= 9) ?? 16;
+// px between the centres of two tick labels: rows (0.7rem text, line-height 1, with room between),
+// and columns, whose labels stand side by side ("128" is about 17 px wide)
+export const MIN_TICK_GAP = { rows: 16, cols: 26 };
+const TICK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128];
+
+/**
+ * Tick positions (0-based) for `count` rows or columns drawn `length` px long: 1, then every
+ * `step` up to the last, at most about nine, and never two closer than `gap` px — at
+ * d_k = 256 a W_Q of 24 rows is a few dozen px tall, and a tick on every fourth row would write
+ * its labels over one another.
+ */
+export function ticks(count, length = Infinity, gap = MIN_TICK_GAP.rows) {
+  const pixels = length / count; // per row (column)
+  const step = TICK_STEPS.find((s) => count / s <= 9 && s * pixels >= gap) ?? TICK_STEPS.at(-1);
+  const apart = (a, b) => (a - b) * pixels >= gap;
   const out = [0];
-  for (let k = step - 1; k < count; k += step) if (k > 0) out.push(k);
-  if (out.at(-1) !== count - 1) out.push(count - 1);
+  for (let k = step - 1; k < count; k += step) if (k > 0 && apart(k, out.at(-1))) out.push(k);
+  // The last row (column) is named too, in place of a tick too close before it.
+  const last = count - 1;
+  if (last > 0 && out.at(-1) !== last) {
+    if (out.length > 1 && !apart(last, out.at(-1))) out.pop();
+    if (apart(last, out.at(-1))) out.push(last);
+  }
   return out;
 }
 
-function axis(className, count, labels, place) {
-  return h(
-    'div',
-    { class: className, 'aria-hidden': 'true' },
-    ticks(count).map((k) => {
-      const tick = h('span', {}, labels?.[k] ?? String(k + 1));
-      place(tick.style, `${((k + 0.5) / count) * 100}%`);
-      return tick;
-    }),
-  );
+/** An axis of tick labels; .set(length) places them for the plot's length in px (ticks). */
+function axis(className, count, labels, gap, place) {
+  const el = h('div', { class: className, 'aria-hidden': 'true' });
+  let shown = '';
+  const set = (length) => {
+    const at = ticks(count, length, gap);
+    if (at.join() === shown) return;
+    shown = at.join();
+    el.replaceChildren(
+      ...at.map((k) => {
+        const tick = h('span', {}, labels?.[k] ?? String(k + 1));
+        place(tick.style, `${((k + 0.5) / count) * 100}%`);
+        return tick;
+      }),
+    );
+  };
+  return { el, set };
 }
 
 /**
@@ -72,6 +96,22 @@ export function renderHeatmap(spec, view) {
   const mid = h('span', { class: 'cb-mid' });
   const high = h('span', { class: 'cb-high' });
   const bar = h('span', { class: 'cb-bar' });
+  const cols = axis('hm-cols', matrix.cols, spec.colLabels, MIN_TICK_GAP.cols, (style, at) => {
+    style.left = at;
+  });
+  const rows = axis('hm-rows', matrix.rows, spec.rowLabels, MIN_TICK_GAP.rows, (style, at) => {
+    style.top = at;
+  });
+  // Ticks for the plot's size as drawn, not as asked for: a narrow column shrinks the canvas.
+  cols.set(matrix.cols * cell);
+  rows.set(matrix.rows * cell);
+  if (typeof ResizeObserver !== 'undefined')
+    new ResizeObserver(([entry]) => {
+      const { inlineSize, blockSize } = entry.contentBoxSize?.[0] ?? {};
+      if (!inlineSize || !blockSize) return; // not laid out (a kept pane, a hidden lab)
+      cols.set(inlineSize);
+      rows.set(blockSize);
+    }).observe(canvas);
   const el = h(
     'div',
     { class: 'heatmap-box' },
@@ -79,12 +119,8 @@ export function renderHeatmap(spec, view) {
       'div',
       { class: 'hm-grid' },
       spec.blocks ? blockStrips(matrix.cols, spec.blocks, true) : null,
-      axis('hm-cols', matrix.cols, spec.colLabels, (style, at) => {
-        style.left = at;
-      }),
-      axis('hm-rows', matrix.rows, spec.rowLabels, (style, at) => {
-        style.top = at;
-      }),
+      cols.el,
+      rows.el,
       spec.rowBlocks ? blockStrips(matrix.rows, spec.rowBlocks, false) : null,
       plot,
     ),

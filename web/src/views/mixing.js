@@ -12,8 +12,11 @@ import { at } from '../matrix.js';
 const LISTED = 8; // rows of V listed in the mix; the rest are named only
 const WIDE = 12; // V rows longer than this are drawn as strips without numbers
 const LINE_GAP = 40; // px between two words of the word lines
-const LINE_SPAN = 240; // px between the two columns of words: room for the weights written on the lines
-const LABEL_AT = 0.7; // how far along its line (from the left word) a weight is written
+const LINE_SPAN = 240; // px between the two columns of words
+// px at the right of that span where the chosen word's weights are written, each beside the end of
+// its line (level with the word it goes to): no line crosses them, as one would a weight written
+// on a line ("0.09003" struck through reads "0:09003").
+const WEIGHTS = 72;
 export const LINE_WIDTH = 14; // px: the stroke of a weight of 1; a weight w is drawn w·LINE_WIDTH wide
 
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
@@ -227,8 +230,8 @@ export function mixView() {
 /**
  * BertViz-style lines: each word on the left to every word on the right, a line as thick as the
  * weight A_ij (weight · LINE_WIDTH px; a masked weight of 0 draws nothing). The chosen word's
- * lines (the first word's, before one is chosen) are drawn strong with their weights written on
- * them, the others faint; every line gives its weight on hover; clicking a word on the left
+ * lines (the first word's, before one is chosen) are drawn strong with their weights written
+ * beside their ends (WEIGHTS), the others faint; every line gives its weight on hover; clicking a word on the left
  * chooses it. A screen reader reads every word's weights as a list.
  */
 export function renderWordLines({ model, t, tokens, row, onRow }) {
@@ -247,7 +250,7 @@ export function renderWordLines({ model, t, tokens, row, onRow }) {
     for (let j = 0; j < n; j++) {
       const weight = at(model.weights, i, j);
       if (!(weight > 0)) continue;
-      const [x1, y1, x2, y2] = [4, (i + 0.5) * LINE_GAP, LINE_SPAN - 4, (j + 0.5) * LINE_GAP];
+      const [x1, y1, x2, y2] = [4, (i + 0.5) * LINE_GAP, LINE_SPAN - WEIGHTS, (j + 0.5) * LINE_GAP];
       const line = svgNode('line', {
         x1,
         y1,
@@ -262,16 +265,10 @@ export function renderWordLines({ model, t, tokens, row, onRow }) {
       line.append(svgNode('title', {}, `${tokens[i]} → ${tokens[j]}: ${fa(weight)}`));
       svg.append(line);
       if (i === said)
-        labels.push(
-          svgNode(
-            'text',
-            { x: x1 + LABEL_AT * (x2 - x1), y: y1 + LABEL_AT * (y2 - y1), class: 'wl-weight', 'data-j': j },
-            fa(weight),
-          ),
-        );
+        labels.push(svgNode('text', { x: LINE_SPAN - 2, y: y2, class: 'wl-weight', 'data-j': j }, fa(weight)));
     }
   }
-  svg.append(...labels); // over every line
+  svg.append(...labels);
   const words = (side) =>
     h(
       'div',

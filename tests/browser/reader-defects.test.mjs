@@ -1,0 +1,173 @@
+// What looked broken to a new reader (issue 29), each checked where it is drawn, in the shipped
+// offline file, in Chromium and in Firefox (layout and colours differ between engines):
+//  - the heads overview's word lines in each head's colour, their head numbers side by side;
+//  - on the AV step's word lines each weight beside its line, crossed by no line;
+//  - the classroom pace field as wide as its placeholder ("留空:不自动翻页", not "留空:不");
+//  - the dark theme's §3 choosers (q_i, k_j) readable: no serious axe finding on that step;
+//  - at d_k = 256 the training lab's W_Q / W_K heatmaps with tick labels that do not overlap.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inEachEngine, openOfflineFile } from './drivers.mjs';
+import { axeViolations } from './helpers.mjs';
+
+/** True when two DOMRect-like boxes overlap by more than half a pixel each way. */
+const overlap = (a, b) =>
+  Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+  Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+
+/** Pairs of boxes (with their texts) that overlap. */
+function overlapping(boxes) {
+  const found = [];
+  boxes.forEach((a, k) => boxes.slice(k + 1).forEach((b) => overlap(a, b) && found.push(`${a.text} × ${b.text}`)));
+  return found;
+}
+
+inEachEngine((name, driver) => {
+  test(`${name}: the heads overview's lines are in their heads' colours, and their numbers stand apart`, async () => {
+    const page = await openOfflineFile(driver, '#step=10&preset=heads');
+    try {
+      const drawn = await page.evaluate(() => {
+        const box = ({ left, right, top, bottom }) => ({ left, right, top, bottom });
+        const lines = [...document.querySelectorAll('#stage-body .heads-lines .head-line')].filter(
+          (g) => g.getBoundingClientRect().width > 0,
+        );
+        return lines.map((g) => ({
+          head: g.querySelector('.head-no').textContent,
+          stroke: getComputedStyle(g.querySelector('line')).stroke,
+          fill: getComputedStyle(g.querySelector('.head-no')).fill,
+          number: { ...box(g.querySelector('.head-no').getBoundingClientRect()), text: g.getAttribute('aria-label') },
+        }));
+      });
+      assert.ok(drawn.length >= 4, `${drawn.length} lines`);
+      const strokeOf = new Map();
+      for (const line of drawn) {
+        if (!strokeOf.has(line.head)) strokeOf.set(line.head, line.stroke);
+        assert.equal(line.stroke, strokeOf.get(line.head), `every line of head ${line.head} in one colour`);
+        assert.equal(line.fill, line.stroke, 'its number in the same colour');
+      }
+      assert.deepEqual([...strokeOf.keys()].sort(), ['1', '2']);
+      assert.notEqual(strokeOf.get('1'), strokeOf.get('2'), 'two heads, two colours');
+      // Numbers of different heads never on top of one another (one head's repeated number may coincide).
+      const numbers = drawn.map((line) => ({ ...line.number, text: `${line.head}: ${line.number.text}` }));
+      const clashes = overlapping(numbers).filter(
+        (pair) => pair.split(' × ').map((s) => s[0])[0] !== pair.split(' × ')[1][0],
+      );
+      assert.deepEqual(clashes, []);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test(`${name}: on the AV step's word lines each weight is written beside its line, crossed by none`, async () => {
+    const page = await openOfflineFile(driver, '#step=9&preset=cat');
+    try {
+      const { labels, crossed } = await page.evaluate(() => {
+        const figure = [...document.querySelectorAll('#stage-body .word-lines')].find(
+          (f) => f.getBoundingClientRect().width > 0,
+        );
+        const svg = figure.querySelector('svg');
+        const texts = [...svg.querySelectorAll('.wl-weight')].map((t) => ({ text: t.textContent, box: t.getBBox() }));
+        // Points along every line, each widened by half its stroke: a weight's box must hold none.
+        const lines = [...svg.querySelectorAll('line')].map((l) => ({
+          x1: l.x1.baseVal.value,
+          y1: l.y1.baseVal.value,
+          x2: l.x2.baseVal.value,
+          y2: l.y2.baseVal.value,
+          half: Number(l.getAttribute('stroke-width')) / 2,
+          name: l.querySelector('title')?.textContent,
+        }));
+        const hits = [];
+        for (const { text, box } of texts)
+          for (const l of lines)
+            for (let s = 0; s <= 1; s += 1 / 200) {
+              const x = l.x1 + s * (l.x2 - l.x1),
+                y = l.y1 + s * (l.y2 - l.y1);
+              if (
+                x + l.half > box.x &&
+                x - l.half < box.x + box.width &&
+                y + l.half > box.y &&
+                y - l.half < box.y + box.height
+              ) {
+                hits.push(`${text} crossed by ${l.name}`);
+                break;
+              }
+            }
+        return { labels: texts.map((t) => t.text), crossed: hits };
+      });
+      assert.equal(labels.length, 3, 'the first word’s three weights');
+      assert.deepEqual(crossed, []);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test(`${name}: the classroom pace field shows its whole placeholder, in both languages`, async () => {
+    for (const lang of ['zh-CN', 'en']) {
+      const page = await openOfflineFile(driver, `#step=3&classroom=1&lang=${lang}`, {
+        viewport: { width: 1280, height: 720 },
+      });
+      try {
+        const fit = await page.evaluate(() => {
+          const field = document.getElementById('classroom-pace');
+          const style = getComputedStyle(field);
+          const canvas = document.createElement('canvas').getContext('2d');
+          canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          return { text: field.placeholder, needs: canvas.measureText(field.placeholder).width, room };
+        });
+        assert.ok(fit.text.length > 3, fit.text);
+        assert.ok(fit.needs <= fit.room, `${lang}: "${fit.text}" needs ${fit.needs} px, the field has ${fit.room}`);
+      } finally {
+        await page.closeAll();
+      }
+    }
+  });
+
+  test(`${name}: the dark theme's §3 choosers pass contrast (no serious axe finding on step 3)`, async () => {
+    for (const theme of ['dark', 'light']) {
+      const page = await openOfflineFile(driver, `#step=3&theme=${theme}`);
+      try {
+        await page.waitForSelector('#arrows-q');
+        const colors = await page.evaluate(() => {
+          const { color, backgroundColor } = getComputedStyle(document.getElementById('arrows-q'));
+          return { color, backgroundColor };
+        });
+        assert.notEqual(colors.backgroundColor, 'rgb(107, 107, 107)', 'not the browser’s grey');
+        assert.deepEqual(await axeViolations(page, { impacts: ['serious', 'critical'] }), [], theme);
+      } finally {
+        await page.closeAll();
+      }
+    }
+  });
+
+  test(`${name}: at d_k = 256 the W_Q and W_K heatmaps' tick labels do not overlap`, async () => {
+    const page = await openOfflineFile(driver, '#view=train-lab&lang=en&traindk=256&trainsteps=100');
+    try {
+      await page.click('#train-step');
+      await page.until(() => document.querySelectorAll('#train-params canvas.heatmap').length >= 2, undefined, 60000);
+      const axes = await page.evaluate(() =>
+        [...document.querySelectorAll('#train-params .heatmap-box')].flatMap((box) =>
+          ['.hm-rows', '.hm-cols'].map((axis) => ({
+            axis,
+            canvas: box.querySelector('canvas').getBoundingClientRect().height,
+            ticks: [...box.querySelectorAll(`${axis} span`)].map((span) => {
+              const { left, right, top, bottom } = span.getBoundingClientRect();
+              return { left, right, top, bottom, text: span.textContent };
+            }),
+          })),
+        ),
+      );
+      assert.ok(axes.length >= 4, 'two heatmaps, two axes each');
+      for (const { axis, ticks } of axes) {
+        assert.ok(ticks.length >= 2, `${axis}: the first and the last at least`);
+        assert.deepEqual(overlapping(ticks), [], axis);
+      }
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+});
