@@ -1,6 +1,7 @@
 // The training lab's hand-off to the stepper (web/src/views/train-lab-walk.js, train-lab-view.js)
 // in Chromium: any snapshot on the timeline is handed over — the untrained model too, whose
-// gradients are large — the button says which step; the stepper's wide matrices stay readable;
+// gradients are large — the button says which step; the stepper's wide matrices scroll inside
+// their figure with a faded edge as a cue, and the panel's weight editors keep every value whole;
 // and Back returns to the lab with its run trained to the same step and the timeline where it was.
 
 import { test } from 'node:test';
@@ -39,6 +40,37 @@ test('the untrained snapshot is handed over (the button says step 0), its dO is 
   assert.deepEqual([dO.length, dO[0].length], [6, 16]);
   const big = await largest(page, 'gradOutput');
   assert.ok(big > 0.05, `the untrained model's dO reaches ${big}`);
+  // Wide matrices stay readable: the 6×16 dO scrolls inside its figure, its far edge faded as a cue;
+  // the 22×16 weight editors scroll inside the panel with every value whole; the page does not widen.
+  const layout = await page.evaluate(() => {
+    const box = document.querySelector('figure[data-name="gradOutput"] .table-scroll');
+    const inputs = [...document.querySelectorAll('.editor .grid input')];
+    return {
+      dO: box.dataset.more,
+      fade: getComputedStyle(box).maskImage !== 'none',
+      editors: [...document.querySelectorAll('.editor .grid')].map((g) => g.dataset.more),
+      cut: inputs.filter((i) => i.scrollWidth > i.clientWidth).length,
+      inputs: inputs.length,
+      pageWider: document.documentElement.scrollWidth > innerWidth,
+      dOBox: getComputedStyle(document.querySelector('.loss-matrix textarea')).whiteSpace,
+    };
+  });
+  assert.deepEqual(layout, {
+    dO: 'right',
+    fade: true,
+    editors: ['right', 'right', 'right'],
+    cut: 0,
+    inputs: 3 * 22 * 16,
+    pageWider: false,
+    dOBox: 'pre',
+  });
+  await page.evaluate(() => {
+    const box = document.querySelector('figure[data-name="gradOutput"] .table-scroll');
+    box.scrollLeft = box.scrollWidth;
+  });
+  await page.waitForFunction(
+    () => document.querySelector('figure[data-name="gradOutput"] .table-scroll').dataset.more === 'left',
+  );
   await screenshot(page, 'train-lab-handoff-stepper-en-light');
 
   await page.goBack();

@@ -10,6 +10,7 @@ import { matrixFormat } from '../format.js';
 import { cellStyle, scaleFor } from '../colors.js';
 import { TABLE_LIMIT } from '../state.js';
 import { renderHeatmap } from './heatmap.js';
+import { scrollCue } from './scroll-cue.js';
 
 /**
  * spec: { id, name (a <math>), label (plain text), caption, matrix, kind: 'seq'|'div',
@@ -112,14 +113,16 @@ function buildTable(spec, view) {
       ),
     );
   }
-  const el = h(
-    'div',
-    { class: 'table-scroll' },
+  const el = scrollCue(
     h(
-      'table',
-      { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` },
-      h('thead', {}, spec.blocks ? blockHead(spec) : null, columnHead(spec)),
-      h('tbody', {}, rows),
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'mat', 'aria-label': `${spec.label ?? ''} ${matrix.rows}×${matrix.cols}` },
+        h('thead', {}, spec.blocks ? blockHead(spec) : null, columnHead(spec)),
+        h('tbody', {}, rows),
+      ),
     ),
   );
 

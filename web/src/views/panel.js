@@ -10,6 +10,8 @@ import { CONTROLS, NUMBER_OPTIONS, radios } from './controls.js';
 import { OPTIONS } from '../options.js';
 import { shapeMath, symbol } from './names.js';
 import { headsControls } from './heads-controls.js';
+import { wordsText } from '../words.js';
+import { scrollCue } from './scroll-cue.js';
 
 const errorSlot = (key) => h('p', { class: 'field-error', id: `err-${key}`, role: 'alert' });
 
@@ -63,6 +65,30 @@ function sizeControls({ state, t, on }) {
 }
 
 /**
+ * The sentence's words, one per row of X (or Q): `typedWords` is the reader's text while its count
+ * does not match n (it stays in the field, with the message under it).
+ */
+function wordsControl({ state, t, on, typedWords }) {
+  return h(
+    'div',
+    { class: 'field words' },
+    h('label', { for: 'words' }, t('words.label')),
+    h('input', {
+      id: 'words',
+      type: 'text',
+      class: 'wide',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      value: typedWords ?? wordsText(state),
+      'aria-describedby': 'hint-words err-words',
+      onchange: (e) => on.words(e.target.value),
+    }),
+    h('p', { class: 'hint', id: 'hint-words' }, t('words.hint', { n: state.n, matrix: state.mode === 'x' ? 'X' : 'Q' })),
+    errorSlot('words'),
+  );
+}
+
+/**
  * One input matrix. `filled` is the shape [rows, cols] it had before a paste or a size change
  * grew it: the cells outside it were filled with seeded random numbers, and are marked so.
  */
@@ -71,11 +97,17 @@ function matrixEditor(name, rows, { state, t, on, filled, typed, resettable }) {
   const textName = symbol(name, state).text;
   const large = cols > TABLE_LIMIT; // long columns stay editable (a list to scroll), wide rows do not fit
   const isNew = (i, j) => Boolean(filled) && (i >= filled[0] || j >= filled[1]);
+  // Each column as wide as the longest value, so that no value is cut (a trained weight has up to
+  // 12 characters); a grid wider than the panel scrolls inside it (scroll-cue.js).
+  const longest = Math.max(...rows.flat().map((value) => formatInput(value).length));
   const grid = large
     ? h('p', { class: 'note' }, t('editor.large'))
     : h(
         'div',
-        { class: 'grid', style: { gridTemplateColumns: `repeat(${cols}, minmax(3.2em, 1fr))` } },
+        {
+          class: 'grid',
+          style: { gridTemplateColumns: `repeat(${cols}, minmax(max(3.2em, ${longest + 2}ch), 1fr))` },
+        },
         rows.map((row, i) =>
           row.map((value, j) =>
             h('input', {
@@ -94,6 +126,7 @@ function matrixEditor(name, rows, { state, t, on, filled, typed, resettable }) {
           ),
         ),
       );
+  if (!large) scrollCue(grid);
   const paste = h('textarea', {
     id: `paste-${name}`,
     rows: 3,
@@ -166,7 +199,8 @@ function optionControls(ctx) {
 
 /**
  * ctx: { state, t, on, filled? ({ name: [rows, cols] } of the matrices a paste or resize grew),
- * typed? ((name, i, j) → the text of a cell whose value the core refused, kept as typed) }.
+ * typed? ((name, i, j) → the text of a cell whose value the core refused, kept as typed),
+ * typedWords? (the words the reader typed, kept while they do not fit n) }.
  */
 export function renderPanel(root, ctx) {
   const { state, t, on } = ctx;
@@ -188,6 +222,7 @@ export function renderPanel(root, ctx) {
         (v) => on.mode(v),
       ),
       sizeControls(ctx),
+      wordsControl(ctx),
       headsControls(ctx),
       filledNote(ctx),
       Object.keys(inputShapes(state)).map((name) =>
@@ -205,7 +240,7 @@ export function renderPanel(root, ctx) {
 
 /**
  * Shows each error next to its field. errors: Map from a field key to its message, where the key
- * is 'cell:<name>:<i>:<j>', 'paste:<name>', 'size:<key>', 'temperature' or
+ * is 'cell:<name>:<i>:<j>', 'paste:<name>', 'size:<key>', 'words', 'temperature' or
  * 'engine[:<name>[:<i>:<j>]]'.
  */
 export function showErrors(root, errors) {
@@ -217,6 +252,7 @@ export function showErrors(root, errors) {
       cell: [`in-${name}-${i}-${j}`, `err-${name}`],
       paste: [`paste-${name}`, `err-paste-${name}`],
       size: [`size-${name}`, `err-size-${name}`],
+      words: ['words', 'err-words'],
       ...Object.fromEntries(NUMBER_OPTIONS.map(({ key }) => [key, [key, `err-${key}`]])),
       // a refusal of the core: at its matrix (and its cell, when the reader typed that value)
       engine: [
