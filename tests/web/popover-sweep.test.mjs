@@ -12,7 +12,7 @@ import createAttention from '../../wasm/attention.mjs';
 import { computeModel } from '../../web/src/model.js';
 import { defaultState, choosePreset, resize, setOption, setLoss, switchMode } from '../../web/src/state.js';
 import { translator } from '../../web/src/i18n/index.js';
-import { presetTokens } from '../../web/src/presets.js';
+import { stateTokens } from '../../web/src/words.js';
 import { toRows } from '../../web/src/matrix.js';
 import { stepsFor, stepFigures, FIGURES } from '../../web/src/steps.js';
 
@@ -78,7 +78,7 @@ function popoverText(state, model, lang, cell, expanded) {
     model,
     t,
     cell,
-    tokens: presetTokens(state.words, lang),
+    tokens: stateTokens({ ...state, lang }),
     expanded,
     onExpand: () => {},
     onClose: () => {},

@@ -224,15 +224,24 @@ test('switching mode keeps every result: X = I and W = Q, K, V; back again, Q, K
   assert.deepEqual(back.mats, defaultState().mats);
 });
 
-test('the words of "它 是 猫" stay on an edited copy, and go when n changes', () => {
+test('the words of "它 是 猫" stay on an edited copy, and those that fit stay when n changes', () => {
   const cat = choosePreset(defaultState(), 'cat');
   assert.equal(cat.words, 'cat');
   const edited = setCell(cat, 'x', 0, 0, 2);
   assert.equal(edited.words, 'cat');
   assert.match(serializeState(edited), /words=cat/);
   assert.deepEqual(roundTrip(edited).state, edited);
-  assert.equal(resize(edited, { n: 4 }).words, 'none');
+  // n = 4: the three words, and the new row's number; n = 2: the first two (in the page's language).
+  assert.deepEqual(resize(edited, { n: 4 }).words, ['它', '是', '猫', '4']);
+  assert.deepEqual(resize({ ...edited, lang: 'en' }, { n: 2 }).words, ['it', 'is']);
   assert.equal(resize(edited, { d: 5 }).words, 'cat');
   assert.equal(choosePreset(edited, 'article').words, 'none');
-  assert.equal(parseState(serializeState(edited).replace('n=3', 'n=2')).notice, 'badHash');
+  // A hand-written link whose words are not one per row: the rest is read, the words fitted.
+  const { state, notice } = parseState(
+    serializeState(edited)
+      .replace('n=3', 'n=2')
+      .replace(/&x=[^&]*/, '&x=1,0,0,0;0,0,1,0'),
+  );
+  assert.deepEqual(notice, { key: 'linkWords', problem: 'count', count: 3, n: 2, text: 'cat' });
+  assert.deepEqual(state.words, ['它', '是']);
 });

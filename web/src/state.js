@@ -11,7 +11,6 @@ import {
   presetHeads,
   presetSizes,
   presetMatrices,
-  presetTokens,
   seededRandom,
   randomMatrix,
   randomRange,
@@ -28,6 +27,7 @@ import { COST_PLAN } from './labs/cost-lab.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 import { LOSSES, lossShape } from './backward.js';
 import { isArticleUrl } from './article.js';
+import { wordsLink, presetWords, stateTokens, fitWords, wordsFit } from './words.js';
 
 /** The article's steps (steps.js), re-exported for the modules that read them with the state. */
 export { STEPS };
@@ -103,9 +103,6 @@ const articleLink = {
   format: String,
 };
 
-/** Whose words can label the rows: none (numbers 1…n), or a preset's that has words. */
-const WORDS = ['none', ...PRESETS.filter((preset) => presetTokens(preset, 'en'))];
-
 /** The theme switch's choices: follow the system's light or dark, or fix one. */
 export const THEMES = ['system', 'light', 'dark'];
 
@@ -134,9 +131,15 @@ export const FIELDS = [
   { key: 'theme', type: oneOf(THEMES), initial: 'system', only: (s) => s.theme !== 'system' },
   // The article's address, for a blog that hosts it (article.js); none: the build's, or no link.
   { key: 'article', type: articleLink, initial: '', only: (s) => s.article !== '' },
-  // Whose words label the rows (a preset's with words: "它 是 猫", its 2-head version too): kept
-  // when a preset's numbers are edited, until n changes.
-  { key: 'words', type: oneOf(WORDS), initial: 'none', only: (s) => s.preset === 'custom' },
+  // Whose words label the rows (words.js): none (numbers), a preset's ("它 是 猫", its 2-head
+  // version too), or the reader's own list. Kept when a preset's numbers are edited, fitted when n
+  // changes; written for custom inputs, and for a preset whose words the reader changed.
+  {
+    key: 'words',
+    type: wordsLink,
+    initial: 'none',
+    only: (s) => s.preset === 'custom' || s.words !== presetWords(s.preset),
+  },
   // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the
   // stage of the step; `panel=1` adds the input panel and `nav=1` the step navigation.
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
@@ -176,7 +179,6 @@ export function defaultState() {
 /** Fills mode, sizes and matrices from the preset (custom keeps its own). */
 function resolvePreset(state) {
   if (state.preset === 'custom') return state;
-  state.words = presetTokens(state.preset, 'en') ? state.preset : 'none';
   if (state.preset !== 'random')
     Object.assign(
       state,
@@ -247,6 +249,8 @@ export function parseState(hash) {
   const state = defaultState();
   state.mats = {};
   let notice = null;
+  // A link without `words` has its preset's (none for custom inputs), read after the preset.
+  if (!raw.has('words')) raw.set('words', presetWords(raw.get('preset') ?? state.preset));
   for (const field of FIELDS) {
     if (!raw.has(field.key)) continue;
     const value = field.type.parse(raw.get(field.key));
@@ -276,7 +280,13 @@ export function parseState(hash) {
     Object.assign(state, fitLoss(state));
   }
   if (state.step > stepsFor(state).length) return fallback; // concat and ·W_O: with heads only
-  if (state.words !== 'none' && presetTokens(state.words, 'en').length !== state.n) return fallback;
+  // Words not one per row (a hand-written link): the rest is read, the words fitted to n as an n
+  // change fits them (each row that has none gets its number), and the notice names the field.
+  if (!wordsFit(state)) {
+    const count = stateTokens(state).length;
+    notice = { key: 'linkWords', problem: 'count', count, n: state.n, text: raw.get('words') ?? state.words };
+    state.words = fitWords(state, state.n);
+  }
   for (const name of Object.keys(state.mats)) if (!(name in inputShapes(state))) delete state.mats[name];
   return { state, notice };
 }
@@ -290,8 +300,18 @@ const copy = (state) => ({
   mats: Object.fromEntries(Object.entries(state.mats).map(([name, rows]) => [name, copyRows(rows)])),
 });
 
+/** A preset with its own words; the same preset again (a new seed) keeps the reader's. */
 export function choosePreset(state, preset) {
-  return keepStep(state, resolvePreset({ ...copy(state), preset }));
+  const words = preset === state.preset ? state.words : presetWords(preset);
+  return keepStep(state, resolvePreset({ ...copy(state), preset, words }));
+}
+
+/**
+ * The words that label the rows (words.js): 'none', a preset's name, or one word per row — the
+ * caller checks the count against n (readWords). The inputs stay as they are.
+ */
+export function setWords(state, words) {
+  return { ...copy(state), words: Array.isArray(words) ? [...words] : words };
 }
 
 /**
@@ -345,7 +365,7 @@ export function resize(state, sizes) {
       return { error: { key: 'size', field: key, max: SIZE_LIMIT } };
   }
   const next = { ...copy(state), ...sizes };
-  if (next.n !== state.n) next.words = 'none';
+  if (next.n !== state.n) next.words = fitWords(state, next.n); // the words that still fit
   if (state.preset === 'random') return resolvePreset(next);
   next.preset = 'custom';
   const fill = seededRandom(next.seed + 7919);

@@ -1,14 +1,26 @@
 // Editing: everything the input panel (and the stage's copies of the switches) can ask for — a
-// preset, the mode, an option, a size, the seed, a cell, a pasted matrix — validated, then
+// preset, the mode, an option, a size, the seed, the words, a cell, a pasted matrix — validated, then
 // committed or shown why not next to its field. Also the panel itself and the errors in it.
 
-import { SIZE_LIMIT, SIZE_NAMES, choosePreset, setOption, setCell, setMatrix, resize, switchMode } from '../state.js';
+import {
+  SIZE_LIMIT,
+  SIZE_NAMES,
+  choosePreset,
+  setOption,
+  setCell,
+  setMatrix,
+  resize,
+  switchMode,
+  setWords,
+} from '../state.js';
+import { readWords } from '../words.js';
 import { option } from '../options.js';
 import { lossHandlers } from './loss.js';
 import { parseNumber, parseMatrix, normalizeText } from '../parse-matrix.js';
 import { toRows } from '../matrix.js';
 import { formatNumber } from '../format.js';
 import { describeEngineError } from '../engine-errors.js';
+import { translator } from '../i18n/index.js';
 import { LIMITS } from '../input-rules.js';
 import { underflowsFloat32 } from '../../../wasm/vocabulary.mjs';
 import { renderPanel, showErrors } from '../views/panel.js';
@@ -29,6 +41,7 @@ export function createEditing(page) {
   let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
   let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
   const refused = keptRefusals(page);
+  const typed = typedWords(page, describeParseError);
 
   const describe = (error) => describeParseError(page.t, error);
   const resettable = (name) => page.part('undo')?.resettable(name) ?? false;
@@ -78,7 +91,7 @@ export function createEditing(page) {
     return next;
   }
 
-  const on = handlers(page, { numberField, growing, describe, refuse, refused });
+  const on = handlers(page, { numberField, growing, describe, refuse, refused, typed });
 
   return {
     on,
@@ -90,11 +103,12 @@ export function createEditing(page) {
       if (pendingFilled || reshaped) filled = pendingFilled;
       pendingFilled = null;
       refused.committed(next, { fromUrl });
+      typed.committed(next, { fromUrl });
     },
     render({ panel }) {
       const { state, t } = page;
       const shown = !state.embed || state.panel;
-      const ctx = { state, t, on, filled, typed: refused.typed, resettable };
+      const ctx = { state, t, on, filled, typed: refused.typed, typedWords: typed.text(), resettable };
       if (panel && shown) keepingFocus(page.dom.document, () => renderPanel(page.$('panel'), ctx));
       showErrors(page.$('panel'), errors);
       showStageErrors(page.$('stage-body'), errors);
@@ -104,7 +118,7 @@ export function createEditing(page) {
 }
 
 /** The panel's requests (views/panel.js and views/controls.js call on.*). */
-function handlers(page, { numberField, growing, describe, refuse, refused }) {
+function handlers(page, { numberField, growing, describe, refuse, refused, typed }) {
   const { errors } = page;
   return {
     ...headHandlers(page),
@@ -137,7 +151,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
         `size:${key}`,
         text,
         (v) => (isInt(v, 1, SIZE_LIMIT) ? null : page.t('err.size', { max: SIZE_LIMIT })),
-        (v) => growing(resize(page.state, { [key]: v })),
+        (v) => typed.fitting(growing(resize(page.state, { [key]: v }))),
       ),
     seed: (text) =>
       numberField(
@@ -164,6 +178,13 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
       const next = values.reduce((state, value, j) => setCell(state, name, i, j, value), page.state);
       page.commit(next, { edit: true, gesture });
     },
+    // The sentence's words: one per row, else said at the field, the reader's text and inputs kept.
+    words(text) {
+      const read = readWords(text, page.state.n);
+      if (!read.ok) return refuse('words', typed.keep(text, read.error));
+      typed.forget();
+      page.commit(setWords(page.state, read.words));
+    },
     reset: (name) => page.part('undo')?.reset(name),
     paste(name, text) {
       const key = `paste:${name}`;
@@ -173,6 +194,42 @@ function handlers(page, { numberField, growing, describe, refuse, refused }) {
       for (const k of [...errors.keys()]) if (k.startsWith(`cell:${name}:`) || k === key) errors.delete(k);
       refused.forget(name);
       page.commit(next);
+    },
+  };
+}
+
+/**
+ * The words the reader typed while their count does not match n: kept in the field with the
+ * message at it, until they fit (a change of n to their count takes them: fitting), another text
+ * replaces them, or the example or the link changes.
+ */
+function typedWords(page, describeParseError) {
+  let text = null;
+  const forget = () => {
+    text = null;
+    page.errors.delete('words');
+  };
+  return {
+    text: () => text,
+    /** Keeps the reader's text; returns the field's message for `error`. */
+    keep(typed, error) {
+      text = typed;
+      return describeParseError(page.t, error);
+    },
+    forget,
+    /** `next` (n changed) with the kept words when they now fit its n. */
+    fitting(next) {
+      if (next.error || text === null) return next;
+      const read = readWords(text, next.n);
+      return read.ok ? setWords(next, read.words) : next;
+    },
+    /** After a commit: the kept text goes when it was taken or the example changed; else its message follows n. */
+    committed(next, { fromUrl }) {
+      if (text === null) return;
+      const read = readWords(text, next.n);
+      // (Choosing an example or a mode clears the errors: the text goes with its message.)
+      if (read.ok || fromUrl || !page.errors.has('words')) return forget();
+      page.errors.set('words', describeParseError(translator(next.lang), read.error));
     },
   };
 }

@@ -6,16 +6,22 @@ import { buildId, offersOfflineFile } from '../offline.js';
 import { writePreference } from '../storage.js';
 import { listeners } from './listeners.js';
 import { temperatureMessage } from '../input-rules.js';
+import { WORD_LIMIT } from '../words.js';
 
-/** The notice at the top: a key ('badHash', 'updated'), or a link's refused temperature or article, or its loss's matrix missing (state.js). */
+/** A link's text as a notice quotes it: at most 80 characters. */
+const short = (text) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+/** The notice at the top: a key ('badHash', 'updated'), or a link's refused temperature, article or words, or its loss's matrix missing (state.js). */
 const noticeText = (said, t) =>
   said.key === 'linkTemperature'
     ? t('notice.linkTemperature', { message: temperatureMessage(said.problem, t, said.text) })
     : said.key === 'linkArticle'
-      ? t('notice.linkArticle', { text: said.text.length > 80 ? `${said.text.slice(0, 79)}…` : said.text })
+      ? t('notice.linkArticle', { text: short(said.text) })
       : said.key === 'linkLoss'
         ? lossNotice(said, t)
-        : t(`notice.${said}`);
+        : said.key === 'linkWords'
+          ? t(`notice.linkWords.${said.problem}`, { ...said, text: short(said.text), max: WORD_LIMIT })
+          : t(`notice.${said}`);
 
 /** A link's loss without its matrix, or with one not in AV's shape (state.js parseState). */
 const lossNotice = ({ problem, field, loss, rows, cols }, t) =>

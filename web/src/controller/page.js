@@ -11,7 +11,7 @@
 import { serializeState, withoutEmbed, adopt } from '../state.js';
 import { engineErrorField, describeEngineError } from '../engine-errors.js';
 import { translator } from '../i18n/index.js';
-import { presetTokens } from '../presets.js';
+import { stateTokens } from '../words.js';
 import { option } from '../options.js';
 
 /**
@@ -35,7 +35,8 @@ export function createPage({ dom, host, state, notice }) {
     $: (id) => dom.document.getElementById(id),
     /** The colours in use: the reader's choice, or the system's. */
     theme: () => (page.state.theme === 'system' ? (dark.matches ? 'dark' : 'light') : page.state.theme),
-    tokens: () => presetTokens(page.state.words, page.state.lang),
+    /** The words beside the rows (words.js): every view and export reads these. */
+    tokens: () => stateTokens(page.state),
     /** The full page (no embed switches) for this state, e.g. for "Open in the playground". */
     fullPageUrl: () => `${dom.location.href.replace(/#.*$/, '')}${serializeState(withoutEmbed(page.state))}`,
     use(name, part) {

@@ -19,6 +19,10 @@ export default {
   'article.nextOffer':
     "The article ends here. The series' part 4 comes next: one set of W_Q/W_K/W_V learns only one idea of “what is related”; multi-head attention lets the model look several ways at once.",
   'article.nextOpen': 'Compute "it is cat" again with 2 heads →',
+  'notice.linkWords.count':
+    "This link's words field has {count} words for n = {n}: the extra words were dropped and rows without one are numbered; the rest of the link opens as it is.",
+  'notice.linkWords.badWords':
+    'This link\'s words field ("{text}") cannot be read: words are separated by commas, each at most {max} characters. The rows are numbered instead; the rest of the link opens as it is.',
   'notice.linkArticle':
     'The link\'s article field ("{text}") is not an https: address and was ignored; the rest of the link opened as usual.',
 
@@ -218,6 +222,9 @@ export default {
   'size.d': 'd (input width)',
   'size.dk': 'dₖ (width of Q, K)',
   'size.dv': 'dᵥ (width of V)',
+  'words.label': "The sentence's words",
+  'words.hint':
+    'Each word is one row of {matrix}, n = {n} of them, separated by spaces or commas; leave it empty to number the rows 1…n.',
   'size.seed': 'Random seed',
   'undo.label': 'Edit history',
   'undo.undo': 'Undo',
@@ -292,6 +299,9 @@ export default {
   'err.pasteEmpty': 'No numbers were found.',
   'err.cellIn': 'Row {row}, column {col}: {message}',
   'err.size': 'A size must be a whole number from 1 to {max}.',
+  'err.wordCount':
+    'Words: {count}, rows: n = {n}. Each word labels one row, so there must be n of them (or set n to {count}).',
+  'err.wordLong': '“{word}” is too long: a word has at most {max} characters.',
   'err.seed': 'The seed must be a whole number from 0 to 2147483647.',
   'err.temperature': 'The temperature must be a finite number greater than 0.',
   'err.temperatureBelow':

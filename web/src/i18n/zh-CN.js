@@ -19,6 +19,10 @@ export default {
   'article.nextOffer':
     '原文到这里就讲完了。下一篇是本系列的第 4 篇:一组 W_Q/W_K/W_V 只能学到一种"什么算相关",多头注意力让模型"分头并进"。',
   'article.nextOpen': '用 2 个头再算一遍"它 是 猫" →',
+  'notice.linkWords.count':
+    '链接里的 words 字段有 {count} 个词,而 n = {n}:多出的词已去掉,没有词的行用序号标注;链接的其余部分照常打开。',
+  'notice.linkWords.badWords':
+    '链接里的 words 字段("{text}")无法读取:词之间用逗号隔开,一个词最多 {max} 个字符。各行改用序号标注;链接的其余部分照常打开。',
   'notice.linkArticle': '链接里的 article 字段("{text}")不是 https: 网址,已忽略;链接的其余部分照常打开。',
 
   'embed.button': '嵌入',
@@ -214,6 +218,8 @@ export default {
   'size.d': 'd(输入维度)',
   'size.dk': 'dₖ(Q、K 维度)',
   'size.dv': 'dᵥ(V 维度)',
+  'words.label': '句子里的词',
+  'words.hint': '每个词是 {matrix} 的一行,共 n = {n} 个,用空格或逗号隔开;留空则各行用序号 1…n 标注。',
   'size.seed': '随机种子',
   'undo.label': '编辑历史',
   'undo.undo': '撤销',
@@ -284,6 +290,8 @@ export default {
   'err.pasteEmpty': '没有读到任何数字。',
   'err.cellIn': '第 {row} 行第 {col} 列:{message}',
   'err.size': '尺寸必须是 1 到 {max} 之间的整数。',
+  'err.wordCount': '词数为 {count},而行数 n = {n}:一个词标注一行,词数要等于 n(或把 n 改成 {count})。',
+  'err.wordLong': '"{word}"太长:一个词最多 {max} 个字符。',
   'err.seed': '种子必须是 0 到 2147483647 之间的整数。',
   'err.temperature': '温度必须是大于 0 的有限数。',
   'err.temperatureBelow': 'τ = {value} 小于 float32 能表示的最小正数 {min}:计算核心里它会变成 τ = 0。',

@@ -6,7 +6,7 @@
 // only.
 
 import { h } from './dom.js';
-import { stepsFor, stepWords, atOrAfter } from '../steps.js';
+import { stepsFor, stepWords, atOrAfter, stepById, stepFigures, FIGURES } from '../steps.js';
 import { TABLE_LIMIT } from '../state.js';
 import { OPTIONS, optionDefaults } from '../options.js';
 import { matrixFormat } from '../format.js';
@@ -16,9 +16,25 @@ import { stepMatrices } from '../labs/export/matrices.js';
 import { exerciseQuestion } from '../labs/exercise.js';
 import { fromRows, toRows } from '../matrix.js';
 import { articleCredit } from './chrome.js';
+import { stateTokens } from '../words.js';
 
-/** One matrix as a plain bordered table: numbers, or empty boxes when `blank`. */
-function printedMatrix(id, matrix, state, { blank }) {
+/**
+ * The words beside each matrix of a step, as the stage shows them (steps.js FIGURE `labels`):
+ * id → { rowLabels?, colLabels? }. None without words.
+ */
+function stepLabels(stepId, state) {
+  const words = stateTokens(state);
+  if (!words) return new Map();
+  return new Map(
+    stepFigures(stepById(stepId), state).map(({ figure, labels }) => [
+      FIGURES[figure].field,
+      { rowLabels: labels ? words : undefined, colLabels: labels === 'pair' ? words : undefined },
+    ]),
+  );
+}
+
+/** One matrix as a plain bordered table: numbers, or empty boxes when `blank`; its words beside it. */
+function printedMatrix(id, matrix, state, { blank, rowLabels, colLabels }) {
   const caption = h('caption', {}, `${symbol(id, state).text}  (${matrix.rows}×${matrix.cols})`);
   if (matrix.rows > TABLE_LIMIT || matrix.cols > TABLE_LIMIT) {
     return h(
@@ -33,13 +49,26 @@ function printedMatrix(id, matrix, state, { blank }) {
     'table',
     { class: `printed${blank ? ' blank' : ''}`, dataset: { name: id } },
     caption,
+    colLabels
+      ? h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            rowLabels ? h('td', { class: 'corner' }) : null,
+            colLabels.map((word) => h('th', { scope: 'col' }, word)),
+          ),
+        )
+      : null,
     h(
       'tbody',
       {},
-      toRows(matrix).map((row) =>
+      toRows(matrix).map((row, i) =>
         h(
           'tr',
           {},
+          rowLabels ? h('th', { scope: 'row' }, rowLabels[i]) : null,
           row.map((x) => h('td', {}, blank ? '' : format(x))),
         ),
       ),
@@ -94,6 +123,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     );
     ids.forEach((id) => printedOnce.add(`${head}/${id}`));
     const number = stepsFor(shown).indexOf(step) + 1;
+    const labels = exercise ? new Map() : stepLabels(stepId, shown);
     return h(
       'section',
       { class: 'handout-step', dataset: { step: stepId, head: head ?? null } },
@@ -106,7 +136,9 @@ export function renderHandout(root, { state, model, t, engine }) {
       h(
         'div',
         { class: 'handout-matrices' },
-        ids.map((id) => printedMatrix(id, numbersOf[id], shown, { blank: exercise && !given.has(id) })),
+        ids.map((id) =>
+          printedMatrix(id, numbersOf[id], shown, { blank: exercise && !given.has(id), ...labels.get(id) }),
+        ),
       ),
     );
   };

@@ -83,7 +83,11 @@ function wordsControl({ state, t, on, typedWords }) {
       'aria-describedby': 'hint-words err-words',
       onchange: (e) => on.words(e.target.value),
     }),
-    h('p', { class: 'hint', id: 'hint-words' }, t('words.hint', { n: state.n, matrix: state.mode === 'x' ? 'X' : 'Q' })),
+    h(
+      'p',
+      { class: 'hint', id: 'hint-words' },
+      t('words.hint', { n: state.n, matrix: state.mode === 'x' ? 'X' : 'Q' }),
+    ),
     errorSlot('words'),
   );
 }

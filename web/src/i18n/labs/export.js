@@ -32,6 +32,7 @@ export default {
     'export.py.columns': '按列归一化(常见误区)',
     'export.py.weighted': '加权求和',
     'export.py.projections': '三个投影',
+    'export.py.words': '{matrix} 的第 i 行是 words[i] 这个词',
     'export.py.show': '与页面相同:{digits} 位有效数字',
   },
   en: {
@@ -67,6 +68,7 @@ export default {
     'export.py.columns': 'normalise each column (a common misconception)',
     'export.py.weighted': 'weighted sum',
     'export.py.projections': 'the three projections',
+    'export.py.words': 'row i of {matrix} is the word words[i]',
     'export.py.show': 'as the page shows them: {digits} significant digits',
   },
 };

@@ -4,7 +4,9 @@
 // NaN and ±∞ (the naive softmax's overflow, masked scores) are the strings "NaN", "Infinity",
 // "-Infinity". readJsonExport is the inverse.
 //
-//   { "format": "attention-playground/1", "formula": "softmax(QKᵀ/√d_k)·V", "mode": "qkv",
+// With words (words.js: "它 是 猫", or the reader's own), `words` labels the rows of X or Q.
+//
+//   { "format": "attention-playground/1", "formula": "softmax(QKᵀ/√d_k)·V", "mode": "qkv", "words": ["猫", "狗"],
 //     "options": { "scale": "sqrt_dk", "temperature": 1, "mask": "none", "stable": true, "axis": "row" },
 //     "inputs": { "q": { "shape": [2, 2], "data": [[1, 0], [0, 1]] }, … },
 //     "steps": { "q": …, "scores": …, "weights": { "shape": [2, 2], "data": [[0.66976154, 0.33023846], …] }, … } }
@@ -13,6 +15,7 @@ import { stepOptions } from '../../model.js';
 import { toRows } from '../../matrix.js';
 import { modelMatrices, inputMatrices, headExports } from './matrices.js';
 import { float32Text, readFloat32 } from './numbers.js';
+import { stateTokens } from '../../words.js';
 
 export const JSON_FORMAT = 'attention-playground/1';
 
@@ -31,11 +34,13 @@ export function exportJson(model, state) {
   const options = stepOptions(state);
   if (typeof options.mask === 'object') options.mask = encode(options.mask);
   const pick = (names) => Object.fromEntries(names.map((name) => [name, encode(model[name])]));
+  const words = stateTokens(state);
   return JSON.stringify(
     {
       format: JSON_FORMAT,
       formula: 'softmax(QKᵀ/√d_k)·V',
       mode: state.mode,
+      ...(words ? { words } : {}),
       options,
       inputs: pick(inputMatrices(state.mode, state.heads)),
       steps: pick(modelMatrices(state, model)),
@@ -62,7 +67,10 @@ export function exportJson(model, state) {
   );
 }
 
-/** Reads an export back: { format, mode, options, inputs, steps } with { rows, cols, data: Float32Array } matrices. */
+/**
+ * Reads an export back: { format, mode, words?, options, inputs, steps } with { rows, cols, data:
+ * Float32Array } matrices.
+ */
 export function readJsonExport(text) {
   const file = JSON.parse(text);
   if (file.format !== JSON_FORMAT)
@@ -70,6 +78,13 @@ export function readJsonExport(text) {
   const all = (group) => Object.fromEntries(Object.entries(group).map(([name, m]) => [name, decode(m)]));
   const options = { ...file.options };
   if (typeof options.mask === 'object') options.mask = decode(options.mask);
-  const read = { format: file.format, mode: file.mode, options, inputs: all(file.inputs), steps: all(file.steps) };
+  const read = {
+    format: file.format,
+    mode: file.mode,
+    ...(file.words ? { words: file.words } : {}),
+    options,
+    inputs: all(file.inputs),
+    steps: all(file.steps),
+  };
   return file.more ? { ...read, heads: file.heads, head: file.head, more: all(file.more) } : read;
 }

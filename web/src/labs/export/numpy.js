@@ -25,6 +25,7 @@ import { float32Text } from './numbers.js';
 import { backwardLines, layerBackwardLines } from './numpy-backward.js';
 import { hasLoss } from '../../backward.js';
 import { articleUrl } from '../../article.js';
+import { stateTokens } from '../../words.js';
 
 const pyNumber = (x) => (Number.isNaN(x) ? 'np.nan' : float32Text(x));
 const pyMatrix = (m) =>
@@ -175,7 +176,12 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
     '',
   );
 
-  // the matrices
+  // the matrices, after the words that name their rows (a JSON string is a Python string too)
+  const words = stateTokens(state);
+  if (words)
+    add(
+      `words = [${words.map((word) => JSON.stringify(word)).join(', ')}]   # ${t('export.py.words', { matrix: state.mode === 'x' ? 'X' : 'Q, K, V' })}`,
+    );
   if (state.mode === 'x') {
     add(
       `X = ${pyMatrix(model.x)}`,
