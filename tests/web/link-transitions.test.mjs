@@ -2,7 +2,8 @@
 // the page's own state changes — the functions the controller commits (a preset, the heads, the
 // head shown, the mode, an option, the seed, the loss and its matrix, a size, a cell, a paste, a
 // step, the language) — each adopted as the page's commit adopts it (state.js adopt), from a fixed
-// seed. After every change the page takes (the core computes it), the link it writes parses with
+// seed — and the reader's own words (one per row: the panel refuses any other count before it
+// commits), with Chinese and characters a URL escapes. After every change the page takes (the core computes it), the link it writes parses with
 // no notice, computes the same numbers, and is written back the same; a change that is not a move
 // keeps the reader on the same step wherever that step still exists (dO stays dO when heads change).
 // The numbers are the wasm core's, loaded in Node as the other tests/web tests load it.
@@ -26,6 +27,7 @@ import {
   setHeads,
   setLoss,
   setLossMatrix,
+  setWords,
   HEADS_LIMIT,
   SIZE_NAMES,
   LANGS,
@@ -117,6 +119,16 @@ const CHANGES_OF_THE_PAGE = [
   ],
   ['step', (s, m, r) => ({ ...s, step: r.int(1, stepCount(s)) }), { move: true }],
   ['language', (s, m, r) => ({ ...s, lang: r.pick(LANGS) })],
+  [
+    'words',
+    (s, m, r) =>
+      setWords(
+        s,
+        r.next() < 0.2
+          ? 'none'
+          : Array.from({ length: s.n }, () => r.pick(['猫', '狗', 'cat', 'a&b', '50%', '#1', 'x=y'])),
+      ),
+  ],
 ];
 
 /** The model the page would show for `state`, or null when the core refuses it (the page keeps the last good one). */
