@@ -34,9 +34,10 @@ export function renderClassroomBar(doc, { state, t, run, fullscreen }) {
   setText(byId('classroom-position'), t('nav.position', { step: state.step, total: stepCount(state) }));
   setText(byId('classroom-pace-label'), t('classroom.pace'));
   const pace = byId('classroom-pace');
-  pace.placeholder = t('classroom.paceHint');
+  // A short placeholder, the whole hint as the field's title; the field as wide as its placeholder,
+  // so that it is read whole (a 4em field cut "留空:不自动翻页" at "留空:不").
+  pace.placeholder = t('classroom.pacePlaceholder');
   pace.title = t('classroom.paceHint');
-  // As wide as its placeholder, so that "留空:不自动翻页" is read whole, not cut at "留空:不".
   pace.style.width = `calc(${textWidth(pace.placeholder)}ch + 1.4em)`;
   // The field shows what the reader typed while it is refused, and the state's pace otherwise.
   const shown = run.paceError ? run.paceText : state.pace ? String(state.pace) : '';
