@@ -70,7 +70,7 @@ test('no cell: the general formula stays, and the caption says how to fill it in
 test('the projections: Q_ij = Σ_t X_it·(W_Q)_tj in "from X" mode, with the words in the caption', () => {
   const cat = choosePreset(defaultState(), 'cat');
   const { said, formula } = fill(cat, 2, { i: 1, j: 2, kind: 'projectK' }, { tokens: ['它', '是', '猫'] });
-  assert.ok(said.startsWith('K of word “是”, dimension 3'), said);
+  assert.ok(said.startsWith('K of “是”, dimension 3'), said);
   assert.equal(formula, 'K23 = ∑X2tWK,t3 = 0 · 0 + 0 · 0 + 1.000 · 1.000 + 0 · 0 = 1.000');
   assert.equal(stepFills('project', cat), true);
   assert.equal(stepFills('project', defaultState()), false, 'Q, K, V given directly: nothing to fill in');
