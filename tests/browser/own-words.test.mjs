@@ -4,7 +4,8 @@
 //   nothing else changes (the numbers, the link);
 // - "猫 狗" labels the rows (and the columns of A), the AV step's word lines, a popover's heading
 //   the JSON export and the printed handout; the link the page writes opens again with them;
-// - n = 3 keeps both words and numbers the new row.
+// - n = 3 keeps both words and numbers the new row; words waiting in the field are taken when n
+//   becomes their count; a hand-written link with too many words opens with the field named.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -132,6 +133,21 @@ inChromium((name, driver) => {
     assert.deepEqual((await shownWords(page)).lines, ['I', 'love', 'you']);
     assert.equal(await page.textContent('#err-words'), '');
     assert.equal(new URLSearchParams((await hash(page)).slice(1)).get('words'), 'I,love,you');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: a hand-written link with three words for n = 2 opens with two of them, and the notice names the field`, async () => {
+    const page = await openOfflineFile(driver, '#step=9&lang=en&words=I,love,you');
+    assert.equal(
+      await page.textContent('#notice'),
+      "This link's words field has 3 words for n = 2: the extra words were dropped and rows without one are numbered; the rest of the link opens as it is.",
+    );
+    assert.equal(await page.inputValue('#words'), 'I love');
+    assert.deepEqual(await matrixIn(page, 'weights'), [
+      ['0.6698', '0.3302'],
+      ['0.3302', '0.6698'],
+    ]);
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });
