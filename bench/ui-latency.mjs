@@ -28,8 +28,11 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openBrowser } from '../tests/browser/helpers.mjs';
 import { pythonServer } from '../tests/browser/static-server.mjs';
+import { startServer } from '../scripts/serve.mjs';
 
 const SIZES = [8, 16, 32, 64];
 const STEPS = [
@@ -97,6 +100,10 @@ const hashFor = (n, step) => `#preset=random&mode=x&n=${n}&d=${D}&dk=${D}&dv=${D
 const HEADS = { n: 16, heads: 4, steps: [2, 9, 11] };
 const headsHash = (step) => `${hashFor(HEADS.n, step)}&heads=${HEADS.heads}&head=1`;
 const HEADS_ONLY = process.argv.includes('--heads');
+// `--cold`: only the cold starts, printed (the .md is not written); `--compare=DIR` adds another
+// build (DIR/dist and DIR/web, e.g. a copy made before a change), measured in turn with this one.
+const COLD_ONLY = process.argv.includes('--cold');
+const COMPARE = process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length);
 
 /** ${REPS} edits of X[0][0] on the page at `hash`, as typing does: the main thread's ms for each. */
 async function editTimes(hash) {
@@ -159,14 +166,88 @@ async function measureHeads() {
   return out;
 }
 
+/**
+ * Cold starts: a fresh browser context (no cache, no service worker) opening the page at step 9,
+ * until the worked example's 6.698 is in the DOM, from the navigation's start (performance.now()
+ * in the page). Three ways, as a reader meets them: the hosted site (`dist`/site behind
+ * python3 -m http.server), the offline file (`dist`/attention-playground.html from file://) and the
+ * development page (`web` behind scripts/serve.mjs). `builds`: { label: { dist, web } }, measured
+ * in turn within each run, so that two builds compared meet the same load. Returns, by label and
+ * way, the runs' times and the load average (1 min) at each run.
+ */
+async function coldStarts(builds, runs = COLD_RUNS) {
+  const servers = {};
+  for (const [label, { dist, web }] of Object.entries(builds))
+    servers[label] = { site: await pythonServer(`${dist}/site`), dev: await startServer({ root: web }), dist };
+  const out = {};
+  try {
+    for (let r = 0; r < runs; r++) {
+      for (const [label, { site, dev, dist }] of Object.entries(servers)) {
+        const urls = {
+          hosted: `${site.url}index.html#step=9`,
+          offline: `${pathToFileURL(path.resolve(dist, 'attention-playground.html')).href}#step=9`,
+          development: `${dev.url}index.html#step=9`,
+        };
+        for (const [way, url] of Object.entries(urls)) {
+          const entry = ((out[label] ??= {})[way] ??= { times: [], loads: [] });
+          entry.loads.push(os.loadavg()[0]);
+          entry.times.push(await coldStart(url));
+        }
+      }
+    }
+  } finally {
+    for (const { site, dev } of Object.values(servers)) {
+      await site.stop();
+      await dev.close();
+    }
+  }
+  return out;
+}
+
+/** One cold start at `url`: ms from the navigation's start to the output's first cell reading 6.698. */
+async function coldStart(url) {
+  const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const cell = document.querySelector('figure.matrix[data-name="output"] td.c');
+        if (cell?.textContent === '6.698') {
+          window.numbersAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.numbersAt !== undefined, null, { timeout: 20000 });
+    return await page.evaluate(() => window.numbersAt);
+  } catch (error) {
+    throw new Error(`cold start at ${url}: ${error.message}`);
+  } finally {
+    await context.close();
+  }
+}
+
+const summary = ({ times, loads }) =>
+  `median ${ms(median(times))} ms (${times.map((x) => x.toFixed(0)).join(', ')}; load ${ms(median(loads))})`;
+
 const loadBefore = os.loadavg()[0];
 const b = await openBrowser();
 const edits = [];
 const steps = [];
-const cold = [];
+let cold;
 let info = '';
 let heads;
 try {
+  if (COLD_ONLY) {
+    const builds = { this: { dist: 'dist', web: 'build/web' } };
+    if (COMPARE) builds.compared = { dist: path.join(COMPARE, 'dist'), web: path.join(COMPARE, 'web') };
+    const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? COLD_RUNS);
+    for (const [label, ways] of Object.entries(await coldStarts(builds, runs)))
+      for (const [way, entry] of Object.entries(ways)) console.log(`cold start, ${label}, ${way}: ${summary(entry)}`);
+    await b.close();
+    process.exit(0);
+  }
   heads = await measureHeads();
   if (HEADS_ONLY) {
     await b.close();
@@ -243,30 +324,8 @@ try {
     );
   }
 
-  const site = await pythonServer('dist/site');
-  try {
-    for (let r = 0; r < COLD_RUNS; r++) {
-      const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
-      // Records the moment the output's first cell first reads 6.698, from the navigation's start.
-      await context.addInitScript(() => {
-        new MutationObserver((_, observer) => {
-          const cell = document.querySelector('figure.matrix[data-name="output"] td.c');
-          if (cell?.textContent === '6.698') {
-            window.numbersAt = performance.now();
-            observer.disconnect();
-          }
-        }).observe(document, { childList: true, subtree: true, characterData: true });
-      });
-      const page = await context.newPage();
-      await page.goto(`${site.url}index.html#step=9`);
-      await page.waitForFunction(() => window.numbersAt !== undefined, null, { timeout: 20000 });
-      cold.push(await page.evaluate(() => window.numbersAt));
-      await context.close();
-    }
-  } finally {
-    await site.stop();
-  }
-  console.log(`cold start: median ${ms(median(cold))} ms (${cold.map((x) => x.toFixed(0)).join(', ')})`);
+  cold = (await coldStarts({ this: { dist: 'dist', web: 'build/web' } })).this;
+  for (const [way, entry] of Object.entries(cold)) console.log(`cold start, ${way}: ${summary(entry)}`);
 } finally {
   await b.close();
 }

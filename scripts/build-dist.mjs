@@ -36,6 +36,7 @@ import {
   sha256,
 } from './lib/page-parts.mjs';
 import { labsWorkerPlugin } from './lib/labs-worker.mjs';
+import { buildWithParts } from './lib/lazy-parts.mjs';
 
 /** The most each output may weigh, in bytes. */
 export const BUDGETS = {
@@ -81,11 +82,12 @@ fs.writeFileSync(
 );
 
 // 1. The script: one classic script (an inline <script type="module"> would work too, but a
-//    classic one needs no top-level await and runs the same in every browser we support).
-const bundle = await esbuild.build({
-  entryPoints: [at('web', 'src', 'main-inline.js')],
+//    classic one needs no top-level await and runs the same in every browser we support), and the
+//    parts of the page that load when first needed (web/src/parts.js: the labs, the exports), each
+//    carried as text the browser does not parse, run by its hash when needed (scripts/lib/lazy-parts.mjs).
+const bundles = await buildWithParts({
+  entry: at('web', 'src', 'main-inline.js'),
   bundle: true,
-  write: false,
   format: 'iife',
   target: ['chrome91', 'firefox102', 'safari16'],
   minify: true,
@@ -100,10 +102,11 @@ const bundle = await esbuild.build({
   // The Emscripten glue reads import.meta.url only to find its .wasm, which this bundle carries.
   define: { 'import.meta.url': '""' },
 });
-const script = bundle.outputFiles[0].text;
+const script = bundles.stepper;
 // Inside an inline <script>, "</script" would end it and "<!--" changes how it is parsed.
-if (/<\/script|<!--/i.test(script))
-  throw new Error('build-dist: the bundle contains "</script" or "<!--"; it cannot be inlined');
+for (const text of [script, ...bundles.parts.map((part) => part.text)])
+  if (/<\/script|<!--/i.test(text))
+    throw new Error('build-dist: a bundle contains "</script" or "<!--"; it cannot be inlined');
 
 // 2. The styles: KaTeX's (without @font-face), then ours, minified.
 const { code: css } = await esbuild.transform(katex.css + pageStyles(), { loader: 'css', minify: true });
@@ -111,18 +114,22 @@ if (/<\/style/i.test(css)) throw new Error('build-dist: the styles contain "</st
 
 // 3. The pages. The build id is a hash of what the page is made of: a new build (new content)
 //    gets a new service-worker cache, the same content the same id.
-const build = sha256(script + css + formulas)
+const build = sha256(script + bundles.parts.map((part) => part.text).join('') + css + formulas)
   .replace(/[^A-Za-z0-9]/g, '')
   .slice(0, 12);
-const inlineScript = `<script>${script}</script>`;
-const scriptHash = `'sha256-${sha256(script)}'`;
+// The stepper's script first, so that it runs before the parser reads the parts' text.
+const inlineScript = [
+  `<script>${script}</script>`,
+  ...bundles.parts.map(({ name, text }) => `<script type="text/plain" id="part-${name}">${text}</script>`),
+].join('\n');
+const scriptHashes = [script, ...bundles.parts.map((part) => part.text)].map((text) => `'sha256-${sha256(text)}'`);
 function page({ hosted }) {
   return fillPage({
     // No default source: what is not listed cannot be loaded at all. The hosted page adds only
     // its service worker (worker-src 'self'); the offline file may fetch nothing whatsoever.
     CSP: cspMeta({
       'default-src': ["'none'"],
-      'script-src': [scriptHash, "'wasm-unsafe-eval'"],
+      'script-src': [...scriptHashes, "'wasm-unsafe-eval'"],
       'style-src': ["'unsafe-inline'"],
       'img-src': ['data:', 'blob:'],
       'worker-src': hosted ? ["'self'", 'blob:'] : ['blob:'],

@@ -1,6 +1,6 @@
-// The development page that `npm start` serves: build/web/ holds the page, one bundled ES module,
-// the two .wasm files next to it, KaTeX's CSS and the woff2 fonts the formulas use. Rebuilt from
-// scratch in well under a second. The offline file and the hosted site are built by
+// The development page that `npm start` serves: build/web/ holds the page, its ES module (and, in
+// parts/, the modules of the parts it loads when first needed), the .wasm files next to it,
+// KaTeX's CSS and the woff2 fonts the formulas use. Rebuilt from scratch in well under a second. The offline file and the hosted site are built by
 // scripts/build-dist.mjs from the same parts.
 //
 // Needs the wasm core built first (build/wasm/attention_core{_relaxed,,_scalar}.{mjs,wasm}); scripts/build.sh does that.
@@ -46,10 +46,16 @@ for (const needed of [
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'katex', 'fonts'), { recursive: true });
 
-// 1. The page's script: one ES module with the wasm glue inside; the .wasm files sit next to it.
+// 1. The page's script: an ES module with the wasm glue inside (main.js); the .wasm files sit
+//    next to it. The parts of the page that load when first needed (web/src/parts.js: the labs,
+//    the exports) are files of their own in parts/, which main.js imports when it needs them, and
+//    so are the modules they share with it.
 await esbuild.build({
   entryPoints: [at('web', 'src', 'main.js')],
-  outfile: path.join(out, 'main.js'),
+  outdir: out,
+  entryNames: '[name]',
+  chunkNames: 'parts/[name]-[hash]',
+  splitting: true,
   bundle: true,
   format: 'esm',
   target: 'es2022',

@@ -20,7 +20,7 @@ import { layoutMatrices, drawMatrices, PNG_SIZES } from '../../web/src/labs/expo
 import { float32Text } from '../../web/src/labs/export/numbers.js';
 import { exportFileName } from '../../web/src/labs/export/file-name.js';
 import { STEP_MATRICES } from '../../web/src/labs/export/matrices.js';
-import { pngPanels } from '../../web/src/views/export-bar.js';
+import { pngPanels } from '../../web/src/views/export-files.js';
 import { translator } from '../../web/src/i18n/index.js';
 import { HEAD_COLORS } from '../../web/src/head-colors.js';
 

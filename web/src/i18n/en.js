@@ -4,6 +4,7 @@ export default {
   'app.subtitle': "Step through softmax(QKᵀ/√dₖ)·V — first on the article's worked example, then on your own numbers.",
   'app.loading': 'Loading the computing core (WebAssembly)…',
   'app.engineFailed': 'The computing core failed to load: {message}',
+  'app.partFailed': 'This part of the page failed to load: {message}',
   'app.skip': 'Skip to the current step',
   'app.footer': 'Every number is computed in float32 by the C++ core in WebAssembly; the page only shows it.',
 

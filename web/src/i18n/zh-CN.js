@@ -5,6 +5,7 @@ export default {
   'app.subtitle': '一步一步走完 softmax(QKᵀ/√dₖ)·V:先用原文的手算小例子,再换成你自己的数字。',
   'app.loading': '正在加载计算核心(WebAssembly)……',
   'app.engineFailed': '计算核心加载失败:{message}',
+  'app.partFailed': '页面的这一部分加载失败:{message}',
   'app.skip': '跳到当前步骤',
   'app.footer': '所有数字都由 WebAssembly 中的 C++ 核心以 float32 计算;页面只负责显示。',
 

@@ -4,71 +4,10 @@
 // data export would give the answers away); none in the other labs, nor in an embed (a frame
 // sandboxed without allow-downloads cannot save a file: it has its "Open in the playground" link).
 // The buttons are built once and relabelled, so that the one under the keyboard keeps its focus.
+// What they save is made by export-files.js, a part of the page loaded at the first click (parts.js).
 
 import { h, setText } from './dom.js';
-import { stepIdAt, stepById, stepFigures, FIGURES, sizeOf } from '../steps.js';
-import { KIND_OF } from '../colors.js';
-import { HEAD_COLORS } from '../head-colors.js';
-import { symbol } from './names.js';
-import { numpyScript } from '../labs/export/numpy.js';
-import { exportJson } from '../labs/export/json.js';
-import { exportCsv } from '../labs/export/csv.js';
-import { layoutMatrices, drawMatrices } from '../labs/export/png.js';
-import { stepMatrices } from '../labs/export/matrices.js';
-import { exportFileName } from '../labs/export/file-name.js';
-
-/** Saves `blob` as a file named `name` (the browser's download, no network). */
-function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = h('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // The download has started from the URL; give it a moment before the URL is let go.
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-/**
- * The current step's matrices as the PNG draws them (labs/export/png.js): each with what the stage
- * shows around it — its words (steps.js FIGURE `labels`), its heads' blocks (`blocks`, `rowBlocks`)
- * and its masked cells (`masked`, the core's mask).
- */
-export function pngPanels({ model, state, theme, t, tokens }) {
-  const stepId = stepIdAt(state, state.step);
-  const looks = new Map(stepFigures(stepById(stepId), state).map((look) => [FIGURES[look.figure].field, look]));
-  const blocksOf = (size) =>
-    size && {
-      width: sizeOf(state, size),
-      colors: HEAD_COLORS[theme] ?? HEAD_COLORS.light,
-      label: (b) => t('heads.headN', { i: b + 1 }),
-    };
-  const kept = model.kept;
-  return stepMatrices(stepId, state.mode, state.heads, state.loss).map((id) => {
-    const look = looks.get(id) ?? {};
-    return {
-      label: symbol(id, state).text,
-      matrix: model[id],
-      kind: KIND_OF[id],
-      rowLabels: look.labels && tokens ? tokens : undefined,
-      colLabels: look.labels === 'pair' && tokens ? tokens : undefined,
-      blocks: blocksOf(look.blocks),
-      rowBlocks: blocksOf(look.rowBlocks),
-      masked: look.masked && kept ? (i, j) => kept.data[i * kept.cols + j] === 0 : undefined,
-    };
-  });
-}
-
-/** The current step's matrices drawn as a PNG (labs/export/png.js), as a Blob. */
-function stepPng(ctx) {
-  const layout = layoutMatrices(pngPanels(ctx), { digits: ctx.state.digits, theme: ctx.theme });
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.ceil(layout.width * layout.scale);
-  canvas.height = Math.ceil(layout.height * layout.scale);
-  drawMatrices(canvas.getContext('2d'), layout);
-  return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave nothing'))), 'image/png'),
-  );
-}
+import { loadPart } from '../parts.js';
 
 const built = new WeakMap();
 
@@ -82,35 +21,43 @@ export function renderExportBar(root, ctx) {
   bar.update(ctx);
 }
 
+/** The exports, in the bar's order (each one's file and contents: export-files.js EXPORTS). */
+const KINDS = ['numpy', 'json', 'csv', 'png'];
+
 function build(root) {
   let ctx = null;
-  const file = (ext) => exportFileName(ctx.state, ext);
-  const text = (type) => (content) => new Blob([content], { type });
-  const exports = {
-    numpy: { ext: 'py', save: () => text('text/x-python')(numpyScript(ctx.model, ctx.state, { file: file('py') })) },
-    json: { ext: 'json', save: () => text('application/json')(exportJson(ctx.model, ctx.state)) },
-    csv: { ext: 'csv', save: () => text('text/csv')(exportCsv(ctx.model, ctx.state)) },
-    png: { ext: 'png', save: () => stepPng(ctx) },
-  };
   const status = h('span', { class: 'export-status', id: 'export-status' });
   const buttons = Object.fromEntries(
-    Object.entries(exports).map(([kind, { ext, save }]) => [
+    KINDS.map((kind) => [
       kind,
       h('button', {
         type: 'button',
         id: `export-${kind}`,
         onclick: async () => {
+          const now = ctx; // the state the reader clicked on, whatever comes while the code loads
           try {
-            download(file(ext), await save());
-            status.textContent = ctx.t('export.saved', { file: file(ext) });
+            const { saveExport } = await loadPart('exports');
+            const file = await saveExport(kind, now);
+            status.textContent = now.t('export.saved', { file });
           } catch (error) {
-            status.textContent = ctx.t('export.failed', { message: error.message });
+            status.textContent = now.t('export.failed', { message: error.message });
           }
         },
       }),
     ]),
   );
-  const print = h('button', { type: 'button', id: 'print-handout', onclick: () => ctx.onPrint() });
+  const print = h('button', {
+    type: 'button',
+    id: 'print-handout',
+    onclick: async () => {
+      const now = ctx;
+      try {
+        await now.onPrint();
+      } catch (error) {
+        status.textContent = now.t('export.failed', { message: error.message });
+      }
+    },
+  });
   const label = h('span', { class: 'export-label', id: 'export-label' });
   const group = h(
     'div',
