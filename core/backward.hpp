@@ -23,7 +23,7 @@ namespace attn::reference {
 // Backward of section 6, weighted_values, with respect to V:
 //   dV = Aᵀ·dO.   a, kept: (n_q, n_k), d_output: (n_q, d_v) → (n_k, d_v),  dV_jc = Σ_i A_ij dO_ic
 // over the queries i that keep key j: a masked key gets nothing from query i, as it gave nothing
-// to output_i. A kept key's term is added whatever its weight (README, input policy: only the mask
+// to output_i. A kept key's term is added whatever its weight (docs/api.md, input policy: only the mask
 // leaves a key out), so a weight that underflowed to 0 still multiplies dO_i, NaN included.
 Matrix d_values(const Matrix& a, const Matrix& kept, const Matrix& d_output);
 

@@ -17,7 +17,7 @@
 namespace attn {
 
 // Every way the core refuses an input. code_name() gives the name the JS API puts in Error.code;
-// README.md ("The JS API") lists the argument and params of each for the page's translations.
+// docs/api.md ("Errors") lists the argument and params of each for the page's translations.
 enum class ErrorCode {
     None,                // no error
     EmptyMatrix,         // a matrix with no rows or no columns

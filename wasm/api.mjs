@@ -1,11 +1,11 @@
-// api.mjs — the public JS API around the Embind core (documented in README.md, "The JS API").
+// api.mjs — the public JS API around the Embind core (documented in docs/api.md).
 //
 // This layer checks what C++ cannot see — JS types: a missing field, a string where a number
 // belongs, a fractional size, an unknown option, a detached buffer — against the names and limits
 // of vocabulary.mjs, and hands the option names on to the bindings. Everything about values and
 // shapes (lengths, ±Infinity, d_k mismatch, memory) is checked once, in the core. Either way the
 // call throws an Error whose message is one English sentence and whose code, argument, cell and
-// params say the same for a program (README.md lists the codes). A failed call computes nothing
+// params say the same for a program (docs/api.md lists the codes). A failed call computes nothing
 // and leaves the module usable.
 //
 // Each call runs in three steps:

@@ -45,7 +45,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
     /**
      * A trainer of one attention layer on a task, seeded: { step(n), evaluate({ count, seed }),
      * probe(tokens), probeGradient(tokens), parameters(), dispose() }. The same config (seed
-     * included) in the same build gives the same run bit for bit. README.md ("Training") lists the
+     * included) in the same build gives the same run bit for bit. docs/api.md ("Training") lists the
      * fields and their defaults.
      */
     createTrainer(args = {}) {
@@ -77,7 +77,7 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
       return Object.freeze({
         /**
          * n optimizer steps (default 1) → the last step's { loss, accuracy, steps, softmaxGradient }
-         * on its batch; softmaxGradient is the size of the gradient through the softmax (README).
+         * on its batch; softmaxGradient is the size of the gradient through the softmax (docs/api.md, "Training").
          */
         step: (n = 1) => unwrap(core.trainerStep(live('step'), count('step', n, 100000))),
         /** { loss, accuracy, steps } on `count` held-out sequences of the stream `seed`. */

@@ -79,7 +79,7 @@ export const API_ERROR_CODES = Object.freeze([
   'disposed',
 ]);
 
-/** Every Error.code a caller can meet; README.md ("The JS API") gives each one's argument and params. */
+/** Every Error.code a caller can meet; docs/api.md ("Errors") gives each one's argument and params. */
 export const ERROR_CODES = Object.freeze([...new Set([...CORE_ERROR_CODES, ...API_ERROR_CODES])]);
 
 // ---- The labs (issue 11) ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // One training step through the stepper (issue 17, item 6), in Chromium and in Firefox: on the
 // article's worked example (Q = K = I₂, V = 10·I₂) the reader chooses L = ½‖AV − Y‖² under AV and
 // walks the backward steps — dO = AV − Y = [[−3.302, 3.302], [3.302, −3.302]] — and with L = (AV)₁₁
-// (dO given) the README's gradients, dZ = [[2.212, −2.212], [0, 0]], one of them expanded term by
+// (dO given) docs/api.md's gradients, dZ = [[2.212, −2.212], [0, 0]], one of them expanded term by
 // term in the popover; the training lab hands its probe's step over to the stepper. In the offline
 // file (file://, no network), as a reader who downloaded it would.
 
@@ -74,7 +74,7 @@ inChromium((name, driver) => {
     await page.closeAll();
   });
 
-  test(`${name}: with L = (AV)₁₁ the README's gradients; dZ₁₁ = 0.6698·(10 − 6.698) = 2.212, term by term`, async () => {
+  test(`${name}: with L = (AV)₁₁ docs/api.md's gradients; dZ₁₁ = 0.6698·(10 − 6.698) = 2.212, term by term`, async () => {
     const page = await openOfflineFile(driver, '#step=13&lang=en&loss=given&dout=1,0;0,0');
     assert.match(await title(page), /Step 13 of 14/);
     assert.deepEqual(await matrixIn(page, 'gradScaled'), [

@@ -348,7 +348,7 @@ const EntryPoint kEntryPoints[] = {
 
 // ---- The float64 computation ---------------------------------------------------------------------
 // softmax(QKᵀ/divisor)·V in double from the float32 inputs and the float32 divisor, by the
-// README's rules (a masked key is left out, a kept key's value is always read, a fully masked line
+// docs/api.md's rules (a masked key is left out, a kept key's value is always read, a fully masked line
 // has weights and output 0), always in the stable form (the naive softmax is the same function;
 // float32 is what overflows). NaN comes only from a NaN input, as in float32 — unless a float32
 // score overflows to −∞ by itself: the reference gives it weight 0 even in a NaN line (the policy
@@ -612,7 +612,7 @@ Float64 check_attention(const Case& in) {
 
 // ---- The backward pass in float64 -----------------------------------------------------------------
 // From the float32 inputs, dO and the float64 forward's weights A (float64_attention), by the
-// README's rule (a masked pair takes part in no sum and has gradient 0; every kept one is
+// docs/api.md's rule (a masked pair takes part in no sum and has gradient 0; every kept one is
 // computed, whatever its weight):
 //   dA = dO·Vᵀ, c = Σ_t A_t·dA_t along each softmax line, dZ = A∘(dA − c), dS = dZ / f,
 //   dQ = dS·K, dK = dSᵀ·Q, dV = Aᵀ·dO (the sums over the kept pairs).

@@ -1,6 +1,6 @@
 // Issue 27, item 8: a refusal quotes the number as given. Every numeric option of every entry
 // point is tried with 1 + 1e−7, 1e−50, NaN and ∞; each is either accepted (where the rules of
-// README "Input rules" take it) or refused with a coded Error whose message holds the value as JS
+// docs/api.md "Input policy and limits" take it) or refused with a coded Error whose message holds the value as JS
 // writes it (String(x): "1.0000001", "1e-50", "NaN", "Infinity"; a matrix cell's ∞ as "+Infinity").
 // createTrainer's learning rate said "(got 1.000000)", "(got 0.000000)" and "(got nan)".
 import { describe, it, before } from 'node:test';

@@ -1,7 +1,7 @@
 // One training step through the stepper (issue 17, item 6): the loss, the backward steps' numbers
 // from the core (web/src/backward.js, model.js), the state's loss field and its round trip, the
 // NumPy export of the gradients run with python3 and numpy, and the training lab's hand-off (its
-// probe's X, the head's W's and dO from the trainer). Expected numbers are the README's (L = (AV)₁₁)
+// probe's X, the head's W's and dO from the trainer). Expected numbers are docs/api.md's (L = (AV)₁₁)
 // or computed here independently in float64.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,7 +46,7 @@ const v = (state) => ({ v: toRows(computeModel(engine, state).v) });
 const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((s, x, t) => s + x * b[t][j], 0)));
 const transpose = (a) => a[0].map((_, j) => a.map((row) => row[j]));
 
-test("the worked example with L = (AV)₁₁ (dO given, [[1, 0], [0, 0]]): the README's gradients", () => {
+test("the worked example with L = (AV)₁₁ (dO given, [[1, 0], [0, 0]]): docs/api.md's gradients", () => {
   const state = setLoss(defaultState(), 'given', v(defaultState()));
   assert.deepEqual(state.dout, [
     [1, 0],

@@ -1,7 +1,7 @@
 // The √d_k race in numbers (web/src/labs/train-race.js, the session's race over seeds in
 // train-session.js) on the SIMD128 build, the build every page computes with (engine.js,
 // exactBuild): what "learned" means, the softmax Jacobian's largest entry, and the race over the
-// 16 seeds 7 … 22 at d_k = 16, 64 and 256, counted in steps — the figures README.md quotes.
+// 16 seeds 7 … 22 at d_k = 16, 64 and 256, counted in steps — the figures docs/guide.md quotes.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

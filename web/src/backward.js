@@ -6,7 +6,7 @@
 //   mse    L = ½‖AV − Y‖² = ½ Σ_ic (AV_ic − Y_ic)², with a target Y the reader can edit, so that
 //          dO = ∂L/∂(AV) = AV − Y — a loss computed by hand;
 //   given  dO given as it is: the gradient a trained model's real loss sends to the head's output
-//          (the training lab's probe), or the README's worked example L = (AV)₁₁, dO = [[1, 0], [0, 0]].
+//          (the training lab's probe), or docs/api.md's worked example L = (AV)₁₁, dO = [[1, 0], [0, 0]].
 // Then the core's attentionBackward: dV = Aᵀ·dO, dA = dO·Vᵀ, dZ through the softmax, dS = dZ ÷ (the
 // scaling rule's divisor · τ), dQ = dS·K, dK = dSᵀ·Q; and from X, the core's project(): dW = Xᵀ·dQ …
 // With heads the loss is on the layer's output O = concat·W_O (Y and dO in O's shape, n × d), and

@@ -1,5 +1,5 @@
 // The core's refusals in the reader's language. The API's Error carries a code, the argument at
-// fault, the cell and the message's numbers (README, "The JS API"); this module turns those into
+// fault, the cell and the message's numbers (docs/api.md); this module turns those into
 // a sentence in zh-CN or en and the field it belongs to — never by reading the English message.
 // Pure: no DOM.
 

@@ -24,7 +24,7 @@ export const stepOptions = apiOptions;
  * heads the loss is on the layer's output, and gradProjected, gradWo, gradConcat, headGrads,
  * gradQAll, gradKAll, gradVAll and gradX come too (backward.js layerBackward).
  * Throws the API's Error when the input is rejected: an English message, and code, argument,
- * cell and params to word it in the page's language (README.md, "The JS API").
+ * cell and params to word it in the page's language (docs/api.md).
  */
 export function computeModel(engine, state, options = {}) {
   const model = forwardModel(engine, state, options);

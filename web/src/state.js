@@ -140,7 +140,7 @@ export const FIELDS = [
     initial: 'none',
     only: (s) => s.preset === 'custom' || s.words !== presetWords(s.preset),
   },
-  // Embedding (the public contract of blog embeds, see the README): `embed=1` shows only the
+  // Embedding (the public contract of blog embeds, docs/guide.md "For blog authors"): `embed=1` shows only the
   // stage of the step; `panel=1` adds the input panel and `nav=1` the step navigation.
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
   { key: 'panel', type: flag, initial: false, only: (s) => s.embed && s.panel },
@@ -459,7 +459,7 @@ export function fitLoss(state) {
  * Turns the backward steps on with a loss, or off ('none'). `shown` holds the shown head's V and
  * AV as rows: the target Y of ½‖AV − Y‖² starts as V (each word keeps only its own value: on the
  * worked example Y = 10·I, and the gradient sharpens A towards I); a given dO starts as the
- * gradient of L = (AV)₁₁ (1 in its first cell), the README's worked example. A matrix the state
+ * gradient of L = (AV)₁₁ (1 in its first cell), the worked example of docs/api.md. A matrix the state
  * already holds in the right shape is kept. The step stays if it still exists (keepStep).
  * With heads the loss is on the layer's output O = concat·W_O, n × d like X, and Y starts as X: the
  * layer asked to give each word back its own input.

@@ -6,7 +6,7 @@ import { MODE_MATRICES, inputShapes } from '../../presets.js';
 import { STEP_LIST, FIGURES, stepById, stepFigures, stepsFor } from '../../steps.js';
 
 /**
- * The intermediates, as computeModel names them (README.md, "The JS API"): what each of the steps
+ * The intermediates, as computeModel names them (docs/api.md): what each of the steps
  * every state has produces — the nine of one head (concat and ·W_O come with heads: stateMatrices).
  */
 export const STEP_MATRICES = Object.freeze(STEP_LIST.filter((step) => !step.when).flatMap((step) => step.produces));
