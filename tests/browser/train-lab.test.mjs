@@ -29,6 +29,8 @@ test('reverse: Play trains in a Web Worker until the loss falls below 0.1 and A 
   await untilSteps(page, 200);
   await untilPaused(page);
   assert.match(await page.textContent('#train-status'), /^Step 200 \/ 200 · this batch’s loss /);
+  assert.match(await page.textContent('#train-status'), / · held-out accuracy 1 on 64 fixed sequences \(step 200\)$/);
+  assert.equal(await page.locator('#train-chart-accuracy circle.point').count(), 21, 'steps 0, 10, … 200');
   const loss = await shownLoss(page);
   assert.ok(loss < 0.1, `loss after 200 steps: ${loss} (chance: ln 6 = 1.79)`);
   // A on the probe 0 1 2 3 4 5 at step 200: each query's largest weight on its mirror key.

@@ -11,6 +11,7 @@ import {
   TRAIN_TASKS,
   TRAIN_LAB_FIELDS,
   SNAPSHOT_EVERY,
+  HELD_OUT,
   lookupProbe,
   trainerConfigs,
   runChanged,
@@ -181,7 +182,7 @@ test('the race in a session: from the same seed at d_k = 64, the unscaled run sa
   });
   const { runs } = session.handle({ type: 'step', count: 150 });
   const [scaled, unscaled] = runs.map((run) => run.points);
-  // Step 1's gradient through the softmax: 0.094 scaled, 0.040 unscaled (README, "Training").
+  // Step 1's gradient through the softmax: 0.094 scaled, 0.040 unscaled (docs/api.md, "Training").
   assert.ok(unscaled[0][3] < 0.5 * scaled[0][3], `${scaled[0][3]} vs ${unscaled[0][3]}`);
   assert.ok(scaled.at(-1)[1] < 0.05, `scaled: ${scaled.at(-1)[1]}`);
   assert.ok(unscaled.at(-1)[1] > 1, `unscaled: ${unscaled.at(-1)[1]}`);
@@ -243,4 +244,24 @@ test('the runner: play stops at the target, pause stops it early, step adds one,
   assert.equal(runner.data().steps, 0);
   assert.equal(runner.data().runs[0].points.length, 0);
   runner.destroy();
+});
+
+test('each snapshot scores the model on 64 held-out sequences: reverse goes from chance to all right; induction stays near chance while its batches look better', () => {
+  const held = (task) => {
+    const session = createTrainSession(engine);
+    const configs = trainerConfigs(labState({ traintask: task }));
+    const start = session.handle({ type: 'reset', configs, probe: TRAIN_TASKS[task].probe });
+    const reply = session.handle({ type: 'step', count: 300 });
+    session.handle({ type: 'dispose' });
+    const snapshots = [...start.runs[0].snapshots, ...reply.runs[0].snapshots];
+    return { snapshots, batch: reply.runs[0].points.at(-1)[2] };
+  };
+  assert.deepEqual(HELD_OUT, { count: 64, seed: 1 });
+  const reverse = held('reverse');
+  assert.equal(reverse.snapshots[0].heldOut.accuracy.toFixed(3), '0.128', 'chance is 1/6');
+  assert.equal(reverse.snapshots.find((s) => s.step === 100).heldOut.accuracy, 1);
+  // Induction: one scored position a sequence, so the batch's 16 answers are a noisy measure.
+  const induction = held('induction');
+  assert.equal(induction.snapshots.at(-1).heldOut.accuracy, 0.125);
+  assert.equal(induction.batch, 0.3125);
 });

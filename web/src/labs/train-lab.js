@@ -69,6 +69,12 @@ export const RACE_SCALES = Object.freeze(['sqrt_dk', 'none']);
 
 /** A snapshot of A on the probe every this many steps (and at step 0). */
 export const SNAPSHOT_EVERY = 10;
+/**
+ * The held-out set each snapshot is scored on: this many sequences of the task drawn from a seeded
+ * stream of their own (trainer.evaluate), the same at every snapshot and in every run — not the
+ * batches' stream, so the model is scored on sequences it is not being fitted to step by step.
+ */
+export const HELD_OUT = Object.freeze({ count: 64, seed: 1 });
 
 // Field types with state.js's parse/format pair: parse(text) → value, or undefined.
 const oneOf = (values) => ({ parse: (s) => values.find((v) => String(v) === s), format: String });

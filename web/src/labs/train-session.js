@@ -19,10 +19,11 @@
 //   anything refused → { type: 'error', error: { message, code, argument } }
 //
 // points: one [step, loss, accuracy, softmaxGradient] per step (the batch's, train.hpp), so the
-// curves are the same however the steps are sliced; snapshots: { step, weights: [A of each head] }
+// curves are the same however the steps are sliced; snapshots: { step, weights: [A of each head],
+// heldOut: { loss, accuracy } on the HELD_OUT sequences }
 // at step 0 and every SNAPSHOT_EVERY steps; parameters: { wQ, wK } after the last step.
 
-import { SNAPSHOT_EVERY } from './train-lab.js';
+import { SNAPSHOT_EVERY, HELD_OUT } from './train-lab.js';
 import { LEARNED_BELOW } from './train-race.js';
 
 /** Columns from … from + width − 1 of a matrix (one head's block of the heads' outputs side by side). */
@@ -86,7 +87,10 @@ export function createTrainSession(engine) {
   let steps = 0;
   const seeds = seedRace(engine);
 
-  const snapshot = (trainer) => ({ step: steps, weights: trainer.probe(probe).weights });
+  const snapshot = (trainer) => {
+    const { loss, accuracy } = trainer.evaluate(HELD_OUT);
+    return { step: steps, weights: trainer.probe(probe).weights, heldOut: { loss, accuracy } };
+  };
   const parameters = (trainer) => {
     const { wQ, wK } = trainer.parameters();
     return { wQ, wK };

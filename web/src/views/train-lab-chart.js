@@ -51,7 +51,8 @@ function axes(scale, { left, right }) {
 
 /**
  * A chart: { el, draw(spec) } with spec { maxStep, left: { max, label }, right?: { max, label },
- * series: [{ run, points: [[step, value]], axis: 'left' | 'right', dashed }], label, hint }.
+ * series: [{ run, points: [[step, value]], axis: 'left' | 'right', dashed, dots }], label, hint }.
+ * `dots`: each point also marked (a series measured every few steps, not every step).
  * `run` is the series' index (its colour, train-lab.css); `label` names the chart for a screen
  * reader, which gets the numbers in the summary beside it.
  */
@@ -63,12 +64,21 @@ export function createLineChart(id) {
     svg.setAttribute('aria-label', label);
     svg.replaceChildren(
       axes(scale, { left: left.label, right: right?.label }),
-      ...series.map((line) =>
-        s('path', {
+      ...series.flatMap((line) => {
+        const on = line.axis === 'right' ? scale.right : main;
+        const points = thin(line.points, line.dots ? 60 : 400);
+        const path = s('path', {
           class: `line run-${line.run}${line.dashed ? ' dashed' : ''}`,
-          d: linePath(thin(line.points), line.axis === 'right' ? scale.right : main),
-        }),
-      ),
+          d: linePath(points, on),
+        });
+        if (!line.dots) return [path];
+        const dots = points
+          .filter(([, value]) => Number.isFinite(value))
+          .map(([step, value]) =>
+            s('circle', { class: `point run-${line.run}`, cx: on.x(step), cy: on.y(value), r: 2.5 }),
+          );
+        return [path, ...dots];
+      }),
     );
     if (hint)
       svg.append(

@@ -16,7 +16,7 @@ import { createWalkControl } from './train-lab-walk.js';
 import { createSeedsPanel } from './train-lab-seeds.js';
 import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from '../labs/train-race.js';
 import { walkState } from '../labs/train-walk.js';
-import { TRAIN_TASKS, SNAPSHOT_EVERY, trainerConfigs, runChanged } from '../labs/train-lab.js';
+import { TRAIN_TASKS, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from '../labs/train-lab.js';
 import { createTrainRunner } from '../labs/train-runner.js';
 import { formatNumber } from '../format.js';
 import workerSource from '../labs/labs-worker-source.js';
@@ -352,13 +352,21 @@ function drawStatus(parts, { state, t }, d) {
   let text = t('train.status.starting');
   if (d.error) text = t('train.status.error', { message: d.error.message });
   else if (run && d.steps === 0) text = t('train.status.start', { total: state.trainsteps });
-  else if (run)
-    text = t('train.status', {
-      step: d.steps,
-      total: state.trainsteps,
-      loss: formatNumber(lastOf(run, 1), 4),
-      accuracy: formatNumber(lastOf(run, 2), 3),
-    });
+  else if (run) {
+    const held = run.snapshots.at(-1);
+    text =
+      t('train.status', {
+        step: d.steps,
+        total: state.trainsteps,
+        loss: formatNumber(lastOf(run, 1), 4),
+        accuracy: formatNumber(lastOf(run, 2), 3),
+      }) +
+      t('train.status.heldOut', {
+        accuracy: formatNumber(held.heldOut.accuracy, 3),
+        count: HELD_OUT.count,
+        step: held.step,
+      });
+  }
   setText(parts.status, text);
   parts.status.dataset.steps = String(d.steps);
   parts.where.hidden = !d.mode;
@@ -399,7 +407,16 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
   accuracyChart.draw({
     maxStep,
     left: { max: 1, label: t('train.axis.accuracy') },
-    series: d.runs.map((run, r) => ({ run: r, points: column(run, 2), axis: 'left' })),
+    series: d.runs.flatMap((run, r) => [
+      { run: r, points: column(run, 2), axis: 'left' },
+      {
+        run: r,
+        points: run.snapshots.map((s) => [s.step, s.heldOut.accuracy]),
+        axis: 'left',
+        dashed: true,
+        dots: true,
+      },
+    ]),
     label: t('train.chart.accuracy'),
     hint,
   });

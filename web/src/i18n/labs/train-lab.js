@@ -33,6 +33,7 @@ export default {
     'train.step': '单步',
     'train.reset': '重置',
     'train.status': '第 {step} / {total} 步 · 这一批的损失 {loss} · 准确率 {accuracy}',
+    'train.status.heldOut': ' · 留出的 {count} 条序列上的准确率 {accuracy}(第 {step} 步)',
     'train.status.start': '第 0 / {total} 步:还没有训练。按“播放”开始。',
     'train.status.starting': '正在准备训练……',
     'train.status.error': '训练失败:{message}',
@@ -50,7 +51,8 @@ export default {
     'train.chart.loss': '损失(实线,左轴)与穿过 softmax 的梯度大小(虚线,右轴)',
     'train.chart.loss.text':
       '损失是这一批上每个位置的平均交叉熵(nats)。虚线是到达分数的梯度 ‖∂ℓ/∂Z‖,Z 是 softmax 的输入:softmax 一旦饱和,它就趋近于 0。',
-    'train.chart.accuracy': '准确率(这一批上答对的位置所占比例)',
+    'train.chart.accuracy':
+      '准确率:实线是这一批上答对的位置所占比例,虚线和圆点是留出的固定序列上的准确率(每 10 步一次)',
     'train.axis.step': '步数',
     'train.axis.loss': '损失',
     'train.axis.gradient': '梯度',
@@ -141,6 +143,7 @@ export default {
     'train.step': 'Step',
     'train.reset': 'Reset',
     'train.status': 'Step {step} / {total} · this batch’s loss {loss} · accuracy {accuracy}',
+    'train.status.heldOut': ' · held-out accuracy {accuracy} on {count} fixed sequences (step {step})',
     'train.status.start': 'Step 0 / {total}: not trained yet. Press Play to start.',
     'train.status.starting': 'Getting the training ready…',
     'train.status.error': 'Training failed: {message}',
@@ -159,7 +162,8 @@ export default {
     'train.chart.loss': 'Loss (solid, left axis) and the size of the gradient through the softmax (dashed, right axis)',
     'train.chart.loss.text':
       'The loss is the batch’s mean cross-entropy per position (nats). The dashed line is the gradient that reaches the scores, ‖∂ℓ/∂Z‖ with Z the softmax’s input: once the softmax saturates, it goes to 0.',
-    'train.chart.accuracy': 'Accuracy (the share of the batch’s positions answered right)',
+    'train.chart.accuracy':
+      'Accuracy: solid, the share of the batch’s positions answered right; dashed with dots, on the held-out fixed sequences (every 10 steps)',
     'train.axis.step': 'step',
     'train.axis.loss': 'loss',
     'train.axis.gradient': 'gradient',
