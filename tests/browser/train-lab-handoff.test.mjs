@@ -82,3 +82,29 @@ test('the untrained snapshot is handed over (the button says step 0), its dO is 
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('continue from a rewound snapshot: back at step 20, Play trains on to the same numbers as the run never rewound', async () => {
+  const page = await b.open('#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100');
+  await page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilWalkReady(page);
+  const straight = await page.textContent('#train-status');
+  assert.equal(await page.isHidden('#train-rewind'), true, 'at the live end there is nothing to rewind');
+  await page.focus('#train-timeline');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /step 20\b/.test(document.querySelector('#train-timeline-value').textContent));
+  assert.equal(await page.textContent('#train-rewind'), 'Continue training from this snapshot (step 20)');
+  await page.click('#train-rewind');
+  await untilSteps(page, 20);
+  assert.match(await page.textContent('#train-status'), /^Step 20 \/ 100 · /);
+  assert.equal(await page.isHidden('#train-rewind'), true);
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilWalkReady(page);
+  assert.equal(await page.textContent('#train-status'), straight);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -177,3 +177,25 @@ test('the walk hands over any snapshot: an earlier step is retrained to the live
   long.handle({ type: 'dispose' });
   short.handle({ type: 'dispose' });
 });
+
+test('a run rewound to a snapshot trains on from there to the same numbers as a run never rewound', () => {
+  const probe = TRAIN_TASKS.reverse.probe;
+  const configs = trainerConfigs(labState({ trainscale: 'race' }));
+  const straight = createTrainSession(engine);
+  straight.handle({ type: 'reset', configs, probe });
+  const all = straight.handle({ type: 'step', count: 60 });
+  const rewound = createTrainSession(engine);
+  rewound.handle({ type: 'reset', configs, probe });
+  rewound.handle({ type: 'step', count: 50 });
+  const back = rewound.handle({ type: 'rewind', step: 20 });
+  assert.equal(back.steps, 20);
+  const again = rewound.handle({ type: 'step', count: 40 });
+  assert.equal(again.steps, 60);
+  again.runs.forEach((run, r) => {
+    assert.deepEqual(run.points, all.runs[r].points.slice(20), `run ${r}: steps 21 … 60`);
+    assert.deepEqual(run.parameters, all.runs[r].parameters);
+  });
+  assert.equal(rewound.handle({ type: 'rewind', step: 61 }).error.argument, 'step');
+  straight.handle({ type: 'dispose' });
+  rewound.handle({ type: 'dispose' });
+});

@@ -19,6 +19,12 @@ function absorb(data, reply) {
     return false;
   }
   if (reply.type === 'reset') data.runs = reply.runs.map((run) => ({ points: [], ...run }));
+  else if (reply.type === 'rewound')
+    data.runs.forEach((run, r) => {
+      run.points = run.points.filter((p) => p[0] <= reply.steps);
+      run.snapshots = run.snapshots.filter((s) => s.step <= reply.steps);
+      run.parameters = reply.runs[r].parameters;
+    });
   else if (reply.type === 'stepped')
     reply.runs.forEach((run, r) => {
       const mine = data.runs[r];
@@ -84,7 +90,7 @@ function seedRunner(server, now, onError) {
  * Options: engine, workerSource (see train-run.js), onChange() after every answer, onEvent(event)
  * with event.type 'ready' | 'play' | 'pause' | 'done' | 'error', and for tests createWorker,
  * yieldToPage, now. Returns { data(), reset(configs, probe), play(target), pause(), step(),
- * walk(run, head, step), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
+ * rewind(step), walk(run, head, step), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
  * parameters }], error }.
  */
 export function createTrainRunner({ engine, workerSource, onChange, onEvent, now = () => performance.now(), ...host }) {
@@ -152,6 +158,11 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
     async step() {
       if (data.playing || !data.runs.length) return;
       await send({ type: 'step', count: 1 });
+    },
+    /** Every run back to the model after `step` steps (a snapshot's), its curves cut there: Play goes on from it. */
+    async rewind(step) {
+      if (data.playing || !data.runs.length) return;
+      await send({ type: 'rewind', step });
     },
     walk: walker(server, () => generation),
     seeds,

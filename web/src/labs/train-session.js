@@ -12,6 +12,8 @@
 //         W_V and dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ
 //         (trainer.probeGradient). An earlier step is retrained from the run's config: the same
 //         config in the same build gives the same weights bit for bit (train.hpp).
+//   { type: 'rewind', step }  (every run back to the model after `step` steps, to train on from there)
+//       → { type: 'rewound', steps, runs: [{ parameters }] }
 //   { type: 'seed-start', configs: [÷√d_k's, none's] }  one seed of the race over seeds (train-race.js)
 //       → { type: 'seed-started' }
 //   { type: 'seed-step', count, budget }  up to count steps of each run not yet learned, none past budget
@@ -140,6 +142,17 @@ export function createTrainSession(engine) {
     return { trainer, done: () => trainer.dispose() };
   }
 
+  /** Every run back to step `at`: retrained to there, the same weights and batches' stream as then. */
+  function rewind({ step: at }) {
+    runs = runs.map((run) => {
+      const { trainer } = trainerAt(run, at);
+      if (trainer !== run.trainer) run.trainer.dispose();
+      return { ...run, trainer };
+    });
+    steps = at;
+    return { type: 'rewound', steps, runs: runs.map(({ trainer }) => ({ parameters: parameters(trainer) })) };
+  }
+
   function walk({ run, head, step: at = steps }) {
     const { trainer, done } = trainerAt(runs[run], at);
     try {
@@ -160,7 +173,7 @@ export function createTrainSession(engine) {
     return { type: 'disposed' };
   }
 
-  const handlers = { reset, step, walk, 'seed-start': seeds.start, 'seed-step': seeds.step, dispose: end };
+  const handlers = { reset, step, walk, rewind, 'seed-start': seeds.start, 'seed-step': seeds.step, dispose: end };
 
   return {
     /** The answer to one message (see the top of the file). */

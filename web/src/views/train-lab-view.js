@@ -81,6 +81,20 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     },
   });
   const params = h('div', { class: 'train-params', id: 'train-params' });
+  // Back on the timeline, the run can go on from that snapshot instead (the later steps dropped).
+  const rewind = h('button', {
+    type: 'button',
+    id: 'train-rewind',
+    hidden: true,
+    onclick: async () => {
+      const step = Number(rewind.dataset.step);
+      await runner.rewind(step);
+      if (runner.data().steps !== step) return;
+      view.scrub = null;
+      announce(view.t('train.announce.rewound', { step }));
+      draw();
+    },
+  });
   const heatmaps = { key: '', items: [] };
   const runner = createTrainRunner({
     engine,
@@ -103,7 +117,16 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
   const walk = walkControl(runner, view, openStepper);
   view.seeds = { key: '', results: [], running: false };
   const seeds = createSeedsPanel({ onRun: () => runSeeds(runner, view, frames, announce) });
-  const { element, race } = layout(parts, { controls, lossChart, accuracyChart, attention, params, walk, seeds });
+  const { element, race } = layout(parts, {
+    controls,
+    lossChart,
+    accuracyChart,
+    attention,
+    rewind,
+    params,
+    walk,
+    seeds,
+  });
 
   const frames = frameScheduler(() => draw(), view);
 
@@ -145,6 +168,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     drawRace(race, parts, view, d);
     if (!race.hidden) seeds.update({ t: view.t, names: raceNames(view), state: view.state, seeds: view.seeds });
     drawAttention(attention, view, d, names);
+    drawRewind(rewind, view, d);
     drawParams(params, heatmaps, view, d, names, parts.paramsText);
     drawWalk(walk, view, d);
     announceProgress(view, d, announce);
@@ -264,7 +288,7 @@ async function runSeeds(runner, view, frames, announce) {
 }
 
 /** The view's element, in reading order, and its race section. */
-function layout(parts, { controls, lossChart, accuracyChart, attention, params, walk, seeds }) {
+function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, params, walk, seeds }) {
   const race = h(
     'section',
     { class: 'train-race', id: 'train-race', hidden: true },
@@ -294,7 +318,7 @@ function layout(parts, { controls, lossChart, accuracyChart, attention, params, 
       parts.lossText,
     ),
     h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
-    h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el),
+    h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el, rewind),
     h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
     walk.el,
   );
@@ -471,6 +495,14 @@ function raceWords(t, [scaled, unscaled], steps, total) {
       }),
     );
   return sentences.join(' ');
+}
+
+/** "Continue from this snapshot": shown while the timeline is back on an earlier snapshot and the run is still. */
+function drawRewind(rewind, view, d) {
+  const step = walkStep(view, d);
+  rewind.hidden = d.playing || !d.runs.length || step >= d.steps;
+  rewind.dataset.step = String(step);
+  setText(rewind, view.t('train.rewind', { step }));
 }
 
 function drawAttention(attention, view, d, names) {
