@@ -8,13 +8,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include <utility>
 
+#include "fixture.hpp"
 #include "helpers.hpp"
+#include "madd.hpp"
 #include "model.hpp"
 #include "random.hpp"
+#include "simd_kernels.hpp"
 #include "train.hpp"
 
 using attn::PositionKind;
@@ -442,4 +449,138 @@ TEST_CASE("training: probe_gradient pairs the probe with the task's targets; an 
     CHECK(none.scored == 0);
     CHECK(none.loss == 0.0);
     CHECK(std::all_of(none.d_heads.data.begin(), none.d_heads.data.end(), [](float x) { return x == 0.0f; }));
+}
+
+namespace {
+
+// The fixture of runs recorded from the code before the training workspace (issue 31, item 4),
+// beside worked-example.json.
+const fixture::Json& training_runs() {
+    static const fixture::Json runs = [] {
+        std::string path = ATTN_FIXTURE;
+        path = path.substr(0, path.rfind('/') + 1) + "training-runs.json";
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error("cannot open " + path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return fixture::Parser(text.str()).parse();
+    }();
+    return runs;
+}
+
+// The build's key in the fixture: the wasm modules' names, or native-<xsimd arch> (-march=native
+// gives each machine its own SIMD, and with it its own last bits).
+std::string build_key() {
+#if defined(__wasm__)
+    return ATTN_RELAXED_SIMD ? "relaxed" : ATTN_HAVE_SIMD ? "simd" : "scalar";
+#elif ATTN_HAVE_SIMD
+    return std::string("native-") + attn::simd::arch::name();
+#else
+    return "native-scalar";
+#endif
+}
+
+// FNV-1a (32-bit) over `bytes` little-endian bytes, as tests/node/training.test.mjs computes it.
+std::uint32_t fnv1a(const void* bytes, std::size_t count, std::uint32_t h) {
+    const auto* b = static_cast<const unsigned char*>(bytes);
+    for (std::size_t i = 0; i < count; ++i) h = (h ^ b[i]) * 0x01000193u;
+    return h;
+}
+constexpr std::uint32_t kFnvStart = 0x811c9dc5u;
+
+std::string hex(std::uint32_t h) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08x", h);
+    return text;
+}
+
+// A run's config as createTrainer reads it: the fields the fixture names, the defaults elsewhere.
+TrainConfig fixture_config(const fixture::Json& c) {
+    TrainConfig t;
+    auto size = [&](const char* key, std::size_t& field) {
+        if (c.has(key)) field = static_cast<std::size_t>(c[key].number);
+    };
+    t.task.kind = *attn::option_value(attn::kTaskNames, c["task"].string);
+    size("length", t.task.length);
+    size("symbols", t.task.symbols);
+    size("values", t.task.values);
+    size("shift", t.task.shift);
+    size("dToken", t.d_token);
+    size("heads", t.heads);
+    size("dHead", t.d_head);
+    size("batch", t.batch);
+    if (c.has("position")) t.position = *attn::option_value(attn::kPositionNames, c["position"].string);
+    if (c.has("scale")) t.scale = *attn::option_value(attn::kScaleNames, c["scale"].string);
+    if (c.has("optimizer")) t.optimizer = *attn::option_value(attn::kOptimizerNames, c["optimizer"].string);
+    if (c.has("learningRate")) t.learning_rate = c["learningRate"].number;
+    t.seed = static_cast<std::int64_t>(c["seed"].number);
+    return t;
+}
+
+struct RunRecord {
+    std::vector<double> losses;
+    std::string trajectory, weights;
+};
+
+RunRecord record_run(const TrainConfig& config, std::size_t steps, std::size_t every) {
+    auto t = Trainer::create(config);
+    REQUIRE(t.ok());
+    RunRecord r;
+    std::uint32_t trajectory = kFnvStart;
+    for (std::size_t s = 1; s <= steps; ++s) {
+        const attn::TrainReport report = t.value.step();
+        for (double x : {report.loss, report.accuracy, report.softmax_gradient})
+            trajectory = fnv1a(&x, sizeof x, trajectory);
+        if (s == 1 || s % every == 0) r.losses.push_back(report.loss);
+    }
+    const attn::Params& p = t.value.params();
+    std::vector<const attn::Matrix*> order{&p.token_embedding, &p.position_embedding};
+    for (const auto* heads : {&p.w_q, &p.w_k, &p.w_v})
+        for (const attn::Matrix& w : *heads) order.push_back(&w);
+    order.push_back(&p.w_out);
+    order.push_back(&p.b_out);
+    std::uint32_t weights = kFnvStart;
+    for (const attn::Matrix* m : order) weights = fnv1a(m->data.data(), m->size() * sizeof(float), weights);
+    r.trajectory = hex(trajectory);
+    r.weights = hex(weights);
+    return r;
+}
+
+std::string json(const RunRecord& r) {
+    std::string text = "{\"losses\":[";
+    for (std::size_t i = 0; i < r.losses.size(); ++i) {
+        char number[32];
+        std::snprintf(number, sizeof number, "%.17g", r.losses[i]);
+        text += (i ? "," : "") + std::string(number);
+    }
+    return text + "],\"trajectory\":\"" + r.trajectory + "\",\"weights\":\"" + r.weights + "\"}";
+}
+
+}  // namespace
+
+TEST_CASE("training: the runs recorded before the training workspace (issue 31) come out bit for bit the same") {
+    const fixture::Json& f = training_runs();
+    const std::string key = build_key();
+    const auto steps = static_cast<std::size_t>(f["steps"].number), every = static_cast<std::size_t>(f["every"].number);
+    const fixture::Json& runs = f["runs"];
+    if (!f["builds"].has(key)) {
+        // Another machine's -march=native: nothing recorded to compare with. Say what this one gives.
+        REQUIRE_MESSAGE(key.rfind("native-", 0) == 0, "no recorded runs for the " << key << " build");
+        std::string records;
+        for (const fixture::Json& run : runs.array)
+            records += (records.empty() ? "" : ",") + json(record_run(fixture_config(run["config"]), steps, every));
+        MESSAGE("no runs recorded for " << key << "; this build gives \"" << key << "\": [" << records << "]");
+        return;
+    }
+    const fixture::Json& recorded = f["builds"][key];
+    REQUIRE(recorded.array.size() == runs.array.size());
+    for (std::size_t i = 0; i < runs.array.size(); ++i) {
+        CAPTURE(runs.array[i]["name"].string);
+        const RunRecord r = record_run(fixture_config(runs.array[i]["config"]), steps, every);
+        const fixture::Json& want = recorded.array[i];
+        REQUIRE(r.losses.size() == want["losses"].array.size());
+        for (std::size_t s = 0; s < r.losses.size(); ++s) CHECK(r.losses[s] == want["losses"].array[s].number);
+        CHECK(r.trajectory == want["trajectory"].string);
+        CHECK(r.weights == want["weights"].string);
+    }
 }

@@ -3,6 +3,7 @@
 // tables, and the refusals.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { loadAttention, loadCore } from './load-module.mjs';
 import { TASKS, POSITIONS, OPTIMIZERS } from '../../wasm/vocabulary.mjs';
 
@@ -193,6 +194,50 @@ for (const build of ['simd', 'scalar']) {
       assert.deepEqual(names.tasks, [...TASKS]);
       assert.deepEqual(names.positions, [...POSITIONS]);
       assert.deepEqual(names.optimizers, [...OPTIMIZERS]);
+    });
+  });
+}
+
+// The runs recorded from the code before the training workspace (issue 31, item 4): each build's
+// losses, a checksum of every step's report and of the final weights, as tests/fixtures/training-runs.json
+// says; tests/core/test_train.cpp holds the native and the wasm doctest builds to the same runs.
+const recorded = JSON.parse(fs.readFileSync(new URL('../fixtures/training-runs.json', import.meta.url), 'utf8'));
+const FNV_START = 0x811c9dc5;
+
+/** FNV-1a (32-bit) over bytes, from h on. */
+function fnv1a(bytes, h = FNV_START) {
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h;
+}
+const hex = (h) => h.toString(16).padStart(8, '0');
+
+function recordRun(attn, config) {
+  const trainer = attn.createTrainer(config);
+  const losses = [];
+  let trajectory = FNV_START;
+  for (let s = 1; s <= recorded.steps; s++) {
+    const { loss, accuracy, softmaxGradient } = trainer.step();
+    trajectory = fnv1a(new Uint8Array(new Float64Array([loss, accuracy, softmaxGradient]).buffer), trajectory);
+    if (s === 1 || s % recorded.every === 0) losses.push(loss);
+  }
+  const p = trainer.parameters();
+  let weights = FNV_START;
+  for (const m of [p.tokenEmbedding, p.positionEmbedding, ...p.wQ, ...p.wK, ...p.wV, p.wOut, p.bOut])
+    weights = fnv1a(new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength), weights);
+  trainer.dispose();
+  return { losses, trajectory: hex(trajectory), weights: hex(weights) };
+}
+
+for (const build of ['simd', 'scalar', 'relaxed']) {
+  describe(`${build} build: training runs as recorded before the training workspace`, () => {
+    let attn;
+    before(async () => {
+      attn = await loadAttention(build);
+    });
+    recorded.runs.forEach(({ name, config }, i) => {
+      it(`${name}: ${recorded.steps} steps, bit for bit`, () => {
+        assert.deepEqual(recordRun(attn, config), recorded.builds[build][i]);
+      });
     });
   });
 }
