@@ -66,3 +66,26 @@ test('1 beside 0.5, and the heads: every figure of every step of "它 是 猫" w
   const seen = await checkEveryStep('#step=1&preset=heads', 11);
   assert.ok(seen.some((figure) => figure.forms.includes('decimal') && figure.texts.includes('1.000')));
 });
+
+test("the training lab's A in the √d_k race at d_k = 256: each run's table in one form (1.0e0 beside 5.5e−11, never 1 beside 0.78)", async () => {
+  // Unscaled at d_k = 256 the untrained softmax is nearly one-hot: weights that round to 1 in two
+  // digits stand beside ones that do not.
+  const page = await b.open('#view=train-lab&lang=en&trainscale=race&traindk=256&trainsteps=100');
+  await page.waitForFunction(() => document.querySelectorAll('.train-run table td.pick').length > 0);
+  const tables = await page.evaluate(() =>
+    [...document.querySelectorAll('.train-run table')].map((table) =>
+      [...table.querySelectorAll('td.pick')].map((td) => td.textContent.trim()),
+    ),
+  );
+  assert.equal(tables.length, 2, 'the two runs of the race');
+  for (const texts of tables) {
+    const forms = new Set(
+      texts
+        .filter((s) => !/^[0\u2212]*(0|∞|NaN)$/.test(s))
+        .map((s) => (/e/.test(s) ? 'exponent' : /\./.test(s) ? 'decimal' : 'integer')),
+    );
+    assert.ok(forms.size <= 1, `one form: ${texts.join(' ')}`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -6,7 +6,7 @@
 
 import { h, setText } from './dom.js';
 import { cellStyle } from '../colors.js';
-import { formatNumber } from '../format.js';
+import { formatNumber, matrixFormat } from '../format.js';
 import { moveInGrid } from './grid-keys.js';
 
 const SEQUENTIAL = { kind: 'seq', max: 1 }; // weights lie in [0, 1]
@@ -140,9 +140,11 @@ export function createAttentionPanel({ onScrub }) {
     last = view;
     for (const { run, head, cells } of tables) {
       const data = runs[run].snapshot.weights[head].data;
+      // One form for the whole table (format.js): "1.0" beside "0.50", never "1" beside "0.50".
+      const format = matrixFormat(data, 2);
       cells.forEach((td, c) => {
         const value = data[c];
-        setText(td, formatNumber(value, 2));
+        setText(td, format(value));
         const { bg, fg } = cellStyle(value, SEQUENTIAL, theme);
         td.style.background = bg;
         td.style.color = fg;
