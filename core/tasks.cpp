@@ -2,7 +2,11 @@
 #include "tasks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <string>
+
+#include "number_text.hpp"
 
 namespace attn {
 namespace {
@@ -14,6 +18,55 @@ std::vector<int> distinct(std::size_t n, std::size_t count, SplitMix64& random) 
     for (std::size_t i = 0; i < count; ++i) std::swap(all[i], all[i + uniform_below(random, n - i)]);
     all.resize(count);
     return all;
+}
+
+// The pair whose input is tokens[0 … n), or null.
+const TaskPair* pair_with_input(const TaskConfig& task, const int* tokens) {
+    for (const TaskPair& pair : task.pairs)
+        if (std::equal(pair.input.begin(), pair.input.end(), tokens,
+                       [](double given, int token) { return given == static_cast<double>(token); }))
+            return &pair;
+    return nullptr;
+}
+
+// The pairs table's refusals (tasks.hpp, check_task), pair by pair, input before output.
+Error check_pairs(const TaskConfig& task) {
+    if (Error e =
+            check_range("pairs", static_cast<std::int64_t>(task.pairs.size()), 1, static_cast<std::int64_t>(kMaxPairs)))
+        return e;
+    const double most = static_cast<double>(task.symbols) - 1.0;
+    for (std::size_t p = 0; p < task.pairs.size(); ++p)
+        for (int side = 0; side < 2; ++side) {
+            const std::vector<double>& tokens = side == 0 ? task.pairs[p].input : task.pairs[p].output;
+            const std::string name = "pairs[" + std::to_string(p) + "]." + (side == 0 ? "input" : "output");
+            Error e;
+            e.argument = "pairs";
+            if (tokens.size() != task.length) {
+                e.code = ErrorCode::WrongLength;
+                e.params = {{"index", static_cast<double>(p)},
+                            {"side", static_cast<double>(side)},
+                            {"got", static_cast<double>(tokens.size())},
+                            {"need", static_cast<double>(task.length)}};
+                e.message = name + " has " + std::to_string(tokens.size()) + " tokens but the sequences have " +
+                            std::to_string(task.length);
+                return e;
+            }
+            for (std::size_t i = 0; i < tokens.size(); ++i) {
+                const double token = tokens[i];
+                if (token >= 0.0 && token <= most && token == std::floor(token)) continue;
+                e.code = ErrorCode::OutOfRange;
+                e.params = {{"index", static_cast<double>(p)},
+                            {"side", static_cast<double>(side)},
+                            {"position", static_cast<double>(i)},
+                            {"got", token},
+                            {"min", 0.0},
+                            {"max", most}};
+                e.message = name + "[" + std::to_string(i) + "] must be a whole number from 0 to " + number_text(most) +
+                            " (got " + number_text(token) + ")";
+                return e;
+            }
+        }
+    return {};
 }
 
 // One sequence of `task` into tokens[0 … n) and targets[0 … n).
@@ -56,6 +109,14 @@ void make_sequence(const TaskConfig& task, int* tokens, int* targets, SplitMix64
             targets[n - 1] = seq[p + 1];
             break;
         }
+        case TaskKind::Pairs: {
+            const TaskPair& pair = task.pairs[uniform_below(random, task.pairs.size())];
+            for (std::size_t i = 0; i < n; ++i) {
+                tokens[i] = static_cast<int>(pair.input[i]);
+                targets[i] = static_cast<int>(pair.output[i]);
+            }
+            break;
+        }
     }
 }
 
@@ -74,6 +135,13 @@ TaskShape task_shape(const TaskConfig& task) {
 
 Error check_task(const TaskConfig& task) {
     const auto n = static_cast<std::int64_t>(task.length);
+    if (task.kind == TaskKind::Pairs) {
+        if (Error e = check_range("length", n, 2, static_cast<std::int64_t>(kMaxPairLength))) return e;
+        if (Error e = check_range("symbols", static_cast<std::int64_t>(task.symbols), 2,
+                                  static_cast<std::int64_t>(kMaxPairSymbols)))
+            return e;
+        return check_pairs(task);
+    }
     if (Error e = check_range("length", n, 2, 64)) return e;
     if (task.kind == TaskKind::Lookup || task.kind == TaskKind::Induction) {
         // distinct symbols for n − 1 positions (induction also needs n ≥ 3 for a p + 1 to read)
@@ -126,6 +194,10 @@ void task_targets(const TaskConfig& task, const int* tokens, int* targets) {
                     targets[n - 1] = tokens[p + 1];
                     break;
                 }
+            break;
+        case TaskKind::Pairs:  // the output of the pair whose input this is
+            if (const TaskPair* pair = pair_with_input(task, tokens))
+                for (std::size_t i = 0; i < n; ++i) targets[i] = static_cast<int>(pair->output[i]);
             break;
     }
 }
