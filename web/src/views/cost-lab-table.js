@@ -2,11 +2,12 @@
 // row per size n with its cells.
 
 import { h } from './dom.js';
+import { scrollCue } from './scroll-cue.js';
 
 /** A table of `className` in a box that scrolls sideways, a region (with `id`) a keyboard can scroll. */
 export function scrollingTable(className, id) {
   const table = h('table', { class: className });
-  return { table, scroll: h('div', { class: 'cost-scroll', tabindex: 0, role: 'region', id }, table) };
+  return { table, scroll: scrollCue(h('div', { class: 'cost-scroll', tabindex: 0, role: 'region', id }, table)) };
 }
 
 /**

@@ -2,6 +2,7 @@
 // question uses marked, then the matrix asked about, empty but for a "?" in the cell asked for.
 
 import { h } from './dom.js';
+import { scrollCue } from './scroll-cue.js';
 import { math } from './math.js';
 import { shapeMath } from './names.js';
 import { renderMatrix } from './matrix.js';
@@ -40,10 +41,12 @@ function unknownGrid(question, t) {
     'figure',
     { class: 'matrix ex-unknown' },
     h('figcaption', {}, h('span', { class: 'name' }, nameMath), h('span', { class: 'caption' }, t('ex.unknown'))),
-    h(
-      'div',
-      { class: 'table-scroll' },
-      h('table', { class: 'mat', 'aria-label': label }, h('thead', {}, head), h('tbody', {}, body)),
+    scrollCue(
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h('table', { class: 'mat', 'aria-label': label }, h('thead', {}, head), h('tbody', {}, body)),
+      ),
     ),
   );
 }

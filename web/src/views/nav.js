@@ -11,6 +11,7 @@ import { scaleFor, paintImage, KIND_OF } from '../colors.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
 import { optionLooks } from '../options.js';
+import { scrollCue } from './scroll-cue.js';
 
 const THUMB = 34; // px, the longest side of a node's thumbnail
 
@@ -94,7 +95,7 @@ export function renderNav(root, ctx) {
     const focused = root.contains(document.activeElement) ? document.activeElement.id : null;
     root.replaceChildren(
       h('h2', { class: 'sr-only', id: 'nav-title' }, t('nav.label')),
-      h('div', { class: 'map-scroll' }, list),
+      scrollCue(h('div', { class: 'map-scroll' }, list)),
       h('div', { class: 'step-buttons' }, prev, position, next, h('p', { class: 'keys-hint' }, t('nav.keys'))),
     );
     view = { key, prev, next, position, list };

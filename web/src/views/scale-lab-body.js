@@ -4,6 +4,7 @@
 // Every number a chart shows is also in the text beside it.
 
 import { h } from './dom.js';
+import { scrollCue } from './scroll-cue.js';
 import { formatNumber } from '../format.js';
 import { niceTicks, formatWeight, formatGradient } from '../labs/scale-lab.js';
 import { ORDER, subscript, tick, histogramChart, weightsChart, gradientChart } from './scale-lab-charts.js';
@@ -169,7 +170,13 @@ function numbersTable({ t, shortName }, row) {
     'details',
     { class: 'sl-numbers', id: 'sl-numbers' },
     h('summary', {}, t('scalelab.table')),
-    h('div', { class: 'table-scroll' }, h('table', { class: 'sl-table' }, h('thead', {}, head), h('tbody', {}, body))),
+    scrollCue(
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h('table', { class: 'sl-table' }, h('thead', {}, head), h('tbody', {}, body)),
+      ),
+    ),
   );
 }
 

@@ -22,6 +22,7 @@ import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
 import { paneSlot } from './panes.js';
+import { scrollCue } from './scroll-cue.js';
 import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
 /** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
@@ -300,7 +301,7 @@ function skeleton(root) {
     main: h('div', { class: 'formula main' }),
     detail: h('div', { class: 'formula detail' }),
     // The step's formula with a cell's numbers, in the detail formula's place (views/filled-formula.js).
-    filled: h('div', { class: 'formula filled', 'aria-hidden': 'true' }),
+    filled: scrollCue(h('div', { class: 'formula filled', 'aria-hidden': 'true' }), { content: true }),
     filledCaption: h('p', { class: 'filled-caption' }),
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
@@ -313,12 +314,16 @@ function skeleton(root) {
   parts.panes = matrixPanes(parts.matrices);
   parts.extraPanes = paneSlot(parts.extras, { hide: keepIds, reveal: restoreIds });
   parts.detailPanes = paneSlot(parts.detail);
-  // Focusable, so that keyboard users can scroll a formula wider than a phone screen.
-  parts.formulas = h(
-    'div',
-    { class: 'formulas', tabindex: '0', role: 'group' },
-    parts.main,
-    h('div', { class: 'formula-step' }, parts.detail, parts.filled),
+  // Focusable, so that keyboard users can scroll a formula wider than a phone screen; its edge
+  // fades while more of it lies beyond (scroll-cue.js), as the step's formula changes.
+  parts.formulas = scrollCue(
+    h(
+      'div',
+      { class: 'formulas', tabindex: '0', role: 'group' },
+      parts.main,
+      h('div', { class: 'formula-step' }, parts.detail, parts.filled),
+    ),
+    { content: true },
   );
   // The numbers come before the article's paragraph: on a 1280×900 screen the example's matrices
   // are on the first screen, under the formula, and the paragraph explains them just below.

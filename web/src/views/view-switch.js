@@ -5,6 +5,7 @@
 
 import { h, setText } from './dom.js';
 import { VIEWS, serializeState } from '../state.js';
+import { scrollCue } from './scroll-cue.js';
 
 const built = new WeakMap(); // root → { view: <a> }
 
@@ -33,6 +34,7 @@ export function renderViewSwitch(root, { state, t, onView }) {
       ),
     );
     built.set(root, links);
+    scrollCue(root); // on a phone the row scrolls, its far edge faded
   }
   setIfChanged(root, 'aria-label', t('views.label'));
   for (const view of VIEWS) {
