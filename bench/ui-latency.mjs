@@ -96,13 +96,17 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 const ms = (x) => x.toFixed(2);
-const hashFor = (n, step) => `#preset=random&mode=x&n=${n}&d=${D}&dk=${D}&dv=${D}&seed=11&step=${step}`;
+const hashFor = (n, step, dk = D) => `#preset=random&mode=x&n=${n}&d=${D}&dk=${dk}&dv=${dk}&seed=11&step=${step}`;
+// The widest edit the issue names (issue 29): n = 64 from X (d = 16) into d_k = d_v = 64.
+const WIDE = { n: 64, dk: 64 };
 const HEADS = { n: 16, heads: 4, steps: [2, 9, 11] };
 const headsHash = (step) => `${hashFor(HEADS.n, step)}&heads=${HEADS.heads}&head=1`;
 const HEADS_ONLY = process.argv.includes('--heads');
 // `--cold`: only the cold starts, printed (the .md is not written); `--compare=DIR` adds another
 // build (DIR/dist and DIR/web, e.g. a copy made before a change), measured in turn with this one.
 const COLD_ONLY = process.argv.includes('--cold');
+// `--wide`: only the edits at n = 64, d_k = d_v = 64 (WIDE), printed.
+const WIDE_ONLY = process.argv.includes('--wide');
 const COMPARE = process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length);
 
 /** ${REPS} edits of X[0][0] on the page at `hash`, as typing does: the main thread's ms for each. */
@@ -231,6 +235,22 @@ async function coldStart(url) {
 const summary = ({ times, loads }) =>
   `median ${ms(median(times))} ms (${times.map((x) => x.toFixed(0)).join(', ')}; load ${ms(median(loads))})`;
 
+/** ${REPS} edits of X[0][0] at n, d_k = d_v = dk on `step`: recorded in `edits` and printed. */
+async function measureEdit(n, step, what, dk = D) {
+  const { page, times } = await editTimes(hashFor(n, step, dk));
+  info ||= await page.evaluate(
+    () =>
+      `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`,
+  );
+  const cells = await page.locator('#stage-body figure[data-name] td.c').count();
+  const canvases = await page.locator('#stage-body figure[data-name] canvas').count();
+  edits.push({ n, dk, step, what, cells, canvases, times });
+  console.log(
+    `edit n=${n} d_k=d_v=${dk} step ${step}: ${ms(median(times))} ms to the painted frame (median of ${REPS}; load ${os.loadavg()[0].toFixed(1)})`,
+  );
+  await page.context().close();
+}
+
 const loadBefore = os.loadavg()[0];
 const b = await openBrowser();
 const edits = [];
@@ -248,24 +268,19 @@ try {
     await b.close();
     process.exit(0);
   }
+  if (WIDE_ONLY) {
+    for (const [step, what] of STEPS) await measureEdit(WIDE.n, step, what, WIDE.dk);
+    await b.close();
+    process.exit(0);
+  }
   heads = await measureHeads();
   if (HEADS_ONLY) {
     await b.close();
     process.exit(0);
   }
   for (const n of SIZES) {
-    for (const [step, what] of STEPS) {
-      const { page, times } = await editTimes(hashFor(n, step));
-      info ||= await page.evaluate(
-        () =>
-          `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`,
-      );
-      const cells = await page.locator('#stage-body figure[data-name] td.c').count();
-      const canvases = await page.locator('#stage-body figure[data-name] canvas').count();
-      edits.push({ n, step, what, cells, canvases, times });
-      console.log(`edit n=${n} step ${step}: ${ms(median(times))} ms to the painted frame (median of ${REPS})`);
-      await page.context().close();
-    }
+    for (const [step, what] of STEPS) await measureEdit(n, step, what);
+    if (n === WIDE.n) for (const [step, what] of STEPS) await measureEdit(n, step, what, WIDE.dk);
     const passes = { reading: [], back: [], held: [], settled: [] };
     for (let pass = 0; pass < PASSES; pass++) {
       // A first pass at a reader's pace, then the steps again.
@@ -331,8 +346,8 @@ try {
 }
 
 const editTable = edits.map(
-  ({ n, step, what, cells, canvases, times }) =>
-    `| ${n} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times))} | ${ms(quantile(times, 0.9))} | ${ms(Math.max(...times))} |`,
+  ({ n, dk, step, what, cells, canvases, times }) =>
+    `| ${n}${dk === D ? '' : `, d_k = d_v = ${dk}`} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times))} | ${ms(quantile(times, 0.9))} | ${ms(Math.max(...times))} |`,
 );
 const stepTable = steps.map(
   ({ n, passes }) =>
@@ -354,7 +369,7 @@ the second pass and the animation callbacks.)
 
 - Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, shared with other jobs (load average ${loadBefore.toFixed(1)} before the run, ${os.loadavg()[0].toFixed(1)} after: a load above 2 on 2 cores slows every figure here); ${info}; headless, software rendering.
 - Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
-- Input: random preset, mode "from X" (X is n×${D}, W is ${D}×${D}), seed 11. n > 16 draws n×n matrices as canvas heatmaps.
+- Input: random preset, mode "from X" (X is n×${D}, each W is ${D}×${D}, or ${D}×${WIDE.dk} in the rows marked d_k = d_v = ${WIDE.dk}), seed 11. n > 16 draws n×n matrices as canvas heatmaps.
 
 ## One edit (X[0][0]), ${REPS} edits per row after ${WARMUP} warm-up edits, one every two frames
 

@@ -158,7 +158,8 @@ test('no export in an embed, and only the worksheet in the exercise', async () =
 test("the handout: the nine steps with the worked example's numbers on A4; the worksheet leaves them blank", async () => {
   const page = await openForExport('#step=5');
   await page.click('#print-handout');
-  assert.equal(await page.evaluate(() => window.printed), 1, 'the print dialog was asked for');
+  // The handout's code loads at the first print (web/src/parts.js): the dialog is asked for then.
+  await page.waitForFunction(() => window.printed === 1);
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.isVisible('#stage'), false, 'only the handout is printed');
   const titles = await page.$$eval('#handout .handout-step h2', (hs) => hs.map((x) => x.textContent));

@@ -60,6 +60,9 @@ const browser = () => ({ document, window, location, history, matchMedia: (query
  * Returns the page (its destroy() removes every listener the parts added).
  */
 export async function start({ binaries } = {}) {
+  // The engine first: its .wasm is decoded, inflated and compiled while the page is set up below
+  // (awaited before the first computation; start() does not pause before that await).
+  const engine = loadEngine({ binaries });
   const { state, notice } = parseState(location.hash);
   if (!location.hash && LANGS.includes(readPreference('lang'))) state.lang = readPreference('lang');
   const page = createPage({ dom: browser(), host: connectToHost(), state, notice });
@@ -80,7 +83,7 @@ export async function start({ binaries } = {}) {
     },
   });
   try {
-    page.engine = await loadEngine({ binaries });
+    page.engine = await engine;
   } catch (error) {
     page.$('stage-body').textContent = page.t('app.engineFailed', { message: error.message });
     throw error;
