@@ -25,6 +25,8 @@ test('reverse: Play trains in a Web Worker until the loss falls below 0.1 and A 
   await untilReady(page);
   assert.equal(await page.getAttribute('#train-where', 'data-mode'), 'worker');
   assert.match(await page.textContent('#train-status'), /^Step 0 \/ 200: not trained yet/);
+  // One run: no legend (its swatches name the race's two runs, and would stand here without words).
+  assert.equal(await page.isVisible('#train-legend'), false);
   await page.click('#train-play');
   await untilSteps(page, 200);
   await untilPaused(page);
