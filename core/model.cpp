@@ -13,6 +13,7 @@
 #include "backward_simd.hpp"
 #include "random.hpp"
 #include "simd_kernels.hpp"
+#include "train_workspace.hpp"
 
 namespace attn {
 namespace {
@@ -31,10 +32,13 @@ Matrix normal(std::size_t rows, std::size_t cols, double sigma, NormalStream& no
 // Matrix product on the SIMD path, without checks (every shape here is the model's own):
 // simd::product_rows, each element summed over t in order with a multiplication then an
 // addition, as project_simd's axpy per term sums it.
-Matrix multiply(const Matrix& a, const Matrix& b) {
-    Matrix out(a.rows, b.cols);
+void multiply_into(const Matrix& a, const Matrix& b, Matrix& out) {
     simd::product_rows<simd::mul_then_add>(out.data.data(), out.cols, a.rows, a.data.data(), 1, a.cols, b.data.data(),
                                            b.cols, a.cols, b.cols);
+}
+Matrix multiply(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    multiply_into(a, b, out);
     return out;
 }
 
@@ -176,26 +180,40 @@ ProjectedEmbedding project_embedding(const ModelConfig& c, const Params& p) {
 
 namespace {
 
-// Head h's projection j (Q, K or V) of one sequence: row i is by_token[token_i] + by_position[i],
-// their block 3h + j.
-Matrix projected(const ModelConfig& c, const ProjectedEmbedding& e, const int* tokens, std::size_t h, std::size_t j) {
+// Head h's projection j (Q, K or V) of one sequence into out (n, d_head): row i is
+// by_token[token_i] + by_position[i], their block 3h + j.
+void project_into(const ModelConfig& c, const ProjectedEmbedding& e, const int* tokens, std::size_t h, std::size_t j,
+                  Matrix& out) {
     const std::size_t from = (h * kProjections + j) * c.d_head;
-    Matrix out(c.length, c.d_head);
     for (std::size_t i = 0; i < c.length; ++i) {
         const float* token = e.by_token.row(static_cast<std::size_t>(tokens[i])) + from;
         const float* position = e.by_position.row(i) + from;
         for (std::size_t t = 0; t < c.d_head; ++t) out(i, t) = token[t] + position[t];
     }
+}
+Matrix projected(const ModelConfig& c, const ProjectedEmbedding& e, const int* tokens, std::size_t h, std::size_t j) {
+    Matrix out(c.length, c.d_head);
+    project_into(c, e, tokens, h, j, out);
     return out;
+}
+
+// O_h, head h's output (n, d_head), into its columns of O = [O_1 … O_H].
+void put_head(const ModelConfig& c, const Matrix& output, std::size_t h, Matrix& heads_out) {
+    for (std::size_t i = 0; i < c.length; ++i)
+        std::copy(output.row(i), output.row(i) + c.d_head, heads_out.row(i) + h * c.d_head);
+}
+
+// logits = O·W_out + b.
+void readout(const ModelConfig& c, const Params& p, const Matrix& heads_out, Matrix& logits) {
+    multiply_into(heads_out, p.w_out, logits);
+    for (std::size_t i = 0; i < c.length; ++i)
+        for (std::size_t j = 0; j < c.classes; ++j) logits(i, j) += p.b_out(0, j);
 }
 
 }  // namespace
 
 SequencePass forward_sequence(const ModelConfig& c, const Params& p, const int* tokens) {
-    return forward_sequence(c, p, project_embedding(c, p), tokens);
-}
-
-SequencePass forward_sequence(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens) {
+    const ProjectedEmbedding e = project_embedding(c, p);
     SequencePass s;
     s.x = embed(c, p, tokens);
     s.heads_out = Matrix(c.length, c.heads * c.d_head);
@@ -205,12 +223,10 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const Proje
         s.k.push_back(projected(c, e, tokens, h, 1));
         s.v.push_back(projected(c, e, tokens, h, 2));
         s.steps.push_back(forward_head(s.q[h], s.k[h], s.v[h], o));
-        for (std::size_t i = 0; i < c.length; ++i)  // O_h into its columns of O
-            std::copy(s.steps[h].output.row(i), s.steps[h].output.row(i) + c.d_head, s.heads_out.row(i) + h * c.d_head);
+        put_head(c, s.steps[h].output, h, s.heads_out);
     }
-    s.logits = multiply(s.heads_out, p.w_out);
-    for (std::size_t i = 0; i < c.length; ++i)
-        for (std::size_t j = 0; j < c.classes; ++j) s.logits(i, j) += p.b_out(0, j);
+    s.logits = Matrix(c.length, c.classes);
+    readout(c, p, s.heads_out, s.logits);
     return s;
 }
 
@@ -232,18 +248,38 @@ void put_block(Matrix& into, std::size_t at, std::size_t column, const Matrix& m
 
 }  // namespace
 
-void sequence_backward(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens,
-                       const int* targets, float scale, double* loss, std::size_t* scored, std::size_t* correct,
-                       Params* grads, double* softmax_gradient, BatchRows* rows, std::size_t s) {
-    const SequencePass pass = forward_sequence(c, p, e, tokens);
-    const std::size_t at = s * c.length;
-    // Cross-entropy: −log softmax(logits_i)[y_i]; its gradient is softmax(logits_i) − onehot(y_i).
-    Matrix d_logits(c.length, c.classes);
-    std::vector<float> exps(c.classes);  // e^(z_j − m), each computed once
+void begin_batch(const ModelConfig& c, const Params& p, TrainWorkspace* ws) {
+    ws->projected = project_embedding(c, p);
+    for (std::size_t j = 0; j < c.classes; ++j)
+        for (std::size_t t = 0; t < p.w_out.rows; ++t) ws->w_out_t(j, t) = p.w_out(t, j);
+}
+
+namespace {
+
+// The forward pass of one sequence in *ws: each head's Q, K, V and steps, O and the logits.
+void forward_in(const ModelConfig& c, const Params& p, TrainWorkspace* ws, const int* tokens) {
+    const AttentionOptions o = head_options(c);
+    for (std::size_t h = 0; h < c.heads; ++h) {
+        HeadWorkspace& head = ws->heads[h];
+        project_into(c, ws->projected, tokens, h, 0, head.q);
+        project_into(c, ws->projected, tokens, h, 1, head.k);
+        project_into(c, ws->projected, tokens, h, 2, head.v);
+        head_forward(head, ws->kept, o);
+        put_head(c, head.steps.output, h, ws->heads_out);
+    }
+    readout(c, p, ws->heads_out, ws->logits);
+}
+
+// Cross-entropy of one sequence: −log softmax(logits_i)[y_i] into *loss, *scored and *correct;
+// its gradient, scale·(softmax(logits_i) − onehot(y_i)), into ws->d_logits (0 on an unscored row).
+void cross_entropy(const ModelConfig& c, const int* targets, float scale, TrainWorkspace* ws, double* loss,
+                   std::size_t* scored, std::size_t* correct) {
+    std::fill(ws->d_logits.data.begin(), ws->d_logits.data.end(), 0.0f);
+    std::vector<float>& exps = ws->exps;  // e^(z_j − m), each computed once
     for (std::size_t i = 0; i < c.length; ++i) {
         if (targets[i] < 0) continue;  // kUnscored
         const auto y = static_cast<std::size_t>(targets[i]);
-        const float* z = pass.logits.row(i);
+        const float* z = ws->logits.row(i);
         const float m = *std::max_element(z, z + c.classes);
         float sum = 0.0f;
         for (std::size_t j = 0; j < c.classes; ++j) {
@@ -253,31 +289,46 @@ void sequence_backward(const ModelConfig& c, const Params& p, const ProjectedEmb
         *loss += static_cast<double>(std::log(sum) - (z[y] - m));
         *scored += 1;
         *correct += static_cast<std::size_t>(std::max_element(z, z + c.classes) - z) == y;
-        for (std::size_t j = 0; j < c.classes; ++j) d_logits(i, j) = scale * (exps[j] / sum - (j == y ? 1.0f : 0.0f));
+        for (std::size_t j = 0; j < c.classes; ++j)
+            ws->d_logits(i, j) = scale * (exps[j] / sum - (j == y ? 1.0f : 0.0f));
     }
+}
+
+}  // namespace
+
+void sequence_backward(const ModelConfig& c, const Params& p, TrainWorkspace* ws, const int* tokens, const int* targets,
+                       float scale, double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
+                       double* softmax_gradient, std::size_t s) {
+    forward_in(c, p, ws, tokens);
+    cross_entropy(c, targets, scale, ws, loss, scored, correct);
     if (!grads) return;
 
-    // The readout: logits = O·W_out + b (W_out's gradient, Oᵀ·∂logits, from the rows).
-    put_rows(rows->heads_out, at, pass.heads_out);
-    put_rows(rows->d_logits, at, d_logits);
+    // The readout: logits = O·W_out + b (W_out's gradient, Oᵀ·∂logits, from the rows), and
+    // ∂/∂O = ∂/∂logits · W_outᵀ, four rows at a time (d_project_input's product, with W_outᵀ made once a batch).
+    const std::size_t at = s * c.length;
+    put_rows(ws->rows.heads_out, at, ws->heads_out);
+    put_rows(ws->rows.d_logits, at, ws->d_logits);
     for (std::size_t i = 0; i < c.length; ++i)
-        for (std::size_t j = 0; j < c.classes; ++j) grads->b_out(0, j) += d_logits(i, j);
-    const Matrix d_heads = simd_backward::d_project_input(d_logits, p.w_out);
+        for (std::size_t j = 0; j < c.classes; ++j) grads->b_out(0, j) += ws->d_logits(i, j);
+    const Matrix &d_logits = ws->d_logits, &w_out_t = ws->w_out_t;
+    simd::product_rows(ws->d_heads.data.data(), ws->d_heads.cols, d_logits.rows, d_logits.data.data(), 1, d_logits.cols,
+                       w_out_t.data.data(), w_out_t.cols, d_logits.cols, w_out_t.cols);
 
     // Each head: its columns of dO, back through attention (its dQ, dK, dV into the rows: the
     // projections' weights and dX from them).
     const AttentionOptions o = head_options(c);
     double d_scaled_norm2 = 0.0;
     for (std::size_t h = 0; h < c.heads; ++h) {
-        Matrix d_out(c.length, c.d_head);
+        HeadWorkspace& head = ws->heads[h];
         for (std::size_t i = 0; i < c.length; ++i)
-            std::copy(d_heads.row(i) + h * c.d_head, d_heads.row(i) + (h + 1) * c.d_head, d_out.row(i));
-        const AttentionGrads g = backward_steps_simd(pass.steps[h], pass.q[h], pass.k[h], pass.v[h], d_out, o);
+            std::copy(ws->d_heads.row(i) + h * c.d_head, ws->d_heads.row(i) + (h + 1) * c.d_head, head.d_out.row(i));
+        head_backward(head, o);
+        const AttentionGrads& g = head.grads;
         for (float z : g.d_scaled.data) d_scaled_norm2 += double(z) * double(z);
         const std::size_t block = h * kProjections * c.d_head;
-        put_block(rows->d_projected, at, block, g.d_q);
-        put_block(rows->d_projected, at, block + c.d_head, g.d_k);
-        put_block(rows->d_projected, at, block + 2 * c.d_head, g.d_v);
+        put_block(ws->rows.d_projected, at, block, g.d_q);
+        put_block(ws->rows.d_projected, at, block + c.d_head, g.d_k);
+        put_block(ws->rows.d_projected, at, block + 2 * c.d_head, g.d_v);
     }
     if (softmax_gradient) *softmax_gradient += std::sqrt(d_scaled_norm2);
 }
@@ -312,10 +363,10 @@ void add_batch_grads(const ModelConfig& c, const Params& p, const BatchRows& row
 void loss_and_backward(const ModelConfig& c, const Params& p, const int* tokens, const int* targets, float scale,
                        double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
                        double* softmax_gradient) {
-    BatchRows rows(c, grads ? 1 : 0);
-    sequence_backward(c, p, project_embedding(c, p), tokens, targets, scale, loss, scored, correct, grads,
-                      softmax_gradient, &rows, 0);
-    if (grads) add_batch_grads(c, p, rows, tokens, grads);
+    TrainWorkspace ws(c, grads ? 1 : 0);
+    begin_batch(c, p, &ws);
+    sequence_backward(c, p, &ws, tokens, targets, scale, loss, scored, correct, grads, softmax_gradient, 0);
+    if (grads) add_batch_grads(c, p, ws.rows, tokens, grads);
 }
 
 namespace {

@@ -6,8 +6,9 @@
 // Position, a switch: one-hot (x_i = E[token_i] followed by the one-hot vector of i, so that
 // d_model = d_token + n and nothing about positions is learned), or learned (x_i = E[token_i] + P_i,
 // d_model = d_token). Each head runs the single-head steps of attention.hpp (attention_steps_simd)
-// and backward_attention.hpp (backward_steps_simd): forward_head and backward_head are the one place
-// to switch to a multi-head kernel.
+// and backward_attention.hpp (backward_steps_simd): in training without their checks, in the step's
+// buffers (train_workspace.hpp, head_forward and head_backward), for the probe (forward_sequence)
+// through the checked attention_steps_simd, with the same numbers.
 //
 // The initialisation is seeded (random.hpp) and chosen so that, at step 0, the components of q and
 // k have mean 0 and variance 1 — the article's §4 assumption — whatever the sizes: the embeddings'
@@ -89,8 +90,6 @@ struct ProjectedEmbedding {
     Matrix by_position;  // (n, heads·3·d_head)      W's one-hot rows, or P·W
 };
 ProjectedEmbedding project_embedding(const ModelConfig& c, const Params& p);
-// forward_sequence with the parameters' projected embedding made already.
-SequencePass forward_sequence(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens);
 
 // The rows a batch's backward pass leaves for the projections' weights and the embedding,
 // sequence s at rows s·n … s·n + n − 1: O = [O_1 … O_H], ∂/∂logits, and every head's dQ, dK, dV
@@ -98,18 +97,25 @@ SequencePass forward_sequence(const ModelConfig& c, const Params& p, const Proje
 // the whole batch (add_batch_grads), not small ones per sequence, head and projection.
 struct BatchRows {
     BatchRows(const ModelConfig& c, std::size_t sequences);
+    BatchRows() = default;
     Matrix heads_out;    // (sequences·n, heads·d_head)
     Matrix d_logits;     // (sequences·n, classes)
     Matrix d_projected;  // (sequences·n, heads·3·d_head) D: head h's dQ, dK, dV at columns (3h + 0, 1, 2)·d_head
 };
 
+struct TrainWorkspace;  // a step's buffers, train_workspace.hpp
+
+// What every sequence of a batch shares, made once a batch into *ws: the projected embedding
+// (project_embedding) and W_outᵀ.
+void begin_batch(const ModelConfig& c, const Params& p, TrainWorkspace* ws);
 // One sequence's cross-entropy and backward pass as loss_and_backward (below) computes them, down
-// to each head's dQ, dK, dV: what follows from them (the projections' weights, dX and the
-// embedding's gradient) is left in *rows at sequence `s`'s rows for add_batch_grads; b's gradient
-// is added to *grads. With grads null, the loss alone (rows untouched).
-void sequence_backward(const ModelConfig& c, const Params& p, const ProjectedEmbedding& e, const int* tokens,
-                       const int* targets, float scale, double* loss, std::size_t* scored, std::size_t* correct,
-                       Params* grads, double* softmax_gradient, BatchRows* rows, std::size_t s);
+// to each head's dQ, dK, dV, in the buffers of *ws (begin_batch made for p): what follows from them
+// (the projections' weights, dX and the embedding's gradient) is left in ws->rows at sequence `s`'s
+// rows for add_batch_grads; b's gradient is added to *grads. With grads null, the loss alone (rows
+// untouched). The heads run unchecked (head_forward, head_backward): the shapes are the model's.
+void sequence_backward(const ModelConfig& c, const Params& p, TrainWorkspace* ws, const int* tokens, const int* targets,
+                       float scale, double* loss, std::size_t* scored, std::size_t* correct, Params* grads,
+                       double* softmax_gradient, std::size_t s);
 // Adds to *grads what the rows give, over every row: W_out += Oᵀ·∂logits; per head W_Q += Xᵀ·dQ,
 // W_K += Xᵀ·dK, W_V += Xᵀ·dV; then dX = Σ_h dQ_h·W_Qᵀ + dK_h·W_Kᵀ + dV_h·W_Vᵀ into E (and P) —
 // each as a product with E (and P) of D's rows summed by token (and by position), model.cpp.

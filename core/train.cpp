@@ -1,6 +1,7 @@
 // train.cpp — see train.hpp.
 #include "train.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -40,29 +41,29 @@ ModelConfig model_for(const TrainConfig& c) {
     return m;
 }
 
-// Loss and accuracy of a batch; with grads, the gradient of its mean loss added to *grads and the
-// batch's mean size of the gradient through the softmax (train.hpp) in the report.
-TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, Params* grads) {
+// Loss and accuracy of a batch, computed in *ws (made for m, with rows for the batch when grads is
+// given); with grads, the gradient of its mean loss added to *grads and the batch's mean size of the
+// gradient through the softmax (train.hpp) in the report.
+TrainReport run_batch(const ModelConfig& m, const Params& p, const Batch& b, TrainWorkspace* ws, Params* grads) {
     std::size_t scored_per_batch = 0;
     for (int y : b.targets) scored_per_batch += y != kUnscored;
     const float scale = 1.0f / static_cast<float>(scored_per_batch);
     double loss = 0.0, softmax_gradient = 0.0;
     std::size_t scored = 0, correct = 0, sequences = 0;
     // The projections' weights, dX and the embedding: products over the whole batch's rows after the loop.
-    BatchRows rows(m, grads ? b.count : 0);
-    const ProjectedEmbedding projected = project_embedding(m, p);
+    begin_batch(m, p, ws);
     for (std::size_t s = 0; s < b.count; ++s) {
         const std::size_t scored_before = scored;
         double sequence_gradient = 0.0;
-        sequence_backward(m, p, projected, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale,
-                          &loss, &scored, &correct, grads, &sequence_gradient, &rows, s);
+        sequence_backward(m, p, ws, b.tokens.data() + s * b.length, b.targets.data() + s * b.length, scale, &loss,
+                          &scored, &correct, grads, &sequence_gradient, s);
         // The gradient of the batch's mean loss, scale·Σ, back to this sequence's own mean.
         const std::size_t sequence_scored = scored - scored_before;
         if (sequence_scored == 0) continue;
         softmax_gradient += sequence_gradient / (double(scale) * double(sequence_scored));
         ++sequences;
     }
-    if (grads) add_batch_grads(m, p, rows, b.tokens.data(), grads);
+    if (grads) add_batch_grads(m, p, ws->rows, b.tokens.data(), grads);
     TrainReport r{loss / double(scored), double(correct) / double(scored)};
     if (grads && sequences > 0) r.softmax_gradient = softmax_gradient / double(sequences);
     return r;
@@ -121,13 +122,17 @@ Result<Trainer> Trainer::create(const TrainConfig& config) {
     t.m_ = zero_params(t.model_);
     t.v_ = zero_params(t.model_);
     t.batches_ = SplitMix64(seed ^ kBatchStream);
+    // check_config held n ≤ 64 and d_k ≤ 256: every head's Q, K, V are shapes the checked steps
+    // take, so the steps run on them unchecked (train_workspace.hpp).
+    t.workspace_ = TrainWorkspace(t.model_, config.batch);
     return Result<Trainer>::success(std::move(t));
 }
 
 TrainReport Trainer::step() {
     const Batch b = make_batch(config_.task, config_.batch, batches_);
-    Params grads = zero_params(model_);
-    const TrainReport report = run_batch(model_, params_, b, &grads);
+    Params& grads = workspace_.grads;
+    for (Matrix* g : tensors(grads)) std::fill(g->data.begin(), g->data.end(), 0.0f);
+    const TrainReport report = run_batch(model_, params_, b, &workspace_, &grads);
     ++steps_;
     const float lr = static_cast<float>(config_.learning_rate);
     const std::vector<Matrix*> theta = tensors(params_), g = tensors(grads), m = tensors(m_), v = tensors(v_);
@@ -153,7 +158,8 @@ TrainReport Trainer::step() {
 
 TrainReport Trainer::evaluate(std::size_t count, std::uint64_t seed) const {
     SplitMix64 stream(seed);
-    return run_batch(model_, params_, make_batch(config_.task, count, stream), nullptr);
+    TrainWorkspace ws(model_, 0);  // the loss alone: no rows
+    return run_batch(model_, params_, make_batch(config_.task, count, stream), &ws, nullptr);
 }
 
 HeadsGradient Trainer::probe_gradient(const int* tokens) const {

@@ -18,6 +18,7 @@
 #include "model.hpp"
 #include "result.hpp"
 #include "tasks.hpp"
+#include "train_workspace.hpp"
 
 namespace attn {
 
@@ -86,6 +87,8 @@ class Trainer {
     Params params_, m_, v_;
     SplitMix64 batches_{0};
     std::size_t steps_ = 0;
+    // Every step's buffers, made once here for the model and the batch (train_workspace.hpp).
+    TrainWorkspace workspace_;
 };
 
 }  // namespace attn

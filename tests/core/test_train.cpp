@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -16,6 +18,7 @@
 #include <vector>
 #include <utility>
 
+#include "backward_attention.hpp"
 #include "fixture.hpp"
 #include "helpers.hpp"
 #include "madd.hpp"
@@ -23,6 +26,7 @@
 #include "random.hpp"
 #include "simd_kernels.hpp"
 #include "train.hpp"
+#include "train_workspace.hpp"
 
 using attn::PositionKind;
 using attn::TaskKind;
@@ -111,15 +115,15 @@ TEST_CASE("model: a batch's gradient from its rows equals loss_and_backward summ
         attn::Params per_sequence = attn::zero_params(m), batched = attn::zero_params(m);
         double loss_a = 0.0, loss_b = 0.0, gradient_a = 0.0, gradient_b = 0.0;
         std::size_t scored_a = 0, scored_b = 0, correct_a = 0, correct_b = 0;
-        attn::BatchRows rows(m, count);
+        attn::TrainWorkspace ws(m, count);
+        attn::begin_batch(m, p, &ws);
         for (std::size_t s = 0; s < count; ++s) {
             const int* x = tokens.data() + s * m.length;
             const int* y = targets.data() + s * m.length;
             attn::loss_and_backward(m, p, x, y, 0.1f, &loss_a, &scored_a, &correct_a, &per_sequence, &gradient_a);
-            attn::sequence_backward(m, p, attn::project_embedding(m, p), x, y, 0.1f, &loss_b, &scored_b, &correct_b,
-                                    &batched, &gradient_b, &rows, s);
+            attn::sequence_backward(m, p, &ws, x, y, 0.1f, &loss_b, &scored_b, &correct_b, &batched, &gradient_b, s);
         }
-        attn::add_batch_grads(m, p, rows, tokens.data(), &batched);
+        attn::add_batch_grads(m, p, ws.rows, tokens.data(), &batched);
         CHECK(loss_a == loss_b);
         CHECK(gradient_a == gradient_b);
         CHECK(scored_a == scored_b);
@@ -583,4 +587,90 @@ TEST_CASE("training: the runs recorded before the training workspace (issue 31) 
         CHECK(r.trajectory == want["trajectory"].string);
         CHECK(r.weights == want["weights"].string);
     }
+}
+
+namespace {
+
+// The same float32 bits, NaN's included.
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+attn::Matrix identity(std::size_t n) {
+    attn::Matrix m(n, n);
+    for (std::size_t i = 0; i < n; ++i) m(i, i) = 1.0f;
+    return m;
+}
+
+// Every field head_forward and head_backward write, against the checked steps the page calls.
+void check_same_steps(const attn::AttentionSteps& got, const attn::AttentionSteps& want) {
+    for (auto field : {&attn::AttentionSteps::scores, &attn::AttentionSteps::kept, &attn::AttentionSteps::scaled,
+                       &attn::AttentionSteps::row_max, &attn::AttentionSteps::shifted, &attn::AttentionSteps::exps,
+                       &attn::AttentionSteps::row_sum, &attn::AttentionSteps::weights, &attn::AttentionSteps::output})
+        CHECK(same_bits((got.*field).data, (want.*field).data));
+    CHECK(got.divisor == want.divisor);
+}
+void check_same_grads(const attn::AttentionGrads& got, const attn::AttentionGrads& want) {
+    for (auto field : {&attn::AttentionGrads::d_v, &attn::AttentionGrads::d_weights, &attn::AttentionGrads::d_scaled,
+                       &attn::AttentionGrads::d_scores, &attn::AttentionGrads::d_q, &attn::AttentionGrads::d_k})
+        CHECK(same_bits((got.*field).data, (want.*field).data));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "training: a head's unchecked steps in the workspace are attention_steps_simd and backward_steps_simd, bit for "
+    "bit") {
+    // Sizes around the SIMD widths, both masks and both scales; each workspace used again and
+    // again, as a step uses it for every sequence: nothing of one call may reach the next.
+    for (const std::size_t n : {3u, 8u, 13u})
+        for (const std::size_t d : {4u, 9u, 16u})
+            for (const bool causal : {false, true})
+                for (const attn::Scale scale : {attn::Scale::SqrtDk, attn::Scale::None}) {
+                    CAPTURE(n);
+                    CAPTURE(d);
+                    CAPTURE(causal);
+                    attn::ModelConfig m;
+                    m.length = n, m.d_head = d, m.causal = causal, m.scale = scale;
+                    attn::TrainWorkspace ws(m, 0);
+                    attn::HeadWorkspace& head = ws.heads[0];
+                    attn::AttentionOptions o;
+                    o.scale = scale;
+                    o.mask.kind = causal ? attn::MaskKind::Causal : attn::MaskKind::None;
+                    attn::NormalStream normal(n * 100 + d);
+                    for (int call = 0; call < 3; ++call) {
+                        for (attn::Matrix* x : {&head.q, &head.k, &head.v, &head.d_out})
+                            for (float& value : x->data) value = 3.0f * normal.next();
+                        attn::head_forward(head, ws.kept, o);
+                        attn::head_backward(head, o);
+                        const auto want = attn::attention_steps_simd(head.q, head.k, head.v, o);
+                        REQUIRE(want.ok());
+                        check_same_steps(head.steps, want.value);
+                        check_same_grads(head.grads,
+                                         attn::backward_steps_simd(want.value, head.q, head.k, head.v, head.d_out, o));
+                    }
+                }
+}
+
+TEST_CASE(
+    "training: a head whose weights diverged is NaN, as the checked step's refusal gives, and the next is whole") {
+    attn::ModelConfig m;
+    m.length = 4, m.d_head = 4, m.causal = true;
+    attn::TrainWorkspace ws(m, 0);
+    attn::HeadWorkspace& head = ws.heads[0];
+    attn::AttentionOptions o;
+    o.mask.kind = attn::MaskKind::Causal;
+    head.q = identity(4), head.k = identity(4), head.v = identity(4);
+    head.k(2, 1) = std::numeric_limits<float>::infinity();  // attention_steps_simd refuses it: not_finite
+    REQUIRE_FALSE(attn::attention_steps_simd(head.q, head.k, head.v, o).ok());
+    attn::head_forward(head, ws.kept, o);
+    for (float a : head.steps.weights.data) CHECK(std::isnan(a));
+    for (float x : head.steps.output.data) CHECK(std::isnan(x));
+    head.k(2, 1) = 0.0f;  // the next sequence's keys are finite: its steps are the checked ones again, mask and all
+    attn::head_forward(head, ws.kept, o);
+    check_same_steps(head.steps, attn::attention_steps_simd(head.q, head.k, head.v, o).value);
+    // Values so large that a score could overflow go to the reference's steps, as attention_steps_simd sends them.
+    for (float& x : head.v.data) x *= 1e36f;
+    attn::head_forward(head, ws.kept, o);
+    check_same_steps(head.steps, attn::attention_steps_simd(head.q, head.k, head.v, o).value);
 }
