@@ -30,7 +30,7 @@ struct HeadWorkspace {
     explicit HeadWorkspace(const ModelConfig& c);
     HeadWorkspace() = default;
 
-    Matrix q, k, v;        // (n, d) each: this head's Q, K, V — written by the forward pass (model.cpp, projected)
+    Matrix q, k, v;        // (n, d) each: this head's Q, K, V — written by the forward pass (model.cpp, project_into)
     AttentionSteps steps;  // head_forward: S, the scaled scores, the softmax's intermediates, A and O;
                            // kept, the model's mask, copied in (its non_finite counts are not made:
                            // training reads none of them)
@@ -47,7 +47,8 @@ struct TrainWorkspace {
 
     Matrix kept;                       // (n, n) the heads' mask: 1 kept, 0 masked (causal or none) — made here, once
     std::vector<HeadWorkspace> heads;  // one per head
-    ProjectedEmbedding projected;      // E·W and the positions' rows — begin_batch (model.cpp), once a batch
+    ProjectedEmbedding projected;      // E·W and the positions' rows — begin_batch (model.cpp), made anew each
+                                       // batch (W changed), as add_batch_grads' products over the batch are
     Matrix w_out_t;                    // (classes, heads·d) W_outᵀ — begin_batch, for ∂/∂O
     Matrix heads_out;                  // (n, heads·d) O = [O_1 … O_H] — the forward pass, from each head's output
     Matrix logits;                     // (n, classes) O·W_out + b — the forward pass
