@@ -22,7 +22,7 @@ import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
 import { paneSlot } from './panes.js';
-import { scrollCue } from './scroll-cue.js';
+import { scrollCue, cueWithin } from './scroll-cue.js';
 import { math, mi, mn, mo, msub, mfrac } from './math.js';
 
 /** For a matrix new on a step, the one it is made from (the motion between steps follows it). */
@@ -305,8 +305,9 @@ function skeleton(root) {
     filledCaption: h('p', { class: 'filled-caption' }),
     text: h('p', { class: 'explain' }),
     notices: h('div', { class: 'notices' }),
-    matrices: h('div', { class: 'matrices' }),
-    extras: h('div', { class: 'extras empty' }),
+    // A pane shown again marks its boxes again (scroll-cue.js).
+    matrices: cueWithin(h('div', { class: 'matrices' })),
+    extras: cueWithin(h('div', { class: 'extras empty' })),
     legend: h('div', { class: 'legend-slot' }),
     keys: {},
     prepared: 0,
@@ -380,19 +381,22 @@ function buildPane(stepId, content, view) {
   const rendered = [];
   // An operator travels with the matrix after it ("= S"), so a row that wraps never leaves a
   // dangling "=" at the end of a line.
+  // A row that does not wrap (X · W_Q = Q) scrolls in its box, its far edge faded (scroll-cue.js).
   const rows = content.map((items) =>
-    h(
-      'div',
-      { class: 'matrix-row' },
-      items.map((item, index) => {
-        if (typeof item === 'string') return null;
-        const matrix = renderMatrix(item, view);
-        rendered.push(matrix);
-        const op = items[index - 1];
-        return typeof op === 'string'
-          ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
-          : matrix.el;
-      }),
+    scrollCue(
+      h(
+        'div',
+        { class: 'matrix-row' },
+        items.map((item, index) => {
+          if (typeof item === 'string') return null;
+          const matrix = renderMatrix(item, view);
+          rendered.push(matrix);
+          const op = items[index - 1];
+          return typeof op === 'string'
+            ? h('div', { class: 'op-group' }, h('span', { class: 'op', 'aria-hidden': 'true' }, op), matrix.el)
+            : matrix.el;
+        }),
+      ),
     ),
   );
   const figures = rendered.map(({ el }) => ({ el, id: el.id, name: el.dataset.name }));
