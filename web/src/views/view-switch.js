@@ -44,6 +44,23 @@ export function renderViewSwitch(root, { state, t, onView }) {
     else a.removeAttribute('aria-current');
     setText(a, t(`view.${view}`));
   }
+  if (root.dataset.shown !== state.view) showCurrent(root, links[state.view], state.view);
+}
+
+/**
+ * On a phone the row scrolls: a view opened (by a link, say) has its tab scrolled into the row,
+ * not left under the faded edge. Once per view, so that a reader's own scrolling stays; centred, measured
+ * at the next frame, when the page is laid out anyway.
+ */
+function showCurrent(root, link, view) {
+  root.dataset.shown = view;
+  requestAnimationFrame(() => {
+    if (root.scrollWidth <= root.clientWidth) return;
+    const [row, tab] = [root.getBoundingClientRect(), link.getBoundingClientRect()];
+    // to the middle of the row (scrollLeft stops at either end)
+    if (tab.left < row.left || tab.right > row.right)
+      root.scrollLeft += (tab.left + tab.right - row.left - row.right) / 2;
+  });
 }
 
 function setIfChanged(el, name, value) {
