@@ -75,7 +75,8 @@ function markChanged(records) {
   requestAnimationFrame(() =>
     roots.forEach((root) => {
       if (root.classList.contains('scrolls')) mark(root);
-      root.querySelectorAll('.scrolls').forEach(mark);
+      // Not in a kept pane (panes.js): measuring it would lay out what is not drawn.
+      for (const box of root.querySelectorAll('.scrolls')) if (!box.closest('.kept')) mark(box);
     }),
   );
 }
