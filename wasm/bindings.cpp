@@ -619,7 +619,22 @@ val trainer_defaults() {
     out.set("optimizer", std::string(attn::option_name(attn::kOptimizerNames, c.optimizer)));
     out.set("learningRate", static_cast<double>(c.learning_rate));
     out.set("seed", static_cast<double>(c.seed));
+    // The pairs task's table: none unless task is "pairs" (a list, which api.mjs's plain() makes an array).
+    out.set("pairs", list_to_js(c.task.pairs, [](const attn::TaskPair&) { return val::null(); }));
     return out;
+}
+
+// The pairs task's table: training-api.mjs hands over [{ input, output }] of Float64Arrays it made;
+// the core checks their lengths and tokens (tasks.hpp, check_task).
+std::vector<attn::TaskPair> read_pairs(const val& pairs) {
+    auto copy = [](const val& tokens) {
+        std::vector<double> out(tokens[names().length].as<unsigned>());
+        val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", tokens);
+        return out;
+    };
+    std::vector<attn::TaskPair> table(pairs[names().length].as<unsigned>());
+    for (std::size_t p = 0; p < table.size(); ++p) table[p] = {copy(pairs[p]["input"]), copy(pairs[p]["output"])};
+    return table;
 }
 
 // Every field of trainer_defaults present (api.mjs fills the defaults), names through the core's
@@ -637,6 +652,7 @@ val create_trainer(const val& o) {
     // api.mjs has checked that these are whole numbers ≥ 0 that fit; the core checks the ranges.
     for (const WholeField& f : kWholeFields) whole_field(c, f) = static_cast<std::size_t>(o[f.name].as<double>());
     c.task.kind = task.value;
+    c.task.pairs = read_pairs(o["pairs"]);
     c.position = position.value;
     c.scale = scale.value;
     c.optimizer = optimizer.value;

@@ -22,20 +22,42 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
   // A probe's tokens, read once (the array's length, then each element once) into a Float64Array
   // that only the bindings see: the value checked is the value used. The core checks their number
   // and range, and quotes a token as given.
-  function readTokens(fn, tokens) {
-    if (!Array.isArray(tokens)) badOption(fn, 'tokens', "an array of the task's length of tokens", tokens);
+  function readTokens(fn, tokens, field = 'tokens') {
+    if (!Array.isArray(tokens)) badOption(fn, field, "an array of the task's length of tokens", tokens);
     const length = tokens.length;
     const copy = new Float64Array(length);
     for (let i = 0; i < length; i++) {
       const token = tokens[i];
       if (typeof token !== 'number')
-        fail('bad_option', 'tokens', `${fn}: tokens[${i}] must be a number (got ${describe(token)})`, {
-          index: i,
-          got: describe(token),
-        });
+        fail(
+          'bad_option',
+          field,
+          `${fn}: ${field === 'tokens' ? '' : `${field}: `}tokens[${i}] must be a number (got ${describe(token)})`,
+          {
+            index: i,
+            got: describe(token),
+          },
+        );
       copy[i] = token;
     }
     return copy;
+  }
+
+  // The pairs task's table, read once into [{ input, output }] of Float64Arrays (as a probe's
+  // tokens): each pair an object with two arrays of numbers. Their number, lengths and tokens are
+  // the core's to check (tasks.hpp).
+  function readPairs(fn, pairs) {
+    const need = 'an array of { input, output } pairs of token arrays';
+    if (!Array.isArray(pairs)) badOption(fn, 'pairs', need, pairs);
+    const length = pairs.length;
+    const table = [];
+    for (let p = 0; p < length; p++) {
+      const pair = pairs[p];
+      if (pair === null || typeof pair !== 'object') badOption(fn, 'pairs', need, pairs);
+      const { input, output } = pair;
+      table.push({ input: readTokens(fn, input, 'pairs'), output: readTokens(fn, output, 'pairs') });
+    }
+    return table;
   }
 
   return {
@@ -57,13 +79,15 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
         if (
           !Object.hasOwn(NAMED, key) &&
           key !== 'learningRate' &&
+          key !== 'pairs' &&
           !(Number.isInteger(config[key]) && config[key] >= 0 && config[key] <= 2 ** 32 - 1)
         )
           badOption(fn, key, 'a whole number', config[key]);
       // Its range is the core's, checked on the number as given (before float32 rounds it).
       if (typeof config.learningRate !== 'number') badOption(fn, 'learningRate', 'a number', config.learningRate);
       // The trainer's id in the module, until dispose() has freed it.
-      let id = unwrap(core.createTrainer(config)).id;
+      const pairs = readPairs(fn, config.pairs);
+      let id = unwrap(core.createTrainer({ ...config, pairs })).id;
       const live = (name) => {
         if (id === undefined)
           throw codedError(`trainer.${name}: this trainer has been disposed`, { code: 'disposed', params: {} });

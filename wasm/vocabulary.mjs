@@ -104,8 +104,8 @@ export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attent
 
 // ---- Training (issue 17) ----------------------------------------------------------------------
 
-/** The tasks (core/tasks.hpp): three one layer learns, two it cannot fully learn. */
-export const TASKS = Object.freeze(['reverse', 'shift', 'lookup', 'sort', 'induction']);
+/** The tasks (core/tasks.hpp): three one layer learns, two it cannot fully learn, and the reader's own table (pairs). */
+export const TASKS = Object.freeze(['reverse', 'shift', 'lookup', 'sort', 'induction', 'pairs']);
 
 /** How positions reach the model (core/model.hpp): a one-hot vector appended, or learned and added. */
 export const POSITIONS = Object.freeze(['one_hot', 'learned']);

@@ -115,6 +115,29 @@ for (const build of ['simd', 'scalar']) {
       assert.throws(() => trainer.probeGradient(probe), { code: 'disposed' });
     });
 
+    it("a task of pairs (the training lab's own rule): refused by the core naming the pair, side and token; a table read once", () => {
+      const reverse = { input: [0, 1], output: [1, 0] };
+      const config = { task: 'pairs', length: 2, symbols: 2 };
+      assert.throws(() => attn.createTrainer({ ...config, pairs: [reverse, { input: [0, 2], output: [1, 0] }] }), {
+        code: 'out_of_range',
+        argument: 'pairs',
+        message: 'pairs[1].input[1] must be a whole number from 0 to 1 (got 2)',
+      });
+      assert.throws(() => attn.createTrainer({ ...config, pairs: [{ input: [0, 1], output: [1] }] }), {
+        code: 'wrong_length',
+        argument: 'pairs',
+      });
+      assert.throws(() => attn.createTrainer({ ...config, pairs: [] }), { code: 'out_of_range', argument: 'pairs' });
+      assert.throws(() => attn.createTrainer({ ...config, pairs: [{ input: [0, '1'], output: [1, 0] }] }), {
+        code: 'bad_option',
+        argument: 'pairs',
+      });
+      const trainer = attn.createTrainer({ ...config, pairs: [reverse] });
+      trainer.step(50);
+      assert.equal(trainer.evaluate({ count: 16 }).accuracy, 1); // one pair, 50 steps: fitted
+      trainer.dispose();
+    });
+
     it("the defaults are the core's TrainConfig, and a config left out trains as the defaults written out", () => {
       const defaults = attn.trainerDefaults();
       assert.deepEqual(defaults, {
@@ -132,6 +155,7 @@ for (const build of ['simd', 'scalar']) {
         optimizer: 'adam',
         learningRate: 0.01,
         seed: 0,
+        pairs: [],
       });
       assert.ok(Object.isFrozen(defaults));
       const implicit = attn.createTrainer(),
