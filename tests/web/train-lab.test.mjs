@@ -40,7 +40,19 @@ const labState = (over = {}) => ({ ...defaultState(), view: 'train-lab', ...over
 test('the hash fields: written only in view=train-lab, read back as written, a bad value refusing the link', () => {
   assert.deepEqual(
     TRAIN_LAB_FIELDS.map((f) => f.key),
-    ['traintask', 'trainseed', 'trainlr', 'traindk', 'trainscale', 'trainheads', 'trainsteps'],
+    [
+      'traintask',
+      'trainseed',
+      'trainlr',
+      'traindk',
+      'trainscale',
+      'trainheads',
+      'trainsteps',
+      'trainvocab',
+      'trainlen',
+      'trainrule',
+      'trainpairs',
+    ],
   );
   assert.doesNotMatch(serializeState(defaultState()), /train/);
   const state = labState({ traintask: 'lookup', trainseed: 42, trainlr: 0.003, traindk: 256, trainscale: 'race' });

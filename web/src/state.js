@@ -153,7 +153,10 @@ export const FIELDS = [
   { key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: COST_LAB_MAX_N, only: (s) => s.view === 'cost-lab' },
   ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
   // The training lab's run (train-lab.js): task, seed, learning rate, d_k, scaling, heads, steps.
-  ...TRAIN_LAB_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'train-lab' })),
+  ...TRAIN_LAB_FIELDS.map((field) => ({
+    ...field,
+    only: (s) => s.view === 'train-lab' && (field.only?.(s) ?? true), // the own rule's: only for traintask=own
+  })),
   // One training step through the stepper (backward.js): the loss, and the matrix it needs — the
   // target Y of L = ½‖AV − Y‖², or dO = ∂L/∂(AV) given as it is (a trained model's probe). Written
   // only with a loss, so that every link without one reads as it always has.

@@ -21,7 +21,9 @@ const noticeText = (said, t) =>
         ? lossNotice(said, t)
         : said.key === 'linkWords'
           ? t(`notice.linkWords.${said.problem}`, { ...said, text: short(said.text), max: WORD_LIMIT })
-          : t(`notice.${said}`);
+          : said.key === 'linkTrain' // the training lab's own rule (labs/own-rule.js): the field named
+            ? t('notice.linkTrain', { field: said.problem, text: short(said.text) })
+            : t(`notice.${said}`);
 
 /** A link's loss without its matrix, or with one not in AV's shape (state.js parseState). */
 const lossNotice = ({ problem, field, loss, rows, cols }, t) =>

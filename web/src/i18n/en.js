@@ -24,6 +24,8 @@ export default {
     "This link's words field has {count} words for n = {n}: the extra words were dropped and rows without one are numbered; the rest of the link opens as it is.",
   'notice.linkWords.badWords':
     'This link\'s words field ("{text}") cannot be read: words are separated by commas, each at most {max} characters. The rows are numbered instead; the rest of the link opens as it is.',
+  'notice.linkTrain':
+    'This link\'s {field} field ("{text}") cannot be read and was left at its default; the rest of the link opens as it is.',
   'notice.linkArticle':
     'The link\'s article field ("{text}") is not an https: address and was ignored; the rest of the link opened as usual.',
 

@@ -24,6 +24,7 @@ export default {
     '链接里的 words 字段有 {count} 个词,而 n = {n}:多出的词已去掉,没有词的行用序号标注;链接的其余部分照常打开。',
   'notice.linkWords.badWords':
     '链接里的 words 字段("{text}")无法读取:词之间用逗号隔开,一个词最多 {max} 个字符。各行改用序号标注;链接的其余部分照常打开。',
+  'notice.linkTrain': '这个链接的 {field} 字段(“{text}”)读不出,用了默认值;链接的其余部分照常打开。',
   'notice.linkArticle': '链接里的 article 字段("{text}")不是 https: 网址,已忽略;链接的其余部分照常打开。',
 
   'embed.button': '嵌入',

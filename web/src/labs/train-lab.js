@@ -7,7 +7,11 @@
 //   chartScale, linePath, niceTicks, thin   the curves' axes and SVG paths
 //   snapshotAt         the snapshot the timeline shows for a chosen step
 //
+//   taskFor            the state's task: a built-in, or the reader's own rule (own-rule.js)
+//
 // Every number shown comes from the seed: the same link and the same build give the same run.
+
+import { OWN_RULE_FIELDS, ownTask } from './own-rule.js';
 
 /** A probe token's label: the token itself (lookup has its own, "key:value" and "key?"). */
 const plainLabel = (token) => String(token);
@@ -50,7 +54,24 @@ export const TRAIN_TASKS = Object.freeze({
   // Distinct tokens, the last a repeat of the one at position 1: the answer is the token after it, 1.
   induction: { learnable: false, task: { length: 8, symbols: 8 }, probe: [3, 6, 1, 7, 0, 4, 2, 6], label: plainLabel },
 });
-export const TASK_KEYS = Object.freeze(Object.keys(TRAIN_TASKS));
+/** The built-in tasks, then the reader's own rule (own-rule.js). */
+export const TASK_KEYS = Object.freeze([...Object.keys(TRAIN_TASKS), 'own']);
+
+/**
+ * The state's task as TRAIN_TASKS describes one: a built-in's entry, or the own rule's, made from
+ * the state (learnable: null, for the run to measure; the probe is the first pair's input; a token
+ * is labelled with the reader's word).
+ */
+export function taskFor(state) {
+  if (state.traintask !== 'own') return TRAIN_TASKS[state.traintask];
+  const task = ownTask(state);
+  return {
+    learnable: null,
+    task,
+    probe: task.pairs[0]?.input ?? [],
+    label: (token) => state.trainvocab[token] ?? '?',
+  };
+}
 
 /** Lookup's tokens for `pairs` [key, value] and a query key (core/tasks.cpp's encoding: a pair is key·values + value, the query symbols·values + key). */
 export function lookupProbe(pairs, queryKey, { symbols, values }) {
@@ -92,6 +113,7 @@ export const TRAIN_LAB_FIELDS = Object.freeze([
   { key: 'trainscale', type: oneOf(SCALINGS), initial: 'sqrt_dk' },
   { key: 'trainheads', type: oneOf(HEAD_CHOICES), initial: 1 },
   { key: 'trainsteps', type: oneOf(STEP_CHOICES), initial: 300 },
+  ...OWN_RULE_FIELDS,
 ]);
 export const TRAIN_FIELD_KEYS = Object.freeze(TRAIN_LAB_FIELDS.map((f) => f.key));
 
@@ -103,7 +125,7 @@ export const TRAIN_FIELD_KEYS = Object.freeze(TRAIN_LAB_FIELDS.map((f) => f.key)
 export function trainerConfigs(state) {
   const config = {
     task: state.traintask,
-    ...TRAIN_TASKS[state.traintask].task,
+    ...taskFor(state).task,
     seed: state.trainseed,
     learningRate: state.trainlr,
     dHead: state.traindk,
@@ -115,7 +137,8 @@ export function trainerConfigs(state) {
 
 /** True when a change from `before` to `after` asks for a new run (any field but the step count). */
 export function runChanged(before, after) {
-  return !before || TRAIN_FIELD_KEYS.some((key) => key !== 'trainsteps' && before[key] !== after[key]);
+  const same = (key) => JSON.stringify(before[key]) === JSON.stringify(after[key]); // the own rule's are arrays
+  return !before || TRAIN_FIELD_KEYS.some((key) => key !== 'trainsteps' && !same(key));
 }
 
 // ---- Curves ---------------------------------------------------------------------------------

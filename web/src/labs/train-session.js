@@ -18,7 +18,7 @@
 //       → { type: 'seed-started' }
 //   { type: 'seed-step', count, budget }  up to count steps of each run not yet learned, none past budget
 //       → { type: 'seed-stepped', steps, learnedAt: [step or null of each run], done }
-//   anything refused → { type: 'error', error: { message, code, argument } }
+//   anything refused → { type: 'error', error: { message, code, argument, params } }
 //
 // points: one [step, loss, accuracy, softmaxGradient] per step (the batch's, train.hpp), so the
 // curves are the same however the steps are sliced; snapshots: { step, weights: [A of each head],
@@ -183,7 +183,12 @@ export function createTrainSession(engine) {
       } catch (error) {
         return {
           type: 'error',
-          error: { message: String(error?.message ?? error), code: error?.code, argument: error?.argument },
+          error: {
+            message: String(error?.message ?? error),
+            code: error?.code,
+            argument: error?.argument,
+            params: error?.params,
+          },
         };
       }
     },

@@ -4,6 +4,7 @@
 
 import { h, setText } from './dom.js';
 import { TASK_KEYS, SCALINGS, DK_CHOICES, HEAD_CHOICES, LR_CHOICES, STEP_CHOICES } from '../labs/train-lab.js';
+import { createOwnRuleFields } from './train-lab-own.js';
 
 // The selects: the state's key, the values offered, and how a value is worded (a key, or itself).
 const SELECTS = [
@@ -28,7 +29,7 @@ function selectField({ key, values }, setState) {
 }
 
 /**
- * The controls: { el, update({ state, t, playing, canStep }) } calling setState(patch) for a field
+ * The controls: { el, update({ state, t, playing, canStep, error (the run's refusal, which the own rule's fields word) }) } calling setState(patch) for a field
  * and actions.play(), .pause(), .step(), .reset() for the buttons.
  */
 export function createTrainControls({ setState, actions }) {
@@ -68,6 +69,7 @@ export function createTrainControls({ setState, actions }) {
     step: button('train-step', 'step'),
     reset: button('train-reset', 'reset'),
   };
+  const own = createOwnRuleFields({ setState });
   const el = h(
     'div',
     { class: 'train-controls' },
@@ -78,10 +80,12 @@ export function createTrainControls({ setState, actions }) {
       h('div', { class: 'train-field' }, seedLabel, seed),
     ),
     seedError,
+    own.el,
     h('div', { class: 'train-buttons' }, Object.values(buttons)),
   );
 
-  function update({ state, t, playing, canStep }) {
+  function update({ state, t, playing, canStep, error }) {
+    own.update({ state, t, error });
     SELECTS.forEach((spec, k) => {
       const { select, label } = fields[k];
       setText(label, t(spec.label));

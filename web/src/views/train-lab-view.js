@@ -16,7 +16,8 @@ import { createWalkControl } from './train-lab-walk.js';
 import { createSeedsPanel } from './train-lab-seeds.js';
 import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from '../labs/train-race.js';
 import { walkState } from '../labs/train-walk.js';
-import { TRAIN_TASKS, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from '../labs/train-lab.js';
+import { taskFor, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from '../labs/train-lab.js';
+import { ownVerdict } from '../labs/own-rule.js';
 import { createTrainRunner } from '../labs/train-runner.js';
 import { formatNumber } from '../format.js';
 import workerSource from '../labs/labs-worker-source.js';
@@ -132,7 +133,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
 
   function restart(announced) {
     view.scrub = null;
-    const { probe } = TRAIN_TASKS[view.state.traintask];
+    const { probe } = taskFor(view.state);
     const started = runner.reset(trainerConfigs(view.state), probe);
     if (announced) announce(view.t('train.announce.reset'));
     return started;
@@ -162,7 +163,9 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       t: view.t,
       playing: d.playing,
       canStep: d.runs.length > 0 && d.steps < view.state.trainsteps,
+      error: d.error,
     });
+    if (view.state.traintask === 'own') wordOwnVerdict(parts, view, d);
     drawStatus(parts, view, d);
     drawCharts({ lossChart, accuracyChart, parts }, view, d, names);
     drawRace(race, parts, view, d);
@@ -355,12 +358,33 @@ function runNames(view, count) {
 /** The race's two runs' names, ÷√d_k first. */
 const raceNames = (view) => trainerConfigs(view.state).map((c) => view.t(`train.run.${c.scale}`));
 
+/**
+ * The own rule's line, measured: what the rule is, then whether the first run's held-out accuracy
+ * (on the pairs themselves) reached OWN_VERDICT.learned, or stalled short of it, and why.
+ */
+function wordOwnVerdict(parts, { t }, d) {
+  const verdict = ownVerdict(d.runs[0]?.snapshots ?? []);
+  const accuracy = verdict.accuracy === undefined ? '' : formatNumber(verdict.accuracy, 3);
+  setText(
+    parts.task,
+    t('train.task.own.what') + ' ' + t(`train.own.verdict.${verdict.kind}`, { ...verdict, accuracy }),
+  );
+  parts.task.classList.toggle('train-limit', verdict.kind === 'stalled');
+  parts.task.dataset.verdict = verdict.kind;
+}
+
 function wordStatic(parts, { state, t }) {
-  const { learnable } = TRAIN_TASKS[state.traintask];
-  setText(parts.title, t('view.train-lab'));
-  setText(parts.lede, t('train.lede', { heads: state.trainheads }));
+  const { learnable } = taskFor(state);
+  wordStaticTitles(parts, { state, t });
+  if (state.traintask === 'own') return; // its line is measured (wordOwnVerdict)
   setText(parts.task, t(`train.task.${state.traintask}.${learnable ? 'what' : 'why'}`));
   parts.task.classList.toggle('train-limit', !learnable);
+  delete parts.task.dataset.verdict;
+}
+
+function wordStaticTitles(parts, { state, t }) {
+  setText(parts.title, t('view.train-lab'));
+  setText(parts.lede, t('train.lede', { heads: state.trainheads }));
   setText(parts.lossTitle, t('train.chart.loss'));
   setText(parts.lossText, t('train.chart.loss.text'));
   setText(parts.accuracyTitle, t('train.chart.accuracy'));
@@ -509,7 +533,7 @@ function drawAttention(attention, view, d, names) {
   if (!d.runs.length) return;
   const count = d.runs[0].snapshots.length;
   const index = view.scrub === null ? count - 1 : Math.min(view.scrub, count - 1);
-  const { probe, label } = TRAIN_TASKS[view.state.traintask];
+  const { probe, label } = taskFor(view.state);
   attention.update({
     runs: d.runs.map((run, r) => ({ name: names[r], snapshot: run.snapshots[index] })),
     labels: probe.map(label),
@@ -522,7 +546,7 @@ function drawAttention(attention, view, d, names) {
 function drawParams(params, heatmaps, { state, t, theme }, d, names, text) {
   if (!d.runs.length) return;
   // x_i = E[token] ⊕ one-hot(i): W's rows are d_token of the embedding, then n of the position.
-  const n = TRAIN_TASKS[state.traintask].probe.length;
+  const n = taskFor(state).probe.length;
   setText(text, t('train.params.text', { dToken: d.runs[0].parameters.wQ[0].rows - n, n }));
   const figures = d.runs.flatMap((run, r) =>
     ['wQ', 'wK'].flatMap((which) =>
