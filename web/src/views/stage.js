@@ -242,10 +242,16 @@ function extras(stepId, ctx, mix) {
   ].filter(Boolean);
 }
 
-/** Puts `parts` in `box`, touching the DOM only when they are not already there, in that order. */
+/**
+ * Puts `parts` in `box`, in that order, moving only what is not already in its place: an element
+ * that stays (the AV step's mix, hundreds of cells at n = 64) is not taken out and put back beside
+ * a new one (the loss choice is made anew on every render), which would style and lay it out anew.
+ */
 function place(box, parts) {
-  if (parts.length === box.children.length && parts.every((el, k) => box.children[k] === el)) return;
-  box.replaceChildren(...parts);
+  parts.forEach((el, k) => {
+    if (box.children[k] !== el) box.insertBefore(el, box.children[k] ?? null);
+  });
+  while (box.children.length > parts.length) box.lastElementChild.remove();
 }
 
 /** The colour keys of this step, drawn from the same colours as the cells (true in both themes). */
