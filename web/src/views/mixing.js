@@ -5,6 +5,7 @@
 // selects its row everywhere (onRow). Render only: every number is the model's.
 
 import { h, setText } from './dom.js';
+import { scrollCue } from './scroll-cue.js';
 import { matrixFormat } from '../format.js';
 import { cellStyle, scaleFor, KIND_OF } from '../colors.js';
 import { at } from '../matrix.js';
@@ -135,36 +136,38 @@ function buildMix({ state, model, t, tokens, row, onRow }, listed) {
     h('p', { class: 'note' }, t('mix.text')),
     rowPicker({ n, tokens, row: i, onRow, t, idPrefix: 'mix-' }),
     recipe,
-    // Focusable: a keyboard can scroll a long row of V on a narrow screen.
-    h(
-      'div',
-      { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'mix-title' },
+    // Focusable: a keyboard can scroll a long row of V on a narrow screen, its edge faded (scroll-cue.js).
+    scrollCue(
       h(
-        'table',
-        { class: 'mix-table', 'aria-labelledby': 'mix-title' },
+        'div',
+        { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-labelledby': 'mix-title' },
         h(
-          'thead',
-          {},
+          'table',
+          { class: 'mix-table', 'aria-labelledby': 'mix-title' },
           h(
-            'tr',
+            'thead',
             {},
-            h('th', { scope: 'col' }, t('mix.word')),
-            h('th', { scope: 'col' }, t('mix.weight', { i: i + 1 })),
-            h('td', {}),
-            h('th', { scope: 'col' }, t('mix.value')),
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, t('mix.word')),
+              h('th', { scope: 'col' }, t('mix.weight', { i: i + 1 })),
+              h('td', {}),
+              h('th', { scope: 'col' }, t('mix.value')),
+            ),
           ),
-        ),
-        h(
-          'tbody',
-          {},
-          rows.map((r) => r.el),
           h(
-            'tr',
-            { class: 'sum' },
-            h('th', { scope: 'row' }, '='),
-            h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))),
-            h('td', {}),
-            h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output),
+            'tbody',
+            {},
+            rows.map((r) => r.el),
+            h(
+              'tr',
+              { class: 'sum' },
+              h('th', { scope: 'row' }, '='),
+              h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))),
+              h('td', {}),
+              h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output),
+            ),
           ),
         ),
       ),
