@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inChromium, openOfflineFile, setField } from './drivers.mjs';
+import { axeViolations, screenshot } from './helpers.mjs';
 
 // Reverse over 甲乙丙丁, typed as 4 pairs (the first is the probe): learned within 100 steps.
 const PAIRS = ['甲乙丙丁 → 丁丙乙甲', '丁丁甲乙 → 乙甲丁丁', '乙丙丙甲 → 甲丙丙乙', '丙甲丁乙 → 乙丁甲丙'].join('\n');
@@ -27,6 +28,8 @@ inChromium((name, driver) => {
     const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
     assert.equal(hash.get('trainvocab'), '甲,乙,丙,丁');
     assert.equal(hash.get('trainpairs').split(';')[0], '甲,乙,丙,丁>丁,丙,乙,甲');
+    await screenshot(page, 'train-own-rule');
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });

@@ -63,6 +63,7 @@ export function createOwnRuleFields({ setState }) {
   const pairs = h('textarea', {
     id: 'train-pairs',
     rows: 6,
+    cols: 32,
     spellcheck: 'false',
     'aria-describedby': 'train-pairs-error',
     onchange: () => {
@@ -78,9 +79,11 @@ export function createOwnRuleFields({ setState }) {
     pairs: h('label', { for: 'train-pairs' }),
   };
   const hint = h('p', { class: 'train-own-hint' });
+  const legend = h('legend');
   const el = h(
     'fieldset',
     { class: 'train-own', hidden: true },
+    legend,
     h('div', { class: 'train-field' }, labels.vocab, vocab),
     vocabError,
     h('div', { class: 'train-field' }, labels.len, length),
@@ -94,6 +97,7 @@ export function createOwnRuleFields({ setState }) {
     state = now;
     el.hidden = now.traintask !== 'own';
     if (el.hidden) return;
+    setText(legend, t('train.task.own'));
     for (const [name, label] of Object.entries(labels)) setText(label, t(`train.own.${name}.label`));
     OWN_RULES.forEach((r, i) => setText(rule.options[i], t(`train.own.rule.${r}`)));
     setText(hint, t('train.own.hint'));
