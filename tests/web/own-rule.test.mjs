@@ -18,6 +18,8 @@ import {
 } from '../../web/src/labs/own-rule.js';
 import { trainerConfigs, taskFor, runChanged, HELD_OUT } from '../../web/src/labs/train-lab.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
+import { ownRefusal } from '../../web/src/views/train-lab-own.js';
+import { translator } from '../../web/src/i18n/index.js';
 
 const own = (over = {}) => ({ ...defaultState(), view: 'train-lab', traintask: 'own', ...over });
 
@@ -145,6 +147,34 @@ function snapshots(state, steps) {
 }
 
 const SEED = 8;
+
+test("the core's refusal of a table, worded at the pairs in both languages: the pair, the side and the word", () => {
+  const state = own({
+    trainvocab: ['甲', '乙'],
+    trainlen: 2,
+    trainrule: 'typed',
+    trainpairs: [
+      { input: ['甲', '乙'], output: ['乙', '甲'] },
+      { input: ['乙', '戊'], output: ['甲', '乙'] },
+    ],
+  });
+  let error;
+  try {
+    engine.createTrainer(trainerConfigs(state)[0]);
+  } catch (e) {
+    error = { code: e.code, argument: e.argument, params: e.params };
+  }
+  assert.equal(error?.code, 'out_of_range');
+  assert.equal(ownRefusal(error, state, translator('en')), "Pair 2's input, word 2 (“戊”), is not in the vocabulary.");
+  assert.equal(ownRefusal(error, state, translator('zh-CN')), '第 2 对的输入第 2 个词“戊”不在词表里。');
+  const many = own({ trainvocab: [...'甲乙丙丁戊己庚辛壬癸子丑寅'] });
+  try {
+    engine.createTrainer(trainerConfigs(many)[0]);
+  } catch (e) {
+    error = { code: e.code, argument: e.argument, params: e.params };
+  }
+  assert.equal(ownRefusal(error, many, translator('en')), 'The vocabulary needs 2 to 12 words (it has 13).');
+});
 
 test('reverse typed as 12 pairs over 甲乙丙丁, length 4, is learned: held-out accuracy ≥ 0.9 within 100 steps', () => {
   const vocabulary = ['甲', '乙', '丙', '丁'];
