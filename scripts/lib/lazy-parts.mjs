@@ -37,8 +37,8 @@ const id = (file) => path.relative(ROOT, file).split(path.sep).join('/');
 /**
  * esbuild plugin for the stepper's bundle: parts.js becomes parts-inline.js, and the virtual
  * module 'inline-parts' exports the registry's KEY and `modules`: for the i-th module of `shared`
- * (Map: absolute path → the names the parts import from it, '*' for all), an object with a getter
- * per name (live bindings, as imports have), marked __esModule for esbuild's interop in the parts.
+ * (Map: absolute path → the names the parts import from it), a function that gives those names'
+ * values. It is called when a part runs, after the stepper's modules have all run.
  */
 function stepperSide(shared) {
   return {
@@ -51,23 +51,17 @@ function stepperSide(shared) {
       build.onLoad({ filter: /.*/, namespace: 'inline-parts' }, () => {
         const lines = [];
         const entries = [...shared].map(([file, names], i) => {
-          if (names.has('*')) {
-            lines.push(`import * as m${i} from ${JSON.stringify(file)};`);
-            return `withEsModule(m${i})`;
-          }
           const list = [...names].sort();
+          // (An empty list still brings the module into the stepper's bundle.)
           lines.push(
             `import { ${list.map((name, j) => `${name} as m${i}_${j}`).join(', ')} } from ${JSON.stringify(file)};`,
           );
-          // (An empty list still brings the module into the stepper's bundle.)
-          return `{ __esModule: true, ${list.map((name, j) => `get ${name}() { return m${i}_${j}; }`).join(', ')} }`;
+          return `() => ({ ${list.map((name, j) => `${name}: m${i}_${j}`).join(', ')} })`;
         });
         return {
           loader: 'js',
           resolveDir: ROOT,
           contents: `${lines.join('\n')}
-const withEsModule = (ns) => Object.defineProperties({ __esModule: true }, Object.fromEntries(
-  Object.keys(ns).map((k) => [k, { enumerable: true, get: () => ns[k] }])));
 export const KEY = ${JSON.stringify(KEY)};
 export const modules = [${entries.join(',\n')}];`,
         };
@@ -104,19 +98,23 @@ function partSide(stepper, own) {
   };
 }
 
-/** The imports of esbuild's (unminified) ESM output: [{ file, names }] ('*' for a namespace import). */
+/**
+ * The imports of esbuild's (unminified) ESM output, `import d, { a, b as c } from "file";`:
+ * [{ file, names }] ('default' for d).
+ */
 function importsOf(text) {
   const found = [];
   for (const [, clause, file] of text.matchAll(/^import ([^;]+?) from "([^"]+)";$/gm)) {
-    const names = new Set();
-    for (const piece of clause.replace(/[{}]/g, ',').split(',')) {
-      const item = piece.trim();
-      if (!item) continue;
-      if (item.startsWith('*')) names.add('*');
-      else if (/^[\w$]+$/.test(item) && !clause.trim().startsWith('{') && clause.indexOf(item) === 0)
-        names.add('default');
-      else names.add(item.split(/\s+as\s+/)[0]);
-    }
+    if (clause.includes('*'))
+      throw new Error(`lazy-parts: a part imports all of ${id(file)} (import * as …): import the names it uses`);
+    const [, whole, braces = ''] = /^([\w$]+)?[\s,]*(?:\{([^}]*)\})?$/.exec(clause.trim()) ?? [];
+    const names = new Set(
+      braces
+        .split(',')
+        .map((item) => item.trim().split(/\s+as\s+/)[0])
+        .filter(Boolean),
+    );
+    if (whole) names.add('default');
     found.push({ file, names });
   }
   if (/^import\s*["'(]/m.test(text)) throw new Error('lazy-parts: a part imports a module for its side effects only');
@@ -128,8 +126,7 @@ function importsOf(text) {
  * stepper is its entry in the registry (`index`: absolute path → { at: its place in `modules`,
  * names }). The names are taken once, when the part runs, as plain bindings the minifier may
  * rename: the stepper is fully running by then, and no shared module exports a `let` or `var`
- * whose value could change afterwards (checked here). A part that imports a whole namespace gets
- * the registry's object itself.
+ * whose value could change afterwards (checked here).
  */
 function fromRegistry(index) {
   return {
@@ -140,15 +137,13 @@ function fromRegistry(index) {
       );
       build.onLoad({ filter: /.*/, namespace: 'stepper-module' }, (args) => {
         const { at, names } = index.get(args.path);
-        const entry = `globalThis[${JSON.stringify(KEY)}].modules[${at}]`;
-        if (names.has('*')) return { loader: 'js', contents: `module.exports = ${entry};` };
         if (/^export\s+(let|var)\b/m.test(fs.readFileSync(args.path, 'utf8')))
           throw new Error(`lazy-parts: ${id(args.path)} exports a let or var, which a part would not see change`);
         const plain = [...names].filter((name) => name !== 'default');
         return {
           loader: 'js',
           contents: [
-            `const m = ${entry};`,
+            `const m = globalThis[${JSON.stringify(KEY)}].modules[${at}]();`,
             plain.length ? `export const { ${plain.join(', ')} } = m;` : '',
             names.has('default') ? 'export default m.default;' : '',
           ].join('\n'),

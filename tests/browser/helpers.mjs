@@ -13,11 +13,14 @@ export { stageText, stepInUrl, urlWritten } from './drivers.mjs';
 
 export const SCREENSHOTS = 'test-results/screenshots';
 
-/** Starts the server and the browser once per test file; returns helpers and a close(). */
-export async function openBrowser() {
-  if (!fs.existsSync('build/web/index.html'))
-    throw new Error('build/web/index.html is missing — run `bash scripts/build.sh` first');
-  const server = await startServer({ root: 'build/web' });
+/**
+ * Starts the server and the browser once per test file; returns helpers and a close(). `root`:
+ * the development page's folder (the benchmarks serve a copy, which no build replaces mid-run).
+ */
+export async function openBrowser({ root = 'build/web' } = {}) {
+  if (!fs.existsSync(path.join(root, 'index.html')))
+    throw new Error(`${root}/index.html is missing — run \`bash scripts/build.sh\` first`);
+  const server = await startServer({ root });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   return {
     url: server.url,
