@@ -33,4 +33,20 @@ inChromium((name, driver) => {
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });
+
+  test(`${name}: a link whose vocabulary repeats a word: the notice names trainvocab, the rest of the link opens`, async () => {
+    const page = await openOfflineFile(
+      driver,
+      `#view=train-lab&lang=en&traintask=own&trainseed=42&trainrule=first&trainvocab=${encodeURIComponent('甲,甲')}`,
+    );
+    const notice = await page.evaluate(() => document.getElementById('notice').textContent);
+    assert.equal(
+      notice,
+      'This link\'s trainvocab field ("甲,甲") cannot be read and was left at its default; the rest of the link opens as it is.',
+    );
+    assert.equal(await page.evaluate(() => document.getElementById('train-rule').value), 'first');
+    assert.equal(await page.evaluate(() => document.getElementById('train-seed').value), '42');
+    assert.equal(await page.evaluate(() => document.getElementById('train-vocab').value), '甲 乙 丙 丁');
+    await page.closeAll();
+  });
 });
