@@ -132,7 +132,8 @@ test('JSON holds every number the page shows, CSV one block per matrix, PNG is a
     .trim()
     .split(/\n\s*\n/)
     .map((block) => block.split('\n')[0]);
-  assert.deepEqual(headers.slice(0, 4), ['x,3,4', 'wq,4,4', 'wk,4,4', 'wv,4,4']);
+  // "它 是 猫" has words: their block comes first (web/src/labs/export/csv.js), then the matrices.
+  assert.deepEqual(headers.slice(0, 5), ['words,1,3', 'x,3,4', 'wq,4,4', 'wk,4,4', 'wv,4,4']);
   assert.ok(headers.includes('weights,3,3') && headers.includes('output,3,4'));
 
   const png = fs.readFileSync(await save(page, 'png'));
