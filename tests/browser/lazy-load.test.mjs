@@ -7,13 +7,13 @@
 //   - the development page loads each part as a module file of its own (build/web/parts/):
 //     the marker there is the request for that file.
 // Each page first shows the worked example's output (AV ≈ [[6.7, 3.3], [3.3, 6.7]]), then opens a
-// lab (the scale lab), then prints the handout.
+// lab (the scale lab), then prints the handout. And a blog's sandboxed frame opens the scale lab.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { inEachEngine, matrixIn } from './drivers.mjs';
-import { pythonServer } from './static-server.mjs';
+import { inEachEngine, matrixIn, frameUntil } from './drivers.mjs';
+import { pythonServer, blogServer } from './static-server.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 const FILE = pathToFileURL('dist/attention-playground.html').href;
@@ -22,14 +22,22 @@ const OUTPUT = [
   ['3.302', '6.698'],
 ];
 
-let site, dev;
+let site, dev, blog;
 before(async () => {
   site = await pythonServer('dist/site');
   dev = await startServer({ root: 'build/web' });
+  // A blog post embedding the hosted site's scale lab in an opaque-origin frame.
+  blog = await blogServer({
+    'post.html': `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Why divide by √d_k</title></head>
+<body><iframe id="lab" sandbox="allow-scripts" src="${site.url}index.html#embed=1&view=scale-lab"
+  title="Attention Playground" style="width: 100%; height: 600px; border: 0"></iframe></body></html>`,
+  });
 });
 after(async () => {
   await site?.stop();
   await dev?.close();
+  await blog?.stop();
 });
 
 /** The parts that have run on the page (the self-contained builds' registry). */
@@ -108,6 +116,20 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, [], 'no console error, page error or CSP violation');
       await page.closeAll();
     });
+
+  test(`${name}: in a blog's sandboxed frame (an opaque origin), the hosted site runs its labs' code and opens the lab`, async () => {
+    const page = await driver.newPage();
+    await page.goto(`${blog.url}post.html`);
+    const frame = await (await page.$('#lab')).contentFrame();
+    await frameUntil(name, frame)(() => document.querySelector('#lab-body')?.children.length > 0, undefined, 30000);
+    assert.deepEqual(
+      await frame.evaluate(() => [window.origin, Object.keys(window.__attentionPlaygroundParts.parts).join(',')]),
+      ['null', 'labs'],
+    );
+    assert.match(await frame.evaluate(() => document.getElementById('lab-body').textContent), /√d/);
+    assert.deepEqual(page.problems, [], 'no console error, page error or CSP violation');
+    await page.closeAll();
+  });
 
   test(`${name}: the development page requests the labs' and the exports' modules only when they are opened`, async () => {
     const page = await openAt(driver, `${dev.url}index.html`);
