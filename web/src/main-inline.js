@@ -2,13 +2,14 @@
 // SIMD128 and scalar .wasm builds travel inside the bundle as base64 text (esbuild's base64
 // loader), and so do the KaTeX fonts the formulas use, so the page needs no request at all — from
 // file://, in a sandboxed iframe, offline. Only the .wasm build the browser runs is decoded.
-// The SIMD128 build travels gzipped (scripts/build-dist.mjs writes it; about a third of its size)
-// and is inflated by the browser's own DecompressionStream, which every engine with wasm SIMD has
-// but Firefox 89–112: there, as in a browser without wasm SIMD (Safari < 16.4, which has no
-// DecompressionStream either), the scalar build runs, and so it travels as it is. The relaxed-SIMD
-// build is not carried: its fused multiply–add speeds up only the cost lab's timings, not the steps.
+// Both builds travel gzipped (scripts/build-dist.mjs writes them; about a third of their size) and
+// the one the browser runs is inflated by the browser's own DecompressionStream, or, where there is
+// none (Firefox 89–112, Safari < 16.4), by fflate's inflate in JS (a few kB of the bundle; carried
+// as they are, the two builds would not fit the file's budget). The relaxed-SIMD build is not
+// carried: its fused multiply–add speeds up only the cost lab's timings, not the steps.
 import simdGzip from '../../build/wasm/attention_core.wasm.gz';
-import scalar from '../../build/wasm/attention_core_scalar.wasm';
+import scalarGzip from '../../build/wasm/attention_core_scalar.wasm.gz';
+import { gunzipSync } from 'fflate';
 import fonts from 'inline-fonts'; // [{ family, weight, style, base64 }], made by scripts/build-dist.mjs
 import { start } from './app.js';
 
@@ -27,10 +28,10 @@ for (const { family, weight, style, base64 } of fonts)
 
 /** gzip's bytes inflated, in the browser (no request: the stream is made from the bytes). */
 async function gunzip(bytes) {
+  if (typeof DecompressionStream !== 'function') return gunzipSync(bytes);
   const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
-const binaries = { scalar: () => decode(scalar) };
-if (typeof DecompressionStream === 'function') binaries.simd = () => gunzip(decode(simdGzip));
+const binaries = { simd: () => gunzip(decode(simdGzip)), scalar: () => gunzip(decode(scalarGzip)) };
 start({ binaries });
