@@ -246,3 +246,20 @@ export async function openOfflineFile(driver, hash, { viewport } = {}) {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   return page;
 }
+
+/**
+ * Run in a page (an init script, or evaluated): each export's download is caught — its text kept
+ * in `window.exported`, nothing saved.
+ */
+export const CATCH_EXPORTS = () => {
+  window.exported = [];
+  const objectUrl = URL.createObjectURL;
+  URL.createObjectURL = (blob) => {
+    blob.text().then((text) => window.exported.push(text));
+    return objectUrl(blob);
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (!this.hasAttribute('download')) click.call(this);
+  };
+};

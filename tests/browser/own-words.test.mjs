@@ -9,21 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inChromium, matrixIn, openOfflineFile, urlWritten } from './drivers.mjs';
-
-// The export's download, caught: the JSON's text is kept in the page and nothing is saved.
-const CATCH_EXPORTS = () => {
-  window.exported = [];
-  const objectUrl = URL.createObjectURL;
-  URL.createObjectURL = (blob) => {
-    blob.text().then((text) => window.exported.push(text));
-    return objectUrl(blob);
-  };
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function () {
-    if (!this.hasAttribute('download')) click.call(this);
-  };
-};
+import { inChromium, matrixIn, openOfflineFile, urlWritten, CATCH_EXPORTS } from './drivers.mjs';
 
 const texts = (page, selector) =>
   page.evaluate((sel) => [...document.querySelectorAll(sel)].map((el) => el.textContent.trim()), selector);

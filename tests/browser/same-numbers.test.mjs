@@ -11,26 +11,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, OFFLINE_FILE } from './drivers.mjs';
+import { inEachEngine, OFFLINE_FILE, CATCH_EXPORTS } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 const RACE = '#view=train-lab&lang=en&trainscale=race&traindk=64&trainsteps=200';
 const STEPPER = '#step=13&lang=en&loss=mse&y=10,0;0,10';
-
-// The export's download, caught: the JSON's text is kept in the page and nothing is saved.
-const CATCH_EXPORTS = () => {
-  window.exported = [];
-  const objectUrl = URL.createObjectURL;
-  URL.createObjectURL = (blob) => {
-    blob.text().then((text) => window.exported.push(text));
-    return objectUrl(blob);
-  };
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function () {
-    if (!this.hasAttribute('download')) click.call(this);
-  };
-};
 
 let dev, site;
 before(async () => {
