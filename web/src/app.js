@@ -76,12 +76,6 @@ export async function start({ binaries } = {}) {
     fullPageUrl: page.fullPageUrl(),
   });
   page.$('loading').textContent = page.t('app.loading');
-  registerServiceWorker({
-    onUpdated: () => {
-      page.notice = 'updated';
-      page.render({ panel: false });
-    },
-  });
   try {
     page.engine = await engine;
   } catch (error) {
@@ -94,5 +88,13 @@ export async function start({ binaries } = {}) {
   }
   document.body.dataset.ready = 'true';
   page.host.ready();
+  // After the first numbers: the worker's install fetches the site's files (the page itself three
+  // times over, 1.5 MB each), which would compete with them for the network and the processor.
+  registerServiceWorker({
+    onUpdated: () => {
+      page.notice = 'updated';
+      page.render({ panel: false });
+    },
+  });
   return page;
 }
