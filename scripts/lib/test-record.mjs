@@ -4,29 +4,39 @@
 // is one check: the describe() levels and name prefixes that only say which engine or build ran it
 // are dropped, in checkKey).
 //
-// node:test hands a reporter each file's events in order: a test's start, then its subtests',
-// then its end; so a stack per file, indexed by nesting, names the suites around a test.
+// A test ends before the suite around it, so the suites' names are filled in as they end: each
+// file's tests wait in `pending` until the suite at nesting 0 around them has ended (the order of
+// the start events is not to be relied on when files run side by side).
 
-const stacks = new Map();
+const pending = new Map(); // file → [{ record, nesting }]
 
 export default async function* testRecord(source) {
-  for await (const event of source) {
-    const { type, data } = event;
-    if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') continue;
+  for await (const { type, data } of source) {
+    if (type !== 'test:pass' && type !== 'test:fail') continue;
     const file = data.file ?? '';
-    if (!stacks.has(file)) stacks.set(file, []);
-    const stack = stacks.get(file);
-    if (type === 'test:start') {
-      stack.length = data.nesting;
-      stack.push(data.name);
-      continue;
+    if (!pending.has(file)) pending.set(file, []);
+    const waiting = pending.get(file);
+    // Every test below this one that ended since is inside it: it gets this one's name at this level.
+    for (const entry of waiting)
+      if (entry.nesting > data.nesting && entry.record.suites[data.nesting] === undefined)
+        entry.record.suites[data.nesting] = data.name;
+    if (data.details?.type !== 'suite') {
+      const record = {
+        file,
+        suites: new Array(data.nesting),
+        name: data.name,
+        passed: type === 'test:pass',
+        skipped: Boolean(data.skip || data.todo),
+        cancelled: data.details?.error?.failureType === 'cancelledByParent',
+      };
+      waiting.push({ record, nesting: data.nesting });
     }
-    if (data.details?.type === 'suite') continue;
-    const suites = stack.slice(0, data.nesting);
-    const cancelled = data.details?.error?.failureType === 'cancelledByParent';
-    const skipped = Boolean(data.skip || data.todo);
-    yield `${JSON.stringify({ file, suites, name: data.name, passed: type === 'test:pass', skipped, cancelled })}\n`;
+    if (data.nesting === 0) {
+      for (const { record } of waiting) yield `${JSON.stringify(record)}\n`;
+      waiting.length = 0;
+    }
   }
+  for (const waiting of pending.values()) for (const { record } of waiting) yield `${JSON.stringify(record)}\n`;
 }
 
 const ENGINE_OR_BUILD = /^(chromium|firefox|relaxed build|simd build|scalar build)$/;
@@ -34,6 +44,8 @@ const PREFIX = /^(chromium|firefox|relaxed|simd|scalar)( build)?: /;
 
 /** The check a recorded run belongs to: its file and names, less what only says the engine or build. */
 export function checkKey({ file, suites, name }) {
-  const names = [...suites.filter((s) => !ENGINE_OR_BUILD.test(s)), name].map((n) => n.replace(PREFIX, ''));
+  const names = [...suites.map((s) => s ?? '').filter((s) => !ENGINE_OR_BUILD.test(s)), name].map((n) =>
+    n.replace(PREFIX, ''),
+  );
   return `${file}\u0000${names.join('\u0000')}`;
 }

@@ -44,6 +44,8 @@ test('the handout writes 1.000e20; the JSON export keeps the float32 value exact
   await page.goto(`${b.url}#step=3&preset=custom&mode=qkv&n=2&d=2&dk=2&dv=2&q=1e20,0;0,1&k=1,0;0,1&v=10,0;0,10`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   await page.click('#print-handout');
+  // The handout's code loads at the first print (web/src/parts.js): wait until it has printed.
+  await page.waitForFunction(() => document.querySelector('#handout table[data-name="scores"] td'));
   const handout = await page.$$eval('#handout table[data-name="scores"] td', (tds) => tds.map((td) => td.textContent));
   assert.equal(handout[0], '1.000e20');
   assert.doesNotMatch(handout.join(' '), WRITTEN_OUT);
