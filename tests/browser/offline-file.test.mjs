@@ -102,6 +102,13 @@ inEachEngine((name, driver) => {
 
   test(`${name}: every kind of control works offline, and the copied link restores the view`, async () => {
     const { page } = await openFile(driver, '#step=8', { permissions: ['clipboard-read', 'clipboard-write'] });
+    // The panel's switches lie below the stage: scrolled to first, and clicked once the layout the
+    // scroll brings (panes drawn as they come into view) has settled, so that the click lands on
+    // the switch and not where it stood a frame before (Firefox hit #group-softmax so).
+    await page.evaluate(async () => {
+      document.getElementById('mask').scrollIntoView({ block: 'center' });
+      for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+    });
     // the article's switches
     await page.click('#mask');
     assert.deepEqual(
