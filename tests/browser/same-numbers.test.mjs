@@ -55,7 +55,7 @@ async function exported(page) {
 
 /** The race link trained to its end, then its training step walked in the stepper: the numbers on the way. */
 async function raceNumbers(page) {
-  await page.until(() => !document.getElementById('train-where').hidden, undefined, 60000);
+  await page.until(() => document.getElementById('train-where')?.hidden === false, undefined, 60000);
   await page.click('#train-play');
   await page.until(() => document.getElementById('train-status').dataset.steps === '200', undefined, 180000);
   await page.until(() => document.getElementById('train-walk').getAttribute('aria-disabled') === 'false');

@@ -5,12 +5,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserForFile, screenshot, axeViolations, announced } from './helpers.mjs';
+import { browserForFile, screenshot, axeViolations, announced, urlWritten } from './helpers.mjs';
 
 const b = browserForFile();
 
 const noProblems = (page) => assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
-const labdk = async (page) => new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('labdk');
+// The URL is written after the frame that shows a change (web/src/controller/url-sync.js): read once it has been.
+const labdk = async (page) => {
+  await urlWritten(page);
+  return new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('labdk');
+};
 /** The number a text starts with, as the page writes it (typographic minus, maybe an exponent): '0.00107 ≤ 0.25' → 0.00107. */
 const parse = (text) =>
   Number(

@@ -33,7 +33,7 @@ after(async () => {
 
 /** Plays the lab in `frame` to its 100th step; returns { mode, status, loss }. */
 async function playToTheEnd(frame, until) {
-  await until(() => !document.getElementById('train-where').hidden, undefined, 30000);
+  await until(() => document.getElementById('train-where')?.hidden === false, undefined, 60000);
   await frame.click('#train-play');
   await until(() => document.getElementById('train-status').dataset.steps === '100', undefined, 120000);
   return frame.evaluate(() => ({
