@@ -39,9 +39,10 @@ test('the view switch: each view is a link of its own, and the stepper keeps its
 
   await page.click('#views a[data-view="exercise"]');
   await page.waitForFunction(() => /^#view=exercise&step=3&.*&ex=1&/.test(location.hash));
+  // The lab's code loads when it first opens (web/src/parts.js): its body shows once it has.
+  await page.waitForSelector('#lab-body', { state: 'visible' });
   assert.equal(await page.isVisible('#nav'), false, 'the step map belongs to the stepper');
   assert.equal(await page.isVisible('#stage-body'), false);
-  assert.equal(await page.isVisible('#lab-body'), true);
   assert.equal(await page.textContent('#step-announce'), '动手算一算', 'the change of view is said once');
 
   await page.keyboard.press('ArrowRight');
