@@ -154,6 +154,15 @@ export const FIGURE = (id, look = {}) => ({ figure: id, ...look });
 //            (head-colors.js); rowBlocks the same for its rows (W_O's rows are the heads' outputs).
 
 const token = { labels: 'token' };
+
+/**
+ * The loss step's figures, with one head (AV, dO) or the layer (O, dO): for ½‖F − Y‖², F − Y = dO;
+ * for dO given, dO alone.
+ */
+const lossFigures = (forward, gradient) => (state) =>
+  state.loss === 'mse'
+    ? [[FIGURE(forward, token), '−', FIGURE('target', token), '=', FIGURE(gradient, { ...token, pick: gradient })]]
+    : [[FIGURE(gradient, { ...token, pick: gradient, caption: `mat.${gradient}Given` })]];
 const scores = { labels: 'pair', pick: 'score' };
 const maskedScores = { ...scores, masked: true };
 const qkv = () => [[FIGURE('q', token), FIGURE('k', token), FIGURE('v', token)]];
@@ -460,18 +469,7 @@ export const STEP_LIST = Object.freeze([
         'L = \\tfrac{1}{2}\\lVert AV - Y \\rVert^2 \\;\\Rightarrow\\; dO = \\frac{\\partial L}{\\partial (AV)} = AV - Y,' +
         '\\qquad dO \\in \\mathbb{R}^{n \\times d_v}',
     },
-    figures: (state) =>
-      state.loss === 'mse'
-        ? [
-            [
-              FIGURE('output', token),
-              '−',
-              FIGURE('target', token),
-              '=',
-              FIGURE('gradOutput', { ...token, pick: 'gradOutput' }),
-            ],
-          ]
-        : [[FIGURE('gradOutput', { ...token, pick: 'gradOutput', caption: 'mat.gradOutputGiven' })]],
+    figures: lossFigures('output', 'gradOutput'),
     produces: ['gradOutput'],
     map: {
       matrices: () => ['gradOutput'],
@@ -496,18 +494,7 @@ export const STEP_LIST = Object.freeze([
         'L = \\tfrac{1}{2}\\lVert O - Y \\rVert^2 \\;\\Rightarrow\\; dO = \\frac{\\partial L}{\\partial O} = O - Y,' +
         '\\qquad O = \\operatorname{concat}\\,W_O,\\; dO \\in \\mathbb{R}^{n \\times d}',
     },
-    figures: (state) =>
-      state.loss === 'mse'
-        ? [
-            [
-              FIGURE('projected', token),
-              '−',
-              FIGURE('target', token),
-              '=',
-              FIGURE('gradProjected', { ...token, pick: 'gradProjected' }),
-            ],
-          ]
-        : [[FIGURE('gradProjected', { ...token, pick: 'gradProjected', caption: 'mat.gradProjectedGiven' })]],
+    figures: lossFigures('projected', 'gradProjected'),
     produces: ['gradProjected'],
     map: {
       matrices: () => ['gradProjected'],
