@@ -57,6 +57,16 @@ export async function openBrowser({ root = 'build/web' } = {}) {
       await page.goto(server.url + hash);
       // A deadline, not a speed: at a load average of 30–45 on two cores the page has taken over 15 s to start.
       await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+      // A lab's code loads after the first numbers (web/src/parts.js): in a lab, the page has
+      // started once the lab's body is there (or the reason it failed to load).
+      await page.waitForFunction(
+        () => {
+          const body = document.getElementById('lab-body');
+          return !body || body.hidden || body.childNodes.length > 0;
+        },
+        undefined,
+        { timeout: 60000 },
+      );
       page.problems = problems;
       return page;
     },
