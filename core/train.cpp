@@ -156,6 +156,18 @@ TrainReport Trainer::step() {
     return report;
 }
 
+Error Trainer::set_learning_rate(double lr) {
+    if (Error e = check_learning_rate(lr)) return e;
+    config_.learning_rate = lr;
+    return {};
+}
+
+// Every head reads the scaling from the model at each step (head_options, model.cpp).
+void Trainer::set_scale(Scale scale) {
+    config_.scale = scale;
+    model_.scale = scale;
+}
+
 TrainReport Trainer::evaluate(std::size_t count, std::uint64_t seed) const {
     SplitMix64 stream(seed);
     TrainWorkspace ws(model_, 0);  // the loss alone: no rows

@@ -75,6 +75,16 @@ class Trainer {
     // vocabulary (the caller checks them). Learns nothing.
     HeadsGradient probe_gradient(const int* tokens) const;
 
+    // A fork (the training lab's, issue 26): the steps from now on use another learning rate or
+    // scaling; the parameters, Adam's moments and step count, and the batches' stream are kept, so
+    // that the next step is the one the run would have taken, with the new setting alone changed.
+    // set_learning_rate checks lr as create() does (check_learning_rate) and keeps the old one if
+    // it refuses.
+    Error set_learning_rate(double lr);
+    void set_scale(Scale scale);
+    double learning_rate() const { return config_.learning_rate; }
+    Scale scale() const { return model_.scale; }
+
     const ModelConfig& model() const { return model_; }
     const Params& params() const { return params_; }
     std::size_t steps() const { return steps_; }

@@ -674,3 +674,85 @@ TEST_CASE(
     attn::head_forward(head, ws.kept, o);
     check_same_steps(head.steps, attn::attention_steps_simd(head.q, head.k, head.v, o).value);
 }
+
+namespace {
+
+// Every parameter of a trainer, in tensors()' order.
+std::vector<float> all_params(const Trainer& t) {
+    std::vector<float> out;
+    for (const attn::Matrix* m : attn::tensors(t.params())) out.insert(out.end(), m->data.begin(), m->data.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("training: a fork at step 0 is the run created with the new learning rate or scaling, bit for bit") {
+    TrainConfig c = config(TaskKind::Reverse);
+    TrainConfig faster = c, unscaled = c;
+    faster.learning_rate = 0.1;
+    unscaled.scale = attn::Scale::None;
+    auto a = Trainer::create(c), b = Trainer::create(faster), u = Trainer::create(c), v = Trainer::create(unscaled);
+    REQUIRE((a.ok() && b.ok() && u.ok() && v.ok()));
+    CHECK_FALSE(a.value.set_learning_rate(0.1));
+    CHECK(a.value.learning_rate() == 0.1);
+    u.value.set_scale(attn::Scale::None);
+    CHECK(u.value.scale() == attn::Scale::None);
+    for (int s = 0; s < 20; ++s) {
+        CHECK(a.value.step().loss == b.value.step().loss);
+        CHECK(u.value.step().loss == v.value.step().loss);
+    }
+    CHECK(all_params(a.value) == all_params(b.value));
+    CHECK(all_params(u.value) == all_params(v.value));
+}
+
+TEST_CASE("training: a fork after 30 steps keeps Adam's moments — its next update is the run's, times lr'/lr") {
+    // From the same state, Adam's update is lr·m̂/(√v̂ + ε) with the same m̂ and v̂: ten times the rate,
+    // ten times the update. Moments started afresh would move each parameter by about lr'·sign(g) instead.
+    TrainConfig c = config(TaskKind::Reverse);
+    auto run = Trainer::create(c), fork = Trainer::create(c);
+    REQUIRE((run.ok() && fork.ok()));
+    for (int s = 0; s < 30; ++s) run.value.step(), fork.value.step();
+    const std::vector<float> before = all_params(run.value);
+    REQUIRE(all_params(fork.value) == before);
+    CHECK_FALSE(fork.value.set_learning_rate(0.1));
+    CHECK(run.value.step().loss == fork.value.step().loss);  // the same batch, from the same model
+    CHECK(fork.value.steps() == 31);
+    const std::vector<float> after_run = all_params(run.value), after_fork = all_params(fork.value);
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const double run_moved = double(after_run[i]) - before[i], fork_moved = double(after_fork[i]) - before[i];
+        if (std::fabs(run_moved) < 1e-5) continue;  // too small to read a ratio through float32's rounding
+        ++moved;
+        CHECK(fork_moved / run_moved == doctest::Approx(10.0).epsilon(0.01));
+    }
+    CHECK(moved > 100);
+    for (int s = 0; s < 20; ++s) run.value.step(), fork.value.step();
+    CHECK(all_params(run.value) != all_params(fork.value));
+}
+
+TEST_CASE("training: a fork to no scaling changes the next step's scores, not the model it starts from") {
+    TrainConfig c = config(TaskKind::Reverse);
+    c.d_head = 64;
+    auto run = Trainer::create(c), fork = Trainer::create(c);
+    REQUIRE((run.ok() && fork.ok()));
+    for (int s = 0; s < 30; ++s) run.value.step(), fork.value.step();
+    fork.value.set_scale(attn::Scale::None);
+    CHECK(all_params(fork.value) == all_params(run.value));
+    // Unscaled, the scores are √64 = 8 times larger: the softmax saturates, its gradient shrinks (§4).
+    const attn::TrainReport scaled = run.value.step(), unscaled = fork.value.step();
+    CHECK(unscaled.loss != scaled.loss);
+    CHECK(unscaled.softmax_gradient < scaled.softmax_gradient);
+    CHECK(fork.value.scale() == attn::Scale::None);
+    CHECK(run.value.scale() == attn::Scale::SqrtDk);
+}
+
+TEST_CASE("training: a fork's learning rate is checked as create()'s; refused, the old rate stays") {
+    auto t = Trainer::create(config(TaskKind::Reverse));
+    REQUIRE(t.ok());
+    const attn::Error e = t.value.set_learning_rate(1.5);
+    CHECK(e.code == attn::ErrorCode::OutOfRange);
+    CHECK(e.argument == "learningRate");
+    CHECK(e.message == "learningRate must be a number greater than 0 and at most 1 (got 1.5)");
+    CHECK(t.value.set_learning_rate(1e-50).argument == "learningRate");
+    CHECK(t.value.learning_rate() == 0.01);
+}
