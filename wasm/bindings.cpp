@@ -698,6 +698,27 @@ val trainer_evaluate(unsigned id, unsigned count, double seed) {
     return report(t->evaluate(count, static_cast<std::uint64_t>(seed)), t->steps(), false);
 }
 
+// A fork (trainer.configure): the learning rate and/or the scaling for the steps to come, each
+// given or undefined; training-api.mjs has checked their JS types. Nothing changes unless all that
+// is given is accepted → { learningRate, scale } now in force, or { error }.
+val trainer_configure(unsigned id, const val& o) {
+    attn::Trainer* t = find_trainer(id);
+    if (!t) return val::null();
+    attn::Scale scale = t->scale();
+    if (!o["scale"].isUndefined()) {
+        const auto named = attn::parse_option("scale", attn::kScaleNames, o["scale"].as<std::string>());
+        if (!named.ok()) return error(named.error);
+        scale = named.value;
+    }
+    if (!o["learningRate"].isUndefined())
+        if (attn::Error e = t->set_learning_rate(o["learningRate"].as<double>())) return error(e);
+    t->set_scale(scale);
+    val out = new_object();
+    out.set("learningRate", t->learning_rate());
+    out.set("scale", std::string(attn::option_name(attn::kScaleNames, t->scale())));
+    return out;
+}
+
 // A probe's tokens, a Float64Array training-api.mjs made (one bulk copy, like copy_matrix), as the
 // model's sequence in `seq`, or the core's refusal (wrong_length, out_of_range).
 attn::Error read_tokens(const val& tokens, const attn::ModelConfig& model, std::vector<int>* seq) {
@@ -783,6 +804,7 @@ EMSCRIPTEN_BINDINGS(training) {
     emscripten::function("createTrainer", &create_trainer);
     emscripten::function("trainerStep", &trainer_step);
     emscripten::function("trainerEvaluate", &trainer_evaluate);
+    emscripten::function("trainerConfigure", &trainer_configure);
     emscripten::function("trainerProbe", &trainer_probe);
     emscripten::function("trainerParameters", &trainer_parameters);
     emscripten::function("trainerProbeGradient", &trainer_probe_gradient);

@@ -65,8 +65,9 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
     trainerDefaults: () => defaults,
 
     /**
-     * A trainer of one attention layer on a task, seeded: { step(n), evaluate({ count, seed }),
-     * probe(tokens), probeGradient(tokens), parameters(), dispose() }. The same config (seed
+     * A trainer of one attention layer on a task, seeded: { step(n), configure({ learningRate,
+     * scale }), evaluate({ count, seed }), probe(tokens), probeGradient(tokens), parameters(),
+     * dispose() }. The same config (seed
      * included) in the same build gives the same run bit for bit. docs/api.md ("Training") lists the
      * fields and their defaults.
      */
@@ -104,6 +105,20 @@ export function trainingMethods(core, { readArgs, badOption, oneOf, unwrap, reco
          * on its batch; softmaxGradient is the size of the gradient through the softmax (docs/api.md, "Training").
          */
         step: (n = 1) => unwrap(core.trainerStep(live('step'), count('step', n, 100000))),
+        /**
+         * A fork: { learningRate?, scale? } for the steps to come → the { learningRate, scale } now
+         * in force. The parameters, Adam's moments, the step count and the batches' stream are kept,
+         * so the next step is the one the run would have taken with this setting alone changed. The
+         * rate's range is the core's (as createTrainer's); nothing changes when either is refused.
+         */
+        configure: (options = {}) => {
+          const fn = 'trainer.configure';
+          const { learningRate, scale } = readArgs(fn, options, ['learningRate', 'scale']);
+          if (learningRate !== undefined && typeof learningRate !== 'number')
+            badOption(fn, 'learningRate', 'a number', learningRate);
+          if (scale !== undefined && !SCALES.includes(scale)) badOption(fn, 'scale', oneOf(SCALES), scale);
+          return unwrap(core.trainerConfigure(live('configure'), { learningRate, scale }));
+        },
         /** { loss, accuracy, steps } on `count` held-out sequences of the stream `seed`. */
         evaluate: (options = {}) => {
           const { count: n = 256, seed = 1 } = readArgs('trainer.evaluate', options, ['count', 'seed']);
