@@ -52,6 +52,9 @@ test('the hash fields: written only in view=train-lab, read back as written, a b
       'trainlen',
       'trainrule',
       'trainpairs',
+      'trainfork',
+      'trainforklr',
+      'trainforkscale',
     ],
   );
   assert.doesNotMatch(serializeState(defaultState()), /train/);

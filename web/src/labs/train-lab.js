@@ -8,10 +8,12 @@
 //   snapshotAt         the snapshot the timeline shows for a chosen step
 //
 //   taskFor            the state's task: a built-in, or the reader's own rule (own-rule.js)
+//   (the fork from a snapshot, and its hash fields: train-fork.js)
 //
 // Every number shown comes from the seed: the same link and the same build give the same run.
 
 import { OWN_RULE_FIELDS, ownTask } from './own-rule.js';
+import { forkFields } from './train-fork.js';
 
 /** A probe token's label: the token itself (lookup has its own, "key:value" and "key?"). */
 const plainLabel = (token) => String(token);
@@ -114,6 +116,7 @@ export const TRAIN_LAB_FIELDS = Object.freeze([
   { key: 'trainheads', type: oneOf(HEAD_CHOICES), initial: 1 },
   { key: 'trainsteps', type: oneOf(STEP_CHOICES), initial: 300 },
   ...OWN_RULE_FIELDS,
+  ...forkFields({ rates: LR_CHOICES, scales: RACE_SCALES, maxStep: STEP_CHOICES.at(-1) }),
 ]);
 export const TRAIN_FIELD_KEYS = Object.freeze(TRAIN_LAB_FIELDS.map((f) => f.key));
 

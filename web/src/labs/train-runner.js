@@ -89,7 +89,7 @@ function seedRunner(server, now, onError) {
 /**
  * Options: engine, workerSource (see train-run.js), onChange() after every answer, onEvent(event)
  * with event.type 'ready' | 'play' | 'pause' | 'done' | 'error', and for tests createWorker,
- * yieldToPage, now. Returns { data(), reset(configs, probe), play(target), pause(), step(),
+ * yieldToPage, now. Returns { data(), reset(configs, probe, forks), play(target), pause(), step(),
  * rewind(step), walk(run, head, step), seeds (seedRunner's run and cancel), destroy() }; data() is { mode, reason, build, steps, playing, runs: [{ points, snapshots,
  * parameters }], error }.
  */
@@ -118,11 +118,12 @@ export function createTrainRunner({ engine, workerSource, onChange, onEvent, now
     return ok;
   }
 
-  async function reset(configs, probe) {
+  // `forks`: each run's fork or null (train-session.js 'reset'; none when left out).
+  async function reset(configs, probe, forks) {
     generation += 1;
     Object.assign(data, { playing: false, steps: 0, runs: [], error: null });
     onChange();
-    return send({ type: 'reset', configs, probe });
+    return send({ type: 'reset', configs, probe, forks });
   }
 
   // `target`: the step to stop at, or a function giving it (read before each slice, so that the

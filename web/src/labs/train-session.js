@@ -2,16 +2,19 @@
 // page's thread and in the Web Worker (train-worker.js), so that both give the same numbers. Pure
 // of the DOM; the engine (web/src/engine.js, or the JS API itself) is passed in.
 //
-//   { type: 'reset', configs: [createTrainer's config, …], probe: [tokens] }
+//   { type: 'reset', configs: [createTrainer's config, …], probe: [tokens], forks?: [fork or null, …] }
 //       → { type: 'reset', steps: 0, runs: [{ snapshots: [the step-0 snapshot], parameters }] }
+//       A run's fork { step, learningRate?, scale? } (train-fork.js): once the run has trained
+//       `step` steps, trainer.configure changes its rate or scaling for the steps after — the model
+//       and Adam's moments kept — before that step's snapshot, which shows the model under it.
 //   { type: 'step', count }  (count steps of every run, in lockstep)
 //       → { type: 'stepped', steps, runs: [{ points, snapshots, parameters }] }
 //   { type: 'walk', run, head, step }  (one training step of run `run`'s head `head`, 0-based, on the
 //       probe, from the model as it was after `step` steps: the snapshot the timeline shows)
-//       → { type: 'walk', step, x, wq, wk, wv, dout, loss, causal }: the probe's X, the head's W_Q, W_K,
-//         W_V and dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ
-//         (trainer.probeGradient). An earlier step is retrained from the run's config: the same
-//         config in the same build gives the same weights bit for bit (train.hpp).
+//       → { type: 'walk', step, x, wq, wk, wv, dout, loss, causal, scale }: the probe's X, the head's
+//         W_Q, W_K, W_V, the scaling the run's next step uses, and dO = its block of ∂ℓ/∂(the heads' outputs) for the probe's mean cross-entropy ℓ
+//         (trainer.probeGradient). An earlier step is retrained from the run's config (and fork):
+//         the same config in the same build gives the same weights bit for bit (train.hpp).
 //   { type: 'rewind', step }  (every run back to the model after `step` steps, to train on from there)
 //       → { type: 'rewound', steps, runs: [{ parameters }] }
 //   { type: 'seed-start', configs: [÷√d_k's, none's] }  one seed of the race over seeds (train-race.js)
@@ -83,8 +86,36 @@ function seedRace(engine) {
   };
 }
 
+/** A fork's { step } as a message gives it: a whole number of at least 0. */
+function checkFork(fork) {
+  if (fork && !(Number.isInteger(fork.step) && fork.step >= 0))
+    throw Object.assign(new Error(`reset: a fork's step must be a whole number of at least 0 (got ${fork.step})`), {
+      code: 'bad_option',
+      argument: 'fork.step',
+    });
+}
+
+/** A fork's change for trainer.configure: its rate and scaling, each only if it has one. */
+const change = ({ learningRate, scale }) => ({ learningRate, scale });
+
+/**
+ * A run's trainer after `at` steps, made afresh: its config's trainer stepped to there, its fork's
+ * change made once it has trained the fork's step — as the live run made it (step(), below).
+ */
+function retrain(engine, { config, fork }, at) {
+  const trainer = engine.createTrainer(config);
+  const forkAt = fork && fork.step <= at ? fork.step : at;
+  if (forkAt > 0) trainer.step(forkAt);
+  if (fork && fork.step <= at) trainer.configure(change(fork));
+  if (at > forkAt) trainer.step(at - forkAt);
+  return trainer;
+}
+
+/** The scaling run `run`'s steps after `at` use: its fork's from the fork's step on. */
+const scaleAfter = ({ config, fork }, at) => (fork?.scale && at >= fork.step ? fork.scale : config.scale);
+
 export function createTrainSession(engine) {
-  let runs = []; // { trainer, config } per run
+  let runs = []; // { trainer, config, fork } per run
   let probe = null;
   let steps = 0;
   const seeds = seedRace(engine);
@@ -99,12 +130,16 @@ export function createTrainSession(engine) {
   };
   const dispose = () => runs.forEach(({ trainer }) => trainer.dispose());
 
-  function reset({ configs, probe: tokens }) {
+  function reset({ configs, probe: tokens, forks = [] }) {
     dispose();
     runs = [];
     probe = tokens;
     steps = 0;
-    for (const config of configs) runs.push({ trainer: engine.createTrainer(config), config });
+    forks.forEach(checkFork);
+    configs.forEach((config, r) => {
+      const run = { config, fork: forks[r] ?? null };
+      runs.push({ ...run, trainer: retrain(engine, run, 0) });
+    });
     return {
       type: 'reset',
       steps,
@@ -117,9 +152,10 @@ export function createTrainSession(engine) {
     const out = runs.map(() => ({ points: [], snapshots: [] }));
     for (let s = 0; s < count; s++) {
       steps += 1;
-      runs.forEach(({ trainer }, r) => {
+      runs.forEach(({ trainer, fork }, r) => {
         const { loss, accuracy, softmaxGradient } = trainer.step();
         out[r].points.push([steps, loss, accuracy, softmaxGradient]);
+        if (fork?.step === steps) trainer.configure(change(fork));
         if (steps % SNAPSHOT_EVERY === 0) out[r].snapshots.push(snapshot(trainer));
       });
     }
@@ -137,12 +173,11 @@ export function createTrainSession(engine) {
         argument: 'step',
       });
     if (at === steps) return { trainer: run.trainer, done: () => {} };
-    const trainer = engine.createTrainer(run.config);
-    if (at > 0) trainer.step(at);
+    const trainer = retrain(engine, run, at);
     return { trainer, done: () => trainer.dispose() };
   }
 
-  /** Every run back to step `at`: retrained to there, the same weights and batches' stream as then. */
+  /** Every run back to step `at`: retrained to there (its fork too), the same weights and batches' stream as then. */
   function rewind({ step: at }) {
     runs = runs.map((run) => {
       const { trainer } = trainerAt(run, at);
@@ -160,7 +195,8 @@ export function createTrainSession(engine) {
       const { wQ, wK, wV } = trainer.parameters();
       const width = wQ[head].cols;
       const dout = columns(gradOutput, head * width, width);
-      return { type: 'walk', step: at, x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal };
+      const scale = scaleAfter(runs[run], at);
+      return { type: 'walk', step: at, x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal, scale };
     } finally {
       done();
     }

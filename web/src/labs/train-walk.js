@@ -10,13 +10,13 @@ import { TRAIN_FIELD_KEYS } from './train-lab.js';
 const shortRows = (m) => toRows(m).map((row) => row.map((x) => Number(float32Text(x))));
 
 /**
- * The stepper's state for a session's 'walk' reply ({ x, wq, wk, wv, dout, causal }) of a run
- * trained with `config` (createTrainer's: its scale): X, the head's W's, its scaling and mask, and
- * dO given; the language, theme and digits stay the reader's. The lab's own fields stay in the
+ * The stepper's state for a session's 'walk' reply ({ x, wq, wk, wv, dout, causal, scale }): X,
+ * the head's W's, the scaling its next step uses (a fork's, after the fork) and its mask, and dO
+ * given; the language, theme and digits stay the reader's. The lab's own fields stay in the
  * state (the stepper's link leaves them out): Back, which takes only the view from the URL, then
  * opens the lab on the same run.
  */
-export function walkState(state, reply, config) {
+export function walkState(state, reply) {
   const lab = Object.fromEntries(TRAIN_FIELD_KEYS.map((key) => [key, state[key]]));
   const stepper = probeState(state, {
     x: shortRows(reply.x),
@@ -24,7 +24,7 @@ export function walkState(state, reply, config) {
     wk: shortRows(reply.wk),
     wv: shortRows(reply.wv),
     dout: shortRows(reply.dout),
-    scale: config.scale,
+    scale: reply.scale,
     mask: reply.causal ? 'causal' : 'none',
   });
   return { ...stepper, ...lab };
