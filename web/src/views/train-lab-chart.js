@@ -51,8 +51,9 @@ function axes(scale, { left, right }) {
 
 /**
  * A chart: { el, draw(spec) } with spec { maxStep, left: { max, label }, right?: { max, label },
- * series: [{ run, points: [[step, value]], axis: 'left' | 'right', dashed, dots }], label, hint }.
- * `dots`: each point also marked (a series measured every few steps, not every step).
+ * series: [{ run, points: [[step, value]], axis: 'left' | 'right', dashed, dots, faint }], label, hint }.
+ * `dots`: each point also marked (a series measured every few steps, not every step); `faint`: a
+ * run kept for comparison (the run a fork left), drawn lighter.
  * `run` is the series' index (its colour, train-lab.css); `label` names the chart for a screen
  * reader, which gets the numbers in the summary beside it.
  */
@@ -68,14 +69,19 @@ export function createLineChart(id) {
         const on = line.axis === 'right' ? scale.right : main;
         const points = thin(line.points, line.dots ? 60 : 400);
         const path = s('path', {
-          class: `line run-${line.run}${line.dashed ? ' dashed' : ''}`,
+          class: `line run-${line.run}${line.dashed ? ' dashed' : ''}${line.faint ? ' faint' : ''}`,
           d: linePath(points, on),
         });
         if (!line.dots) return [path];
         const dots = points
           .filter(([, value]) => Number.isFinite(value))
           .map(([step, value]) =>
-            s('circle', { class: `point run-${line.run}`, cx: on.x(step), cy: on.y(value), r: 2.5 }),
+            s('circle', {
+              class: `point run-${line.run}${line.faint ? ' faint' : ''}`,
+              cx: on.x(step),
+              cy: on.y(value),
+              r: 2.5,
+            }),
           );
         return [path, ...dots];
       }),

@@ -5,7 +5,8 @@
 // accuracy (train-lab-chart.js), A on a probe sequence with its timeline of snapshots
 // (train-lab-attention.js), the learned W_Q and W_K as heatmaps, and in the race (§4) both runs,
 // compared at their start and by their steps to learn (labs/train-race.js), and the race over
-// seeds (train-lab-seeds.js).
+// seeds (train-lab-seeds.js); a fork from a snapshot with another scaling or learning rate, drawn
+// beside the run it left (train-lab-fork.js, labs/train-fork.js).
 
 import { h, setText } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
@@ -14,10 +15,21 @@ import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
 import { createWalkControl } from './train-lab-walk.js';
 import { createSeedsPanel } from './train-lab-seeds.js';
+import { createForkPart } from './train-lab-fork.js';
 import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from '../labs/train-race.js';
 import { walkState } from '../labs/train-walk.js';
-import { taskFor, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from '../labs/train-lab.js';
+import { taskFor, SNAPSHOT_EVERY, HELD_OUT, RACE_SCALES, trainerConfigs, runChanged } from '../labs/train-lab.js';
 import { ownVerdict } from '../labs/own-rule.js';
+import {
+  forkOf,
+  forkChange,
+  forkLook,
+  forkNames,
+  forkWords,
+  sessionRuns,
+  withoutFork,
+  NO_FORK,
+} from '../labs/train-fork.js';
 import { createTrainRunner } from '../labs/train-runner.js';
 import { formatNumber } from '../format.js';
 import workerSource from '../labs/labs-worker-source.js';
@@ -82,20 +94,12 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     },
   });
   const params = h('div', { class: 'train-params', id: 'train-params' });
-  // Back on the timeline, the run can go on from that snapshot instead (the later steps dropped).
-  const rewind = h('button', {
-    type: 'button',
-    id: 'train-rewind',
-    hidden: true,
-    onclick: async () => {
-      const step = Number(rewind.dataset.step);
-      await runner.rewind(step);
-      if (runner.data().steps !== step) return;
-      view.scrub = null;
-      announce(view.t('train.announce.rewound', { step }));
-      draw();
-    },
-  });
+  const rewind = rewindButton(
+    () => runner,
+    view,
+    announce,
+    () => draw(),
+  );
   const heatmaps = { key: '', items: [] };
   const runner = createTrainRunner({
     engine,
@@ -107,7 +111,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     },
   });
   const controls = createTrainControls({
-    setState,
+    setState: (change) => setState(withoutFork(view.state, change)),
     actions: {
       play: () => runner.play(() => view.state.trainsteps),
       pause: () => runner.pause(),
@@ -116,6 +120,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     },
   });
   const walk = walkControl(runner, view, openStepper);
+  const fork = forkControl(view, setState, announce);
   view.seeds = { key: '', results: [], running: false };
   const seeds = createSeedsPanel({ onRun: () => runSeeds(runner, view, frames, announce) });
   const { element, race } = layout(parts, {
@@ -127,6 +132,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     params,
     walk,
     seeds,
+    fork,
   });
 
   const frames = frameScheduler(() => draw(), view);
@@ -134,18 +140,21 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
   function restart(announced) {
     view.scrub = null;
     const { probe } = taskFor(view.state);
-    const started = runner.reset(trainerConfigs(view.state), probe);
+    const { configs, forks } = sessionRuns(view.state, trainerConfigs(view.state));
+    const started = runner.reset(configs, probe, forks);
     if (announced) announce(view.t('train.announce.reset'));
     return started;
   }
 
   /**
-   * The run this lab had when it last closed (keepRun), if it is the state's: retrained to the same
-   * step — the same numbers, since the same config in the same build gives the same run — with the
-   * timeline where it was and the race over seeds' results.
+   * The run this lab had when it last closed (keepRun), or a fork was made from (forkControl), if
+   * it is the state's: retrained to the same step — the same numbers, since the same config in the
+   * same build gives the same run — with the timeline where it was and the race over seeds'
+   * results. What was kept is read once.
    */
   async function resume(started) {
     const kept = view.keep.get('run');
+    view.keep.delete('run');
     if (kept?.key !== runKey(view.state)) return;
     if (kept.seeds.key === seedsKey(view.state)) view.seeds = kept.seeds;
     if (!(await started) || kept.steps === 0) return;
@@ -172,6 +181,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     if (!race.hidden) seeds.update({ t: view.t, names: raceNames(view), state: view.state, seeds: view.seeds });
     drawAttention(attention, view, d, names);
     drawRewind(rewind, view, d);
+    fork.update({ state: view.state, t: view.t, ready: d.runs.length > 0 && !d.playing, step: walkStep(view, d) });
     drawParams(params, heatmaps, view, d, names, parts.paramsText);
     drawWalk(walk, view, d);
     announceProgress(view, d, announce);
@@ -183,10 +193,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       const before = view.state;
       Object.assign(view, { state, t, theme });
       wordStatic(parts, view);
-      if (runChanged(before, state)) {
-        const started = restart(false);
-        if (!before) resume(started);
-      }
+      if (runChanged(before, state)) resume(restart(false));
       forgetSeeds(runner, view);
       draw();
     },
@@ -221,7 +228,7 @@ function walkControl(runner, view, openStepper) {
       const reply = await runner.walk(0, head, walkStep(view, d));
       if (!reply || view.destroyed) return;
       keepRun(view, d);
-      openStepper(walkState(view.state, reply, trainerConfigs(view.state)[0]));
+      openStepper(walkState(view.state, reply));
     },
   });
 }
@@ -248,8 +255,43 @@ function frameScheduler(draw, view) {
   };
 }
 
-/** A run's identity: its configs (every field but the step count). */
-const runKey = (state) => JSON.stringify(trainerConfigs(state));
+/** A run's identity: its configs and fork (every field but the step count). */
+const runKey = (state) => JSON.stringify(sessionRuns(state, trainerConfigs(state)));
+
+/**
+ * "Fork at step s" (views/train-lab-fork.js): the fork goes into the link, which restarts the run
+ * with it; the new run is then retrained to step s (resume), where the reader forked.
+ */
+function forkControl(view, setState, announce) {
+  return createForkPart({
+    onFork: (step, choice) => {
+      const change = forkChange(view.state, step, choice);
+      const next = { ...view.state, ...change };
+      view.keep.set('run', { key: runKey(next), steps: step, scrub: null, seeds: view.seeds });
+      announce(view.t('train.announce.forked', { step, change: forkWords(view.t, next, forkOf(next)) }));
+      setState(change);
+    },
+    onRemove: () => setState(NO_FORK),
+  });
+}
+
+/** "Continue from this snapshot": back on the timeline, the run goes on from there (the later steps dropped). */
+function rewindButton(runner, view, announce, draw) {
+  const button = h('button', {
+    type: 'button',
+    id: 'train-rewind',
+    hidden: true,
+    onclick: async () => {
+      const step = Number(button.dataset.step);
+      await runner().rewind(step);
+      if (runner().data().steps !== step) return;
+      view.scrub = null;
+      announce(view.t('train.announce.rewound', { step }));
+      draw();
+    },
+  });
+  return button;
+}
 
 /**
  * What Back to this lab finds (resume): the run's identity, how far it had trained, the timeline's
@@ -291,7 +333,7 @@ async function runSeeds(runner, view, frames, announce) {
 }
 
 /** The view's element, in reading order, and its race section. */
-function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, params, walk, seeds }) {
+function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, params, walk, seeds, fork }) {
   const race = h(
     'section',
     { class: 'train-race', id: 'train-race', hidden: true },
@@ -322,6 +364,7 @@ function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, 
     ),
     h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
     h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el, rewind),
+    fork.el,
     h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
     walk.el,
   );
@@ -349,8 +392,9 @@ function announceProgress(view, d, announce) {
   announce(view.t('train.announce.progress', { step: d.steps, loss: formatNumber(lastOf(d.runs[0], 1), 4) }));
 }
 
-/** Each run's name: none for a single run, the scaling's in the race. */
+/** Each run's name: none for a single run, the scaling's in the race, the fork's and the original's. */
 function runNames(view, count) {
+  if (forkOf(view.state)) return [view.t('train.fork.short'), view.t('train.fork.original')].map((n) => `${n} · `);
   if (view.state.trainscale !== 'race') return Array(count).fill('');
   return raceNames(view).map((name) => `${name} · `);
 }
@@ -426,7 +470,14 @@ function drawStatus(parts, { state, t }, d) {
 }
 
 function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names) {
-  const column = (run, c) => run.points.map((p) => [p[0], p[c]]);
+  // With a fork, the fork from its step on and the run it left faint (forkLook).
+  const looks = d.runs.map((_, r) => forkLook(state, r));
+  const from = (points, r) => points.filter(([step]) => step >= looks[r].from);
+  const column = (run, c, r) =>
+    from(
+      run.points.map((p) => [p[0], p[c]]),
+      r,
+    );
   const hint = d.steps === 0 ? t('train.chart.empty') : null;
   const maxStep = state.trainsteps;
   lossChart.draw({
@@ -446,8 +497,8 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
       label: t('train.axis.gradient'),
     },
     series: d.runs.flatMap((run, r) => [
-      { run: r, points: column(run, 1), axis: 'left' },
-      { run: r, points: column(run, 3), axis: 'right', dashed: true },
+      { run: r, points: column(run, 1, r), axis: 'left', faint: looks[r].faint },
+      { run: r, points: column(run, 3, r), axis: 'right', dashed: true, faint: looks[r].faint },
     ]),
     label: t('train.chart.loss'),
     hint,
@@ -456,13 +507,17 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
     maxStep,
     left: { max: 1, label: t('train.axis.accuracy') },
     series: d.runs.flatMap((run, r) => [
-      { run: r, points: column(run, 2), axis: 'left' },
+      { run: r, points: column(run, 2, r), axis: 'left', faint: looks[r].faint },
       {
         run: r,
-        points: run.snapshots.map((s) => [s.step, s.heldOut.accuracy]),
+        points: from(
+          run.snapshots.map((s) => [s.step, s.heldOut.accuracy]),
+          r,
+        ),
         axis: 'left',
         dashed: true,
         dots: true,
+        faint: looks[r].faint,
       },
     ]),
     label: t('train.chart.accuracy'),
@@ -478,17 +533,28 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
       gradient: formatNumber(lastOf(run, 3), 3),
     }),
   );
-  setText(parts.lossSummary, d.steps ? t('train.chart.summary', { step: d.steps, parts: summary.join(' · ') }) : '');
+  const fork = forkOf(state);
+  const forked = fork ? t('train.fork.summary', { step: fork.step, change: forkWords(t, state, fork) }) + ' ' : '';
+  setText(
+    parts.lossSummary,
+    d.steps ? forked + t('train.chart.summary', { step: d.steps, parts: summary.join(' · ') }) : '',
+  );
 }
 
 function drawRace(race, parts, { state, t }, d) {
   race.hidden = state.trainscale !== 'race';
-  parts.legend.hidden = race.hidden;
-  trainerConfigs(state).forEach((config, r) =>
-    setText(parts.legend.children[r].lastChild, t(`train.run.${config.scale}`)),
-  );
+  drawLegend(parts.legend, state, t);
   if (race.hidden || d.runs.length !== 2 || d.steps === 0) return setText(parts.raceResult, '');
   setText(parts.raceResult, raceWords(t, d.runs.map(raceFacts), d.steps, state.trainsteps));
+}
+
+/** The runs by colour: the race's two scalings, or the fork and the run it left (faint); none for one run. */
+function drawLegend(legend, state, t) {
+  const names =
+    forkNames(t, state) ?? (state.trainscale === 'race' ? RACE_SCALES.map((s) => t(`train.run.${s}`)) : null);
+  legend.hidden = !names;
+  legend.classList.toggle('forked', Boolean(forkOf(state)));
+  names?.forEach((name, r) => setText(legend.children[r].lastChild, name));
 }
 
 /**

@@ -1,0 +1,117 @@
+// The training lab's fork from a snapshot (issue 26, item 6; web/src/views/train-lab-fork.js) in
+// Chromium: back on the timeline at step 20, another learning rate, "Fork at step 20" — the link
+// carries the fork, the lab retrains to step 20, Play trains the fork and the run it left side by
+// side (the original faint), the summary says what changed after which step, and the same link
+// opened afresh shows the same numbers. A bad fork field in a link is refused alone, by name.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserForFile, screenshot, axeViolations } from './helpers.mjs';
+
+const b = browserForFile();
+const LAB = '#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100';
+
+const untilSteps = (page, n) =>
+  page.waitForFunction((n) => document.querySelector('#train-status')?.dataset.steps === String(n), n, {
+    timeout: 120000,
+  });
+const untilStill = (page) =>
+  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false');
+const started = (page) => page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
+
+/** Every number the lab shows about its runs: the status, the summary, the legend, A and the W's. */
+const shown = (page) =>
+  page.evaluate(() => {
+    const text = (selector) => [...document.querySelectorAll(selector)].map((el) => el.textContent);
+    return {
+      status: text('#train-status'),
+      summary: text('#train-loss-summary'),
+      legend: text('#train-legend li'),
+      attention: text('.train-a td'),
+      curves: [...document.querySelectorAll('.train-chart path.line')].map((p) => p.getAttribute('d')),
+      weights: text('#train-params figure'),
+    };
+  });
+
+test('fork at step 20 with learning rate 0.1: the link carries it, and opened afresh it shows the same numbers', async () => {
+  const page = await b.open(LAB);
+  await started(page);
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilStill(page);
+  await page.focus('#train-timeline');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /step 20\b/.test(document.querySelector('#train-timeline-value').textContent));
+  assert.equal(await page.textContent('#train-fork'), 'Fork at step 20');
+  assert.equal(await page.getAttribute('#train-fork', 'aria-disabled'), 'true', 'the run’s own setting: no fork');
+  assert.equal(
+    await page.textContent('#train-fork-hint'),
+    'Choose a scaling or learning rate other than this run’s to fork.',
+  );
+  await page.selectOption('#train-fork-lr', '0.1');
+  assert.equal(await page.getAttribute('#train-fork', 'aria-disabled'), 'false');
+  await page.click('#train-fork');
+
+  // The link holds the fork; the lab retrains to step 20, where the reader forked, and waits.
+  await page.waitForFunction(() => /&trainfork=20&trainforklr=0\.1(&|$)/.test(location.hash));
+  await untilSteps(page, 20);
+  await untilStill(page);
+  const hash = await page.evaluate(() => location.hash);
+  assert.doesNotMatch(hash, /trainforkscale/);
+  assert.equal(
+    await page.textContent('#train-fork-current'),
+    'The fork now: after step 20, learning rate 0.01 → 0.1. Forking again replaces it; a fork always leaves the original run.',
+  );
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilStill(page);
+  const forked = await shown(page);
+  assert.deepEqual(forked.legend, ['fork (after step 20: learning rate 0.01 → 0.1)', 'original run']);
+  assert.match(
+    forked.summary[0],
+    /^Forked after step 20: learning rate 0\.01 → 0\.1; the faint curves are the original run\. Step 100: fork · loss [\d.]+, gradient [\d.]+ · original run · loss [\d.]+/,
+  );
+  const faint = await page.$$eval('#train-chart-loss path.line.faint', (paths) => paths.length);
+  assert.equal(faint, 2, 'the original run’s loss and gradient, faint');
+  // The fork's curve starts at step 20: its first point is the original's at step 20.
+  const starts = await page.$$eval('#train-chart-loss path.line.run-0:not(.dashed)', (paths) =>
+    paths.map((p) => p.getAttribute('d').match(/^M([\d.]+)/)[1]),
+  );
+  const origin = await page.$$eval('#train-chart-loss path.line.run-1:not(.dashed)', (paths) =>
+    paths.map((p) => p.getAttribute('d').match(/^M([\d.]+)/)[1]),
+  );
+  assert.ok(Number(starts[0]) > Number(origin[0]), `the fork starts right of step 0: ${starts[0]} > ${origin[0]}`);
+  await screenshot(page, 'train-lab-fork-en-light');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+
+  // The same link, opened afresh: the same fork, the same numbers.
+  const again = await b.open(hash);
+  await started(again);
+  await untilStill(again);
+  await again.click('#train-play');
+  await untilSteps(again, 100);
+  await untilStill(again);
+  assert.deepEqual(await shown(again), forked);
+  assert.deepEqual(again.problems, []);
+  await again.context().close();
+});
+
+test('a link whose fork scaling cannot be read: the notice names trainforkscale, the rest of the fork opens', async () => {
+  const page = await b.open(`${LAB}&trainfork=20&trainforklr=0.1&trainforkscale=half`);
+  await started(page);
+  assert.equal(
+    await page.textContent('#notice'),
+    'This link\'s trainforkscale field ("half") cannot be read and was left at its default; the rest of the link opens as it is.',
+  );
+  assert.equal(
+    await page.textContent('#train-fork-current'),
+    'The fork now: after step 20, learning rate 0.01 → 0.1. Forking again replaces it; a fork always leaves the original run.',
+  );
+  assert.equal(await page.inputValue('#train-seed'), '7');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
