@@ -15,8 +15,11 @@ const untilSteps = (page, n) =>
   page.waitForFunction((n) => document.querySelector('#train-status')?.dataset.steps === String(n), n, {
     timeout: 120000,
   });
+// Ready and not playing: the run has numbers, and the walk (like the fork) can be asked for.
 const untilStill = (page) =>
-  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false');
+  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false', null, {
+    timeout: 120000,
+  });
 const started = (page) => page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
 
 /** Every number the lab shows about its runs: the status, the summary, the legend, A and the W's. */
@@ -112,6 +115,28 @@ test('a link whose fork scaling cannot be read: the notice names trainforkscale,
     'The fork now: after step 20, learning rate 0.01 → 0.1. Forking again replaces it; a fork always leaves the original run.',
   );
   assert.equal(await page.inputValue('#train-seed'), '7');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('in Chinese on a 375 px dark screen: a fork to no scaling at d_k = 64 is worded, fits, and axe finds nothing', async () => {
+  const page = await b.open(
+    '#view=train-lab&lang=zh-CN&traintask=reverse&trainseed=7&traindk=64&trainsteps=100&trainfork=30&trainforkscale=none',
+    { viewport: { width: 375, height: 800 }, colorScheme: 'dark' },
+  );
+  await started(page);
+  await untilStill(page);
+  await page.click('#train-play');
+  await untilSteps(page, 100);
+  await untilStill(page);
+  const { legend, summary } = await shown(page);
+  assert.deepEqual(legend, ['分叉(第 30 步之后:缩放 ÷√dₖ → 不缩放)', '原来的训练']);
+  assert.match(summary[0], /^第 30 步之后分叉:缩放 ÷√dₖ → 不缩放;淡色的曲线是原来的训练。第 100 步:分叉 · 损失 /);
+  assert.equal(await page.textContent('#train-fork'), '从第 100 步分叉');
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+  assert.equal(wider, false, 'nothing overflows sideways');
+  await screenshot(page, 'train-lab-fork-zh-dark-375');
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

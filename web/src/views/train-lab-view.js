@@ -534,7 +534,7 @@ function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names)
     }),
   );
   const fork = forkOf(state);
-  const forked = fork ? t('train.fork.summary', { step: fork.step, change: forkWords(t, state, fork) }) + ' ' : '';
+  const forked = fork ? t('train.fork.summary', { step: fork.step, change: forkWords(t, state, fork) }) : '';
   setText(
     parts.lossSummary,
     d.steps ? forked + t('train.chart.summary', { step: d.steps, parts: summary.join(' · ') }) : '',

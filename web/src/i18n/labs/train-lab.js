@@ -258,7 +258,8 @@ export default {
     'train.fork.name': 'fork (after step {step}: {change})',
     'train.fork.short': 'fork',
     'train.fork.original': 'original run',
-    'train.fork.summary': 'Forked after step {step}: {change}; the faint curves are the original run.',
+    // Ends with a space: the step's numbers follow it in the same sentence run (a Chinese 。 needs none).
+    'train.fork.summary': 'Forked after step {step}: {change}; the faint curves are the original run. ',
     'train.announce.forked': 'Forked at step {step}: {change}. Retraining to step {step}.',
     'train.run.sqrt_dk': '÷√dₖ',
     'train.run.none': 'unscaled',
