@@ -166,7 +166,7 @@ ${answerRows.join('\n')}
 ## The cost lab's slopes, n = 64 … 512 in a Web Worker, ${RUNS} runs in a row
 
 Each slope is fitted where compute dominates the fixed cost of a call, from the fastest of the
-batches at each size (web/src/labs/cost-lab.js); ± is how far the batches' scatter could move it,
+batches at each size (web/src/features/cost-lab/cost-lab.js); ± is how far the batches' scatter could move it,
 "busy" when that is over ±0.15. On an idle machine the runs should agree within ±0.15.
 
 | path | ${runs.map((_, i) => `run ${i + 1}`).join(' | ')} | max − min |

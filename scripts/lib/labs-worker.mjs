@@ -1,7 +1,7 @@
 // The labs' Web Worker (web/src/labs/labs-worker.js: the cost lab's runs and the training lab's
 // session) as one classic script, for both builds of the page (scripts/build-web.mjs,
 // scripts/build-dist.mjs). The page receives it as text — the module `labs-worker-source` that
-// this file's plugin provides — and starts it from a Blob URL (web/src/labs/cost-run.js's blobWorker,
+// this file's plugin provides — and starts it from a Blob URL (web/src/labs/worker-host.js's blobWorker,
 // which train-run.js uses too): nothing is fetched, so it works from the single offline file too.
 // The .wasm bytes are not in it: the page posts its own build's bytes to the worker.
 

@@ -121,17 +121,26 @@ export function katexCss({ keep, fontFaceRules = true }) {
 }
 
 /**
- * The page's styles as one text: web/styles.css (the stepper and the frame), then each view's own
- * sheet in web/styles/ in name order (the labs, the exports, the printed handout).
+ * The page's styles as one text: web/styles.css (the stepper and the frame), then the views' own
+ * sheets — in web/styles/ (the chapters not yet in a folder, the exports, the printed handout) and
+ * in each feature's folder (web/src/features/<name>/*.css) — in the order of their file names,
+ * wherever they are (print.css after the sheets its rules override for paper).
  */
 export function pageStyles() {
-  const sheets = fs
-    .readdirSync(at('web', 'styles'))
-    .filter((f) => f.endsWith('.css'))
-    .sort();
-  return [at('web', 'styles.css'), ...sheets.map((f) => at('web', 'styles', f))]
-    .map((file) => fs.readFileSync(file, 'utf8'))
-    .join('\n');
+  const sheetsIn = (dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.css'))
+      .map((f) => path.join(dir, f));
+  const features = at('web', 'src', 'features');
+  const sheets = [
+    ...sheetsIn(at('web', 'styles')),
+    ...fs
+      .readdirSync(features, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => sheetsIn(path.join(features, entry.name))),
+  ].sort((a, b) => (path.basename(a) < path.basename(b) ? -1 : 1));
+  return [at('web', 'styles.css'), ...sheets].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
 }
 
 export const faceKey = (family, weight = 'normal', style = 'normal') => `${family}|${weight}|${style}`;

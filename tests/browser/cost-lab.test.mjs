@@ -1,4 +1,4 @@
-// The lab "the cost of n²" (view=cost-lab, web/src/views/cost-lab-view.js) in Chromium: a run
+// The lab "the cost of n²" (view=cost-lab, web/src/features/cost-lab/cost-lab-view.js) in Chromium: a run
 // times attention in a Web Worker while the page keeps answering clicks, survives a language
 // switch, and ends with each path's slope and its spread on the page (a slope the machine was too
 // busy to measure marked as such; the values themselves are the benchmark's, bench/responsiveness.mjs);

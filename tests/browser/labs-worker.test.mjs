@@ -20,7 +20,8 @@ const FILE = pathToFileURL('dist/attention-playground.html').href;
 async function runnerScript() {
   const out = await esbuild.build({
     stdin: {
-      contents: "import { startCostRun } from './web/src/labs/cost-run.js'; globalThis.startCostRun = startCostRun;",
+      contents:
+        "import { startCostRun } from './web/src/features/cost-lab/cost-run.js'; globalThis.startCostRun = startCostRun;",
       resolveDir: process.cwd(),
     },
     bundle: true,

@@ -1,4 +1,4 @@
-// The lab "the cost of n²" (web/src/labs/cost-lab.js, cost-run.js, labs-worker.js) on the real wasm
+// The lab "the cost of n²" (web/src/features/cost-lab/: cost-lab.js, cost-run.js, cost-worker.js) on the real wasm
 // core: article §8's claims — time ∝ n², the score matrix n²·4 bytes, the streaming path O(n·d) and
 // still running where the core refuses the n² one — and the runner: in a Web Worker (the real worker
 // bundle, in a Node thread), on the page's thread in slices with timers still firing, and stopping.
@@ -24,9 +24,9 @@ import {
   bestGflops,
   formatBytes,
   formatDuration,
-} from '../../web/src/labs/cost-lab.js';
-import { startCostRun } from '../../web/src/labs/cost-run.js';
-import { decades } from '../../web/src/views/cost-lab-chart.js';
+} from '../../web/src/features/cost-lab/cost-lab.js';
+import { startCostRun } from '../../web/src/features/cost-lab/cost-run.js';
+import { decades } from '../../web/src/features/cost-lab/cost-lab-chart.js';
 import { bundleLabsWorker, labsWorkerPlugin } from '../../scripts/lib/labs-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';
 

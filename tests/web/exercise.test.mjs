@@ -1,4 +1,4 @@
-// Exercise mode (web/src/labs/exercise.js, exercise-fields.js) on the real wasm core: the series
+// Exercise mode (web/src/features/exercise/: exercise.js, exercise-fields.js) on the real wasm core: the series
 // walks the article's worked example (S₁₁ = 1, 0.71, 0.67, 0.33, 6.7) and then seeded random
 // examples; answers are checked at the rounding asked for; hints carry the live numbers; the
 // teacher's link fields round-trip.
@@ -13,8 +13,8 @@ import {
   seriesPlan,
   cellName,
   WORKED_QUESTIONS,
-} from '../../web/src/labs/exercise.js';
-import { EXERCISE_FIELDS, CELL_KINDS } from '../../web/src/labs/exercise-fields.js';
+} from '../../web/src/features/exercise/exercise.js';
+import { EXERCISE_FIELDS, CELL_KINDS } from '../../web/src/features/exercise/exercise-fields.js';
 import { defaultState, serializeState, parseState } from '../../web/src/state.js';
 
 let engine;

@@ -1,4 +1,4 @@
-// The lab "why divide by √d_k" (web/src/labs/scale-lab.js) on the real wasm core: article §4's
+// The lab "why divide by √d_k" (web/src/features/scale-lab/scale-lab.js) on the real wasm core: article §4's
 // claims, measured — Var(q·k) = d_k, Var(q·k/√d_k) = 1, Var(q·k/d_k) = 1/d_k, and unscaled
 // softmax saturating with a vanishing gradient as d_k grows.
 import { test, before } from 'node:test';
@@ -22,7 +22,7 @@ import {
   normalCurve,
   formatWeight,
   formatGradient,
-} from '../../web/src/labs/scale-lab.js';
+} from '../../web/src/features/scale-lab/scale-lab.js';
 
 let engine;
 before(async () => {

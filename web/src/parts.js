@@ -9,7 +9,7 @@
 // until it is needed, and the same two functions below take it from there.
 
 const LOADERS = {
-  labs: () => import('./controller/lab-views.js'),
+  labs: () => import('./features/lab-views.js'),
   exports: () => import('./views/export-files.js'),
 };
 

@@ -20,10 +20,9 @@ import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
 import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
 import { OPTIONS, optionsAtDefaults } from './options.js';
-import { EXERCISE_FIELDS } from './labs/exercise-fields.js';
+import { integer, oneOf, flag } from './fields.js';
+import { FEATURES } from './features/index.js';
 import { CLASSROOM_FIELDS, inClassroom } from './classroom.js';
-import { DK_STEPS, SCALE_LAB_DEFAULTS } from './labs/scale-lab.js';
-import { COST_PLAN } from './labs/cost-lab.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 import { LOSSES, lossShape } from './backward.js';
 import { isArticleUrl } from './article.js';
@@ -37,7 +36,7 @@ export const LANGS = ['zh-CN', 'en'];
  * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², exercises by hand, and
  * one attention layer trained live (§4's "学不动" measured in its √d_k race).
  */
-export const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise', 'train-lab'];
+export const VIEWS = ['steps', ...FEATURES.map((feature) => feature.view), 'train-lab'];
 export const SIZE_LIMIT = 64; // n, d, d_k, d_v
 export const TABLE_LIMIT = 16; // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
@@ -50,15 +49,6 @@ export const HEADS_LIMIT = Math.min(MAX_HEADS, HEAD_COLORS.light.length);
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-// Field types: parse(text) → value, or undefined when the text is not acceptable.
-const integer = (min, max) => ({
-  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
-  format: String,
-});
-const oneOf = (values) => ({
-  parse: (s) => values.find((v) => String(v) === s),
-  format: String,
-});
 // A number the option's own rule accepts (options.js: the core's rule, wasm/vocabulary.mjs). A
 // number the rule refuses (τ = 0, 1e-46, 1e39) is not a link that cannot be read: `problem` says
 // why, and the link opens with the option's default and a notice naming the reason (parseState).
@@ -85,15 +75,6 @@ const matrix = {
 };
 
 const size = integer(1, SIZE_LIMIT);
-// The cost lab times up to n = 4096 unless a link asks for less (or for 8192, where the
-// step-by-step path is refused for memory).
-const COST_LAB_MAX_N = 4096;
-// A switch written as 1 or 0 in the hash.
-const flag = {
-  parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
-  format: (v) => (v ? '1' : '0'),
-};
-
 // Where the article lives (article.js): an https: address. Any other is refused with a notice that
 // names the field (notice.linkArticle), and the rest of the link is read.
 const articleLink = {
@@ -147,11 +128,10 @@ export const FIELDS = [
   { key: 'nav', type: flag, initial: false, only: (s) => s.embed && s.nav },
   // The classroom mode (classroom.js): `classroom=1` shows the stage in large type, `pace=8` advances.
   ...CLASSROOM_FIELDS,
-  // The labs' own fields, each written only in its view: the scale lab's d_k (1, 2, 4 … 1024; not
-  // the example's dk), the largest n the cost lab times, and the exercise series (exercise-fields.js).
-  { key: 'labdk', type: oneOf(DK_STEPS), initial: SCALE_LAB_DEFAULTS.dk, only: (s) => s.view === 'scale-lab' },
-  { key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: COST_LAB_MAX_N, only: (s) => s.view === 'cost-lab' },
-  ...EXERCISE_FIELDS.map((field) => ({ ...field, only: (s) => s.view === 'exercise' })),
+  // Each feature's own fields (features/index.js), written only in its view.
+  ...FEATURES.flatMap(({ view, fields }) =>
+    fields.map((field) => ({ ...field, only: (s) => s.view === view && (field.only?.(s) ?? true) })),
+  ),
   // The training lab's run (train-lab.js): task, seed, learning rate, d_k, scaling, heads, steps.
   ...TRAIN_LAB_FIELDS.map((field) => ({
     ...field,
@@ -268,7 +248,7 @@ export function parseState(hash) {
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
   if (!inClassroom(state)) Object.assign(state, { classroom: false, pace: 0 }); // a whole screen's, the stepper's
-  if (state.ex > state.exlen) return fallback; // a question beyond the series
+  if (!FEATURES.every((feature) => feature.accepts?.(state) ?? true)) return fallback; // e.g. a question beyond the exercise's series
   if (state.head > state.heads) return fallback;
   resolvePreset(state);
   if (state.heads > 1 && state.mode !== 'x') return fallback; // heads are computed from X

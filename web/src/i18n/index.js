@@ -1,20 +1,26 @@
 // The two dictionaries are JS modules (no runtime fetch), so the page also works as one offline file.
-// The stepper's words are in zh-CN.js and en.js; each lab keeps its words in both languages side by
-// side in labs/ (one file per view, and one for multi-head attention), merged here into one
-// dictionary per language.
+// The stepper's words are in zh-CN.js and en.js; each feature keeps its words in both languages
+// side by side in its folder (features/index.js), and the chapters not yet in a folder in labs/,
+// merged here into one dictionary per language.
 import zh from './zh-CN.js';
 import en from './en.js';
-import scaleLab from './labs/scale-lab.js';
-import costLab from './labs/cost-lab.js';
-import exercise from './labs/exercise.js';
 import exportAndPrint from './labs/export.js';
 import trainLab from './labs/train-lab.js';
 import heads from './labs/heads.js';
 import backward from './labs/backward.js';
 import classroom from './labs/classroom.js';
 import formulaArrows from './labs/formula-arrows.js';
+import { FEATURES } from '../features/index.js';
 
-const LAB_WORDS = [scaleLab, costLab, exercise, exportAndPrint, trainLab, heads, backward, classroom, formulaArrows];
+const LAB_WORDS = [
+  ...FEATURES.map((feature) => feature.words),
+  exportAndPrint,
+  trainLab,
+  heads,
+  backward,
+  classroom,
+  formulaArrows,
+];
 
 export const DICTIONARIES = {
   'zh-CN': Object.assign({}, zh, ...LAB_WORDS.map((words) => words['zh-CN'])),

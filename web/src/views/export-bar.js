@@ -8,6 +8,7 @@
 
 import { h, setText } from './dom.js';
 import { loadPart } from '../parts.js';
+import { featureOf } from '../features/index.js';
 
 const built = new WeakMap();
 
@@ -72,7 +73,8 @@ function build(root) {
       ctx = next;
       const { state, t } = ctx;
       const data = state.view === 'steps';
-      const hidden = state.embed || !(data || state.view === 'exercise');
+      const sheet = featureOf(state.view)?.handout; // a view whose feature prints a sheet of its own
+      const hidden = state.embed || !(data || sheet);
       if (root.hidden !== hidden) root.hidden = hidden;
       if (group.hidden !== !data) group.hidden = !data;
       // Written only when they change: a step must not re-lay out the bar.
@@ -81,7 +83,7 @@ function build(root) {
         setText(button, t(`export.${kind}`));
         if (button.title !== t(`export.${kind}Hint`)) button.title = t(`export.${kind}Hint`);
       }
-      setText(print, t(state.view === 'exercise' ? 'export.printBlank' : 'export.print'));
+      setText(print, t(sheet?.printKey ?? 'export.print'));
       if (print.title !== t('export.printHint')) print.title = t('export.printHint');
     },
   };

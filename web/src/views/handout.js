@@ -13,7 +13,7 @@ import { matrixFormat } from '../format.js';
 import { symbol } from './names.js';
 import { formulaTemplate } from './stage.js';
 import { stepMatrices } from '../labs/export/matrices.js';
-import { exerciseQuestion } from '../labs/exercise.js';
+import { featureOf } from '../features/index.js';
 import { fromRows, toRows } from '../matrix.js';
 import { articleCredit } from './chrome.js';
 import { stateTokens } from '../words.js';
@@ -100,7 +100,9 @@ function handoutSteps(shown, numbers, heads, section) {
 
 /** ctx: { state, model, t, engine } — fills `root` (#handout) for printing. */
 export function renderHandout(root, { state, model, t, engine }) {
-  const exercise = state.view === 'exercise';
+  // A view whose feature prints a question (the exercise, features/index.js) prints the learner's sheet.
+  const askQuestion = featureOf(state.view)?.handout?.question;
+  const exercise = Boolean(askQuestion);
   let shown = state,
     numbers = model,
     question = null;
@@ -108,7 +110,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     // The learner's sheet: the question's example, asked with the article's options, and the core's
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
-    question = exerciseQuestion(engine, state, page);
+    question = askQuestion(engine, state, page);
     shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1, loss: 'none' };
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
