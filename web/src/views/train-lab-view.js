@@ -75,15 +75,9 @@ function staticParts() {
 
 export function createTrainLabView({ engine, setState, announce, openStepper, keep = new Map() }) {
   const parts = staticParts();
-  const view = {
-    state: null,
-    t: null,
-    theme: 'light',
-    scrub: null,
-    lastAnnounced: -Infinity,
-    destroyed: false,
-    keep,
-  };
+  // replaying: resume() is training the run back to where it was (its play events go unannounced).
+  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false, keep };
+  view.replaying = false;
   const lossChart = createLineChart('train-chart-loss');
   const accuracyChart = createLineChart('train-chart-accuracy');
   // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
@@ -106,6 +100,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     workerSource,
     onChange: () => frames.schedule(),
     onEvent: (event) => {
+      if (view.replaying && event.type !== 'error') return; // resume() says where the replay stopped
       view.lastAnnounced = performance.now(); // the progress waits its turn after this
       announceEvent(event, runner.data(), view.t, announce);
     },
@@ -158,8 +153,13 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     if (kept?.key !== runKey(view.state)) return;
     if (kept.seeds.key === seedsKey(view.state)) view.seeds = kept.seeds;
     if (!(await started) || kept.steps === 0) return;
+    view.replaying = true;
     await runner.play(kept.steps);
-    if (runner.data().steps === kept.steps) view.scrub = kept.scrub;
+    view.replaying = false;
+    if (runner.data().steps === kept.steps) {
+      view.scrub = kept.scrub;
+      announce(view.t('train.announce.rewound', { step: kept.steps }));
+    }
     draw();
   }
 
