@@ -140,3 +140,16 @@ test('in Chinese on a 375 px dark screen: a fork to no scaling at d_k = 64 is wo
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the walk hands over the fork’s model with the fork’s scaling: a fork to no scaling at step 0 opens the stepper unscaled', async () => {
+  const page = await b.open(`${LAB}&trainfork=0&trainforkscale=none`);
+  await started(page);
+  await untilStill(page);
+  assert.match(await page.textContent('#train-walk-which'), /With a fork, the fork’s model is handed over/);
+  await page.click('#train-walk');
+  await page.waitForFunction(() => /loss=given/.test(location.hash));
+  const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
+  assert.equal(hash.get('scale'), 'none');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -237,7 +237,7 @@ function walkControl(runner, view, openStepper) {
 function drawWalk(walk, view, d) {
   const width = d.runs[0]?.parameters?.wQ[0]?.rows ?? 0;
   const ready = d.runs.length > 0 && !d.playing;
-  walk.update({ state: view.state, t: view.t, ready, width, step: walkStep(view, d) });
+  walk.update({ state: view.state, t: view.t, ready, width, step: walkStep(view, d), forked: !!forkOf(view.state) });
 }
 
 /** Draws at the next frame, once however many answers came in since; nothing after destroy(). */

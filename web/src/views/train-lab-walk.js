@@ -13,8 +13,8 @@ import { SIZE_LIMIT } from '../state.js';
 export const walkable = (state, width) => state.traindk <= SIZE_LIMIT && width <= SIZE_LIMIT;
 
 /**
- * { el, update({ state, t, ready, width, step }) }: `ready` once the run has its first numbers,
- * `step` the step of the model handed over.
+ * { el, update({ state, t, ready, width, step, forked }) }: `ready` once the run has its first
+ * numbers, `step` the step of the model handed over, `forked` when it is a fork's (train-lab-fork.js).
  */
 export function createWalkControl({ onWalk }) {
   const title = h('h3', { id: 'train-walk-title' });
@@ -41,7 +41,7 @@ export function createWalkControl({ onWalk }) {
     why,
   );
 
-  function update({ state, t, ready, width, step }) {
+  function update({ state, t, ready, width, step, forked }) {
     setText(title, t('train.walk.title'));
     setText(text, t(state.trainscale === 'race' ? 'train.walk.textRace' : 'train.walk.text'));
     setText(headLabel, t('train.walk.head'));
@@ -55,7 +55,7 @@ export function createWalkControl({ onWalk }) {
     [...head.options].forEach((option, i) => setText(option, t('heads.headN', { i: i + 1 })));
     setText(button, t(step === 0 ? 'train.walk.buttonStart' : 'train.walk.buttonAt', { step }));
     button.dataset.step = String(step);
-    setText(which, t('train.walk.which'));
+    setText(which, t('train.walk.which') + (forked ? t('train.walk.fork') : ''));
     const fits = walkable(state, width);
     why.hidden = fits;
     setText(why, fits ? '' : t('train.walk.tooWide', { max: SIZE_LIMIT }));

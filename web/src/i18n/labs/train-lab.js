@@ -96,6 +96,7 @@ export default {
     'train.fork.original': '原来的训练',
     'train.fork.summary': '第 {step} 步之后分叉:{change};淡色的曲线是原来的训练。',
     'train.announce.forked': '从第 {step} 步分叉:{change}。正在重新训练到第 {step} 步。',
+    'train.walk.fork': '有分叉时,交出的是分叉的模型(在分叉的那一步之前,它就是原来的训练)。',
     'train.run.sqrt_dk': '÷√dₖ',
     'train.run.none': '不缩放',
     'train.chart.loss': '损失(实线,左轴)与穿过 softmax 的梯度大小(虚线,右轴)',
@@ -261,6 +262,9 @@ export default {
     // Ends with a space: the step's numbers follow it in the same sentence run (a Chinese 。 needs none).
     'train.fork.summary': 'Forked after step {step}: {change}; the faint curves are the original run. ',
     'train.announce.forked': 'Forked at step {step}: {change}. Retraining to step {step}.',
+    // Follows train.walk.which, a sentence of its own.
+    'train.walk.fork':
+      ' With a fork, the fork’s model is handed over (up to the fork’s step, it is the original run’s).',
     'train.run.sqrt_dk': '÷√dₖ',
     'train.run.none': 'unscaled',
     'train.chart.loss': 'Loss (solid, left axis) and the size of the gradient through the softmax (dashed, right axis)',
