@@ -42,6 +42,7 @@ test('fork at step 20 with learning rate 0.1: the link carries it, and opened af
   await page.click('#train-play');
   await untilSteps(page, 100);
   await untilStill(page);
+  const unforked = (await page.textContent('#train-loss-summary')).match(/^Step 100: (loss .*)$/)[1];
   await page.focus('#train-timeline');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
@@ -57,9 +58,11 @@ test('fork at step 20 with learning rate 0.1: the link carries it, and opened af
   assert.equal(await page.getAttribute('#train-fork', 'aria-disabled'), 'false');
   await page.click('#train-fork');
 
-  // The link holds the fork; the lab retrains to step 20, where the reader forked, and waits.
+  // The link holds the fork; the lab trains the fork and the original run to step 100, where the
+  // run had got: the original to the numbers it had.
   await page.waitForFunction(() => /&trainfork=20&trainforklr=0\.1(&|$)/.test(location.hash));
-  await untilSteps(page, 20);
+  await page.waitForSelector('#train-fork-current:not([hidden])'); // drawn once the forked run has started
+  await untilSteps(page, 100);
   await untilStill(page);
   const hash = await page.evaluate(() => location.hash);
   assert.doesNotMatch(hash, /trainforkscale/);
@@ -67,10 +70,8 @@ test('fork at step 20 with learning rate 0.1: the link carries it, and opened af
     await page.textContent('#train-fork-current'),
     'The fork now: after step 20, learning rate 0.01 → 0.1. Forking again replaces it; a fork always leaves the original run.',
   );
-  await page.click('#train-play');
-  await untilSteps(page, 100);
-  await untilStill(page);
   const forked = await shown(page);
+  assert.ok(forked.summary[0].endsWith(`· original run · ${unforked}`), 'the original run, kept to its numbers');
   assert.deepEqual(forked.legend, ['fork (after step 20: learning rate 0.01 → 0.1)', 'original run']);
   assert.match(
     forked.summary[0],

@@ -115,7 +115,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     },
   });
   const walk = walkControl(runner, view, openStepper);
-  const fork = forkControl(view, setState, announce);
+  const fork = forkControl(view, () => runner.data().steps, setState, announce);
   view.seeds = { key: '', results: [], running: false };
   const seeds = createSeedsPanel({ onRun: () => runSeeds(runner, view, frames, announce) });
   const { element, race } = layout(parts, {
@@ -260,15 +260,18 @@ const runKey = (state) => JSON.stringify(sessionRuns(state, trainerConfigs(state
 
 /**
  * "Fork at step s" (views/train-lab-fork.js): the fork goes into the link, which restarts the run
- * with it; the new run is then retrained to step s (resume), where the reader forked.
+ * with it beside the run it leaves; both are then trained (resume) to the step the run had
+ * reached — the original to the same numbers it had, the fork from s on — so that the reader sees
+ * at once what the change did. `steps()`: the step the run has reached.
  */
-function forkControl(view, setState, announce) {
+function forkControl(view, steps, setState, announce) {
   return createForkPart({
     onFork: (step, choice) => {
       const change = forkChange(view.state, step, choice);
       const next = { ...view.state, ...change };
-      view.keep.set('run', { key: runKey(next), steps: step, scrub: null, seeds: view.seeds });
-      announce(view.t('train.announce.forked', { step, change: forkWords(view.t, next, forkOf(next)) }));
+      const to = Math.max(step, steps());
+      view.keep.set('run', { key: runKey(next), steps: to, scrub: null, seeds: view.seeds });
+      announce(view.t('train.announce.forked', { step, to, change: forkWords(view.t, next, forkOf(next)) }));
       setState(change);
     },
     onRemove: () => setState(NO_FORK),

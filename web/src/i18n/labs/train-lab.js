@@ -79,7 +79,7 @@ export default {
     'train.rewind': '从这个快照(第 {step} 步)接着训练',
     'train.fork.title': '从快照分叉',
     'train.fork.text':
-      '在时间轴上选一个快照,换一个缩放或学习率,从那一步的模型接着训练:权重、Adam 的动量和批次的顺序都照原样,只有你换的那一项从下一步起不同。原来的训练也接着跑,画成淡色,两条曲线的差别就是这一项造成的。',
+      '在时间轴上选一个快照,换一个缩放或学习率,从那一步的模型接着训练:权重、Adam 的动量和批次的顺序都照原样,只有你换的那一项从下一步起不同。两条都会重新训练到这次训练已经到过的那一步——原来的那条画成淡色,数和原来一模一样——之后“播放”让两条一起往下走;两条曲线的差别就是这一项造成的。',
     'train.fork.scale': '分叉后的缩放',
     'train.fork.lr': '分叉后的学习率',
     'train.fork.button': '从第 {step} 步分叉',
@@ -95,7 +95,7 @@ export default {
     'train.fork.short': '分叉',
     'train.fork.original': '原来的训练',
     'train.fork.summary': '第 {step} 步之后分叉:{change};淡色的曲线是原来的训练。',
-    'train.announce.forked': '从第 {step} 步分叉:{change}。正在重新训练到第 {step} 步。',
+    'train.announce.forked': '从第 {step} 步分叉:{change}。正在把分叉和原来的训练都训练到第 {to} 步。',
     'train.walk.fork': '有分叉时,交出的是分叉的模型(在分叉的那一步之前,它就是原来的训练)。',
     'train.run.sqrt_dk': '÷√dₖ',
     'train.run.none': '不缩放',
@@ -241,7 +241,7 @@ export default {
     'train.rewind': 'Continue training from this snapshot (step {step})',
     'train.fork.title': 'Fork from a snapshot',
     'train.fork.text':
-      'Pick a snapshot on the timeline, choose another scaling or learning rate, and train on from the model as it was at that step: its weights, Adam’s moments and the order of the batches exactly as they were, only what you changed different from the next step on. The original run goes on too, drawn faint, so the difference between the curves is that one change’s.',
+      'Pick a snapshot on the timeline, choose another scaling or learning rate, and train on from the model as it was at that step: its weights, Adam’s moments and the order of the batches exactly as they were, only what you changed different from the next step on. Both are retrained to the step the run had reached — the original, drawn faint, to the very numbers it had — and Play takes both on from there; the difference between the curves is that one change’s.',
     'train.fork.scale': 'Scaling after the fork',
     'train.fork.lr': 'Learning rate after the fork',
     'train.fork.button': 'Fork at step {step}',
@@ -261,7 +261,7 @@ export default {
     'train.fork.original': 'original run',
     // Ends with a space: the step's numbers follow it in the same sentence run (a Chinese 。 needs none).
     'train.fork.summary': 'Forked after step {step}: {change}; the faint curves are the original run. ',
-    'train.announce.forked': 'Forked at step {step}: {change}. Retraining to step {step}.',
+    'train.announce.forked': 'Forked at step {step}: {change}. Training the fork and the original run to step {to}.',
     // Follows train.walk.which, a sentence of its own.
     'train.walk.fork':
       ' With a fork, the fork’s model is handed over (up to the fork’s step, it is the original run’s).',
