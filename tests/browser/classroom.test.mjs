@@ -3,7 +3,10 @@
 // 1280×720 and a 1920×1080 projector; the keys of a keyboard and of a clicker step; auto-advance
 // moves on and stops at the last step; Escape leaves and gives the page back; the mode is entered
 // from the page, its pace typed and its link copied; full screen is asked on the button and its
-// refusal tolerated; an embed ignores the mode; axe finds nothing, in both languages.
+// refusal tolerated; an embed ignores the mode; axe finds nothing, in both languages. Issue 29,
+// item 3: each lab in the mode shows its main chart across a 1280×720 projector, whole above the
+// bar, with its key numbers in large type; it scrolls down and never sideways; F, B and Escape
+// work there as in the stepper, and leaving gives the lab back as it was.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -290,5 +293,200 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, []);
       await page.closeAll();
     }
+  });
+
+  // Each lab: its main chart (the union of these elements' boxes) and a text in it (the exercise's
+  // "chart" is its matrices, in HTML), its key numbers, a piece of its prose (on the page, not on
+  // the projector), and its language in this test (both are used).
+  const LABS = [
+    {
+      view: 'scale-lab',
+      lang: 'zh-CN',
+      chart: '.sl-hists',
+      text: '.sl-hists text',
+      numbers: '.sl-stats',
+      prose: '.sl-lead',
+    },
+    {
+      view: 'cost-lab',
+      lang: 'en',
+      chart: '#cost-chart-time',
+      text: '#cost-chart-time .axis-label',
+      numbers: '#cost-status',
+      prose: '.cost-lede',
+    },
+    {
+      view: 'exercise',
+      lang: 'zh-CN',
+      chart: '.ex-figures figure.matrix',
+      numbers: '.ex-figures td.c',
+      prose: '.ex-lede',
+    },
+    {
+      view: 'train-lab',
+      lang: 'en',
+      chart: '#train-chart-loss',
+      text: '#train-chart-loss text',
+      numbers: '#train-status',
+      prose: '.train-lede',
+    },
+  ];
+
+  /** What a lab looks like: the chart's box and text size, the numbers' size, what is drawn. */
+  const labLook = (page, lab) =>
+    page.evaluate(({ chart, text: chartText, numbers, prose }) => {
+      const drawn = (el) =>
+        Boolean(el) && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      const boxes = [...document.querySelectorAll(chart)].map((el) => el.getBoundingClientRect());
+      const union = {
+        left: Math.min(...boxes.map((b) => b.left)),
+        right: Math.max(...boxes.map((b) => b.right)),
+        top: Math.min(...boxes.map((b) => b.top)),
+        bottom: Math.max(...boxes.map((b) => b.bottom)),
+      };
+      // An SVG chart's text as drawn: its font size in the viewBox's units times the chart's scale.
+      const text = chartText ? document.querySelector(chartText) : null;
+      const svg = text?.closest('svg');
+      const chartTextPx = text
+        ? parseFloat(getComputedStyle(text).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)
+        : null;
+      const bar = document.getElementById('classroom-bar');
+      return {
+        classroom: document.documentElement.classList.contains('classroom'),
+        chartWidth: union.right - union.left,
+        chartTop: union.top,
+        chartBottom: union.bottom,
+        barTop: drawn(bar) ? bar.getBoundingClientRect().top : innerHeight,
+        chartTextPx,
+        numbersPx: parseFloat(getComputedStyle(document.querySelector(numbers)).fontSize),
+        sideways: document.documentElement.scrollWidth > innerWidth,
+        header: drawn(document.getElementById('copy-link')),
+        views: drawn(document.getElementById('views')),
+        prose: drawn(document.querySelector(prose)),
+        steps: drawn(document.getElementById('classroom-prev')),
+        pace: drawn(document.getElementById('classroom-pace')),
+        leave: drawn(document.getElementById('classroom-leave')),
+        fullscreen: drawn(document.getElementById('classroom-fullscreen')),
+        cue: drawn(document.getElementById('classroom-cue'))
+          ? document.getElementById('classroom-cue').textContent
+          : null,
+        hash: location.hash,
+        scrollY: Math.round(scrollY),
+      };
+    }, lab);
+
+  /** Waits until the lab's chart and numbers are drawn, and (in the mode) its type has been sized. */
+  const labDrawn = (page, { chart, numbers }, classroom) =>
+    page.until(
+      ({ chart, numbers, classroom }) =>
+        document.querySelector(chart)?.getClientRects().length > 0 &&
+        Boolean(document.querySelector(numbers)) &&
+        (!classroom || document.documentElement.style.getPropertyValue('--classroom-size') !== ''),
+      { chart, numbers, classroom },
+      60000,
+    );
+
+  for (const lab of LABS) {
+    test(`${name}: the ${lab.view} in classroom mode at 1280×720 (${lab.lang}): its main chart across the screen, its numbers in large type; Escape gives it back`, async () => {
+      const page = await openOfflineFile(driver, `#lang=${lab.lang}&view=${lab.view}&classroom=1`, {
+        viewport: PROJECTORS[0],
+      });
+      await labDrawn(page, lab, true);
+      const shown = await labLook(page, lab);
+      assert.equal(shown.classroom, true);
+      assert.deepEqual(
+        [shown.header, shown.views, shown.prose, shown.steps, shown.pace, shown.leave, shown.fullscreen],
+        [false, false, false, false, false, true, true],
+        'the lab only, and a bar without steps or pace (a lab has none)',
+      );
+      assert.ok(
+        shown.chartWidth >= 0.7 * PROJECTORS[0].width,
+        `the main chart is ${Math.round(shown.chartWidth)} px wide`,
+      );
+      assert.ok(
+        shown.chartTop >= 0 && shown.chartBottom <= shown.barTop + 1,
+        `the main chart is whole on the first screen: ${Math.round(shown.chartTop)}…${Math.round(shown.chartBottom)} px, the bar at ${Math.round(shown.barTop)}`,
+      );
+      // The page writes these numbers at 14–17 px on this screen; a room reads them at 22 px and more.
+      assert.ok(shown.numbersPx >= 22, `the key numbers are ${shown.numbersPx} px`);
+      assert.equal(shown.sideways, false, 'nothing scrolls sideways');
+      // The lab goes on below the bar (its other charts), and the bar says so, in the page's language.
+      assert.equal(shown.cue, words[lab.lang]['classroom.labMore']);
+      assert.match(shown.hash, new RegExp(`(^#|&)view=${lab.view}(&|$)`));
+      assert.match(shown.hash, /(^#|&)classroom=1(&|$)/);
+
+      // Escape: the lab as it was, in the page's own type; the link without the mode.
+      await page.keyboard.press('Escape');
+      await page.until(() => !/classroom=/.test(location.hash));
+      const after = await labLook(page, lab);
+      assert.deepEqual([after.classroom, after.header, after.views, after.prose], [false, true, true, true]);
+      assert.ok(
+        after.numbersPx < 20 && after.numbersPx < shown.numbersPx,
+        `the page's own ${after.numbersPx} px again`,
+      );
+      if (shown.chartTextPx !== null)
+        assert.ok(
+          shown.chartTextPx >= 1.15 * after.chartTextPx,
+          `the chart's text ${shown.chartTextPx.toFixed(1)} px in the mode, ${after.chartTextPx.toFixed(1)} px on the page`,
+        );
+      assert.match(after.hash, new RegExp(`(^#|&)view=${lab.view}(&|$)`), 'still the lab');
+      assert.deepEqual(page.problems, []);
+      await page.closeAll();
+    });
+  }
+
+  test(`${name}: in a lab the mode is entered from the page; B blanks and a page key brings it back; PageDown scrolls; F asks for full screen`, async () => {
+    const lab = LABS[0];
+    const page = await openOfflineFile(driver, `#view=${lab.view}`, { viewport: PROJECTORS[0] });
+    await labDrawn(page, lab, false);
+    await page.click('#classroom-button');
+    await page.until(() => /(^#|&)classroom=1(&|$)/.test(location.hash));
+    await labDrawn(page, lab, true);
+    assert.match(
+      await page.evaluate(() => location.hash),
+      /(^#|&)view=scale-lab(&|$)/,
+      'entered in the lab, not the stepper',
+    );
+    assert.equal(
+      await page.evaluate(() => document.getElementById('classroom-status').textContent),
+      words['zh-CN']['classroom.labKeys'],
+    );
+    // B blanks; PageDown brings the lab back without scrolling it (the key is the mode's then).
+    const top = (await labLook(page, lab)).scrollY;
+    await page.keyboard.press('b');
+    await page.until(() => document.documentElement.classList.contains('classroom-blank'));
+    await page.keyboard.press('PageDown');
+    await page.until(() => !document.documentElement.classList.contains('classroom-blank'));
+    assert.equal((await labLook(page, lab)).scrollY, top, 'the lab where it was');
+    // Not blank, PageDown is the browser's: the lab scrolls to what is below.
+    await page.keyboard.press('PageDown');
+    await page.until((from) => scrollY > from + 100, top);
+    // F: full screen granted, or refused and said; the mode goes on either way.
+    await page.keyboard.press('f');
+    await page.until(
+      (refused) =>
+        Boolean(document.fullscreenElement) || document.getElementById('classroom-status').textContent === refused,
+      words['zh-CN']['classroom.fullscreenRefused'],
+    );
+    // Escape leaves full screen first (when granted), then the mode.
+    if (await page.evaluate(() => Boolean(document.fullscreenElement))) {
+      await page.keyboard.press('Escape');
+      await page.until(() => !document.fullscreenElement);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.classList.contains('classroom')));
+    await page.keyboard.press('Escape');
+    await page.until(() => !/classroom=/.test(location.hash));
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'classroom-button', 'focus on the way back in');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  });
+
+  test(`${name}: axe finds nothing in a lab's classroom mode`, async () => {
+    const lab = LABS[0];
+    const page = await openOfflineFile(driver, `#lang=en&view=${lab.view}&classroom=1`, { viewport: PROJECTORS[0] });
+    await labDrawn(page, lab, true);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
   });
 });

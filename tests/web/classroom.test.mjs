@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseState, serializeState, defaultState } from '../../web/src/state.js';
-import { classroomAction, stepAfter, pacing, parsePace, PACE_LIMIT } from '../../web/src/classroom.js';
+import { classroomAction, actsIn, stepAfter, pacing, parsePace, PACE_LIMIT } from '../../web/src/classroom.js';
 
 test('classroom=1 and pace=8 round trip; pace is written only when set, neither field without the mode', () => {
   const { state, notice } = parseState('#step=3&classroom=1&pace=8');
@@ -23,13 +23,17 @@ test('classroom=1 and pace=8 round trip; pace is written only when set, neither 
   assert.doesNotMatch(serializeState({ ...state, classroom: false }), /classroom|pace/);
 });
 
-test('classroom is the stepper on a whole screen: an embed or a lab reads the link without it', () => {
-  for (const hash of ['#embed=1&classroom=1&pace=8', '#view=scale-lab&classroom=1&pace=5']) {
-    const { state, notice } = parseState(hash);
-    assert.equal(notice, null, hash);
-    assert.deepEqual([state.classroom, state.pace], [false, 0], hash);
-    assert.doesNotMatch(serializeState(state), /classroom|pace/, hash);
-  }
+test('classroom is a whole screen: an embed reads the link without it; a lab keeps it, without a pace (no steps)', () => {
+  const embed = parseState('#embed=1&classroom=1&pace=8');
+  assert.equal(embed.notice, null);
+  assert.deepEqual([embed.state.classroom, embed.state.pace], [false, 0]);
+  assert.doesNotMatch(serializeState(embed.state), /classroom|pace/);
+  const lab = parseState('#view=scale-lab&classroom=1&pace=5');
+  assert.equal(lab.notice, null);
+  assert.deepEqual([lab.state.classroom, lab.state.pace], [true, 0]);
+  assert.match(serializeState(lab.state), /(^#|&)classroom=1(&|$)/);
+  assert.doesNotMatch(serializeState(lab.state), /pace=/);
+  assert.deepEqual(parseState(serializeState(lab.state)).state, lab.state);
   // An embed's snippet made from a classroom state does not carry the mode.
   const classroom = parseState('#classroom=1&pace=8').state;
   assert.doesNotMatch(serializeState({ ...classroom, embed: true }), /classroom|pace/);
@@ -78,6 +82,16 @@ test('keys: →, PageDown, Space, Enter next; ←, PageUp previous; Home, End; P
     [' ', 'Enter', 'ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp'].map((key) => at(key, 'cell')),
     [null, null, null, null, 'next', 'previous'],
   );
+});
+
+test("in a lab the page keys are the browser's (they scroll it); full screen, blank and leave are the mode's", () => {
+  for (const action of ['next', 'previous', 'first', 'last', 'play']) {
+    assert.equal(actsIn('steps', action), true, action);
+    assert.equal(actsIn('scale-lab', action), false, action);
+  }
+  for (const action of ['fullscreen', 'blank', 'leave'])
+    for (const view of ['steps', 'scale-lab', 'cost-lab', 'exercise', 'train-lab'])
+      assert.equal(actsIn(view, action), true, `${view} ${action}`);
 });
 
 test('the step each action moves to, within 1 … count (9 steps, 11 with heads)', () => {

@@ -1,8 +1,9 @@
 // The classroom mode, as data and pure functions (no DOM): its two hash fields, what a key or a
 // presentation clicker asks for, the pace a teacher types, and where the auto-advance stands.
 //
-//   classroom=1   the stage only, in large type, for a projector (the stepper; not in an embed)
-//   pace=8        auto-advance every 8 seconds (off unless written; 1 … PACE_LIMIT)
+//   classroom=1   for a projector, in large type (not in an embed): the stepper's stage only, or a
+//                 lab's charts and key numbers
+//   pace=8        auto-advance every 8 seconds, in the stepper (off unless written; 1 … PACE_LIMIT)
 //
 // CLASSROOM_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial,
 // only }): state.js spreads it into FIELDS.
@@ -19,14 +20,17 @@ const flag = {
   format: (v) => (v ? '1' : '0'),
 };
 
-/** True when the page shows the classroom mode: asked for, in the stepper, outside an embed. */
-export const inClassroom = (s) => Boolean(s.classroom) && !s.embed && s.view === 'steps';
+/** True when the page shows the classroom mode: asked for, on a whole screen (not in an embed). */
+export const inClassroom = (s) => Boolean(s.classroom) && !s.embed;
+
+/** True when the classroom mode pages through the stepper's steps (a lab has none: it scrolls). */
+export const pagesSteps = (s) => inClassroom(s) && s.view === 'steps';
 
 /** The classroom's fields: key (in the state and the hash), type, default, when it is written. */
 export const CLASSROOM_FIELDS = Object.freeze([
   { key: 'classroom', type: flag, initial: false, only: inClassroom },
   // 0 is "off" in the state and is never written: a link without pace does not advance by itself.
-  { key: 'pace', type: integer(0, PACE_LIMIT), initial: 0, only: (s) => inClassroom(s) && s.pace > 0 },
+  { key: 'pace', type: integer(0, PACE_LIMIT), initial: 0, only: (s) => pagesSteps(s) && s.pace > 0 },
 ]);
 
 /**
@@ -75,6 +79,13 @@ export function classroomAction({ key, ctrlKey, altKey, metaKey }, on = 'page') 
   if (on === 'cell' && key.startsWith('Arrow')) return null;
   return action;
 }
+
+// In a lab the page keys are the browser's: PageDown, Space and the arrows scroll to the lab's next
+// chart, as a clicker's PageDown does on a long slide. The mode's own keys stay.
+const LAB_ACTIONS = new Set(['fullscreen', 'blank', 'leave']);
+
+/** Whether `action` is the classroom mode's in `view` (a lab leaves the page keys to the browser). */
+export const actsIn = (view, action) => view === 'steps' || LAB_ACTIONS.has(action);
 
 /** The step an action moves to from `step` of `count` (1-based), or `step` itself. */
 export function stepAfter(action, step, count) {

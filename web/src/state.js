@@ -22,7 +22,7 @@ import { parseNumber } from './parse-matrix.js';
 import { OPTIONS, optionsAtDefaults } from './options.js';
 import { integer, oneOf, flag } from './fields.js';
 import { FEATURES } from './features/index.js';
-import { CLASSROOM_FIELDS, inClassroom } from './classroom.js';
+import { CLASSROOM_FIELDS, inClassroom, pagesSteps } from './classroom.js';
 import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 import { LOSSES, lossShape } from './backward.js';
 import { isArticleUrl } from './article.js';
@@ -247,7 +247,8 @@ export function parseState(hash) {
     else state[field.key] = value;
   }
   if (!state.embed) Object.assign(state, { panel: false, nav: false }); // they only refine an embed
-  if (!inClassroom(state)) Object.assign(state, { classroom: false, pace: 0 }); // a whole screen's, the stepper's
+  if (!inClassroom(state)) state.classroom = false; // a whole screen's
+  if (!pagesSteps(state)) state.pace = 0; // the stepper's: a lab has no steps to advance
   if (!FEATURES.every((feature) => feature.accepts?.(state) ?? true)) return fallback; // e.g. a question beyond the exercise's series
   if (state.head > state.heads) return fallback;
   resolvePreset(state);

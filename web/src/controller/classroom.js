@@ -1,14 +1,15 @@
-// The classroom mode (classroom=1 in the URL): for a projector, the stage only in large type
-// (views/classroom-bar.js, views/classroom-fit.js, styles/classroom.css), full screen on request,
-// the keys of a keyboard and of a presentation clicker (classroom.js classroomAction), and an
-// auto-advance at the link's pace (pace=8) with its countdown. This part owns its listeners and
-// its one timer (controller/classroom-pacer.js): leaving the mode or destroy() stops the timer,
-// destroy() removes the listeners.
+// The classroom mode (classroom=1 in the URL): for a projector, the stage only in large type, or in
+// a lab its charts and key numbers (views/classroom-bar.js, views/classroom-fit.js,
+// styles/classroom.css), full screen on request, the keys of a keyboard and of a presentation
+// clicker (classroom.js classroomAction; in a lab the page keys scroll), and in the stepper an
+// auto-advance at the link's pace (pace=8) with its countdown. This part owns its listeners, its
+// one timer (controller/classroom-pacer.js) and a watch on the lab's size: leaving the mode or
+// destroy() stops the timer, destroy() removes the listeners and the watch.
 
-import { inClassroom, classroomAction, stepAfter, parsePace } from '../classroom.js';
+import { inClassroom, pagesSteps, classroomAction, actsIn, stepAfter, parsePace } from '../classroom.js';
 import { stepCount } from '../steps.js';
 import { renderClassroomBar, showPacing } from '../views/classroom-bar.js';
-import { fitClassroom } from '../views/classroom-fit.js';
+import { fitClassroom, fitLab } from '../views/classroom-fit.js';
 import { createFullscreen } from './classroom-fullscreen.js';
 import { createPacer } from './classroom-pacer.js';
 import { listeners } from './listeners.js';
@@ -37,9 +38,11 @@ export function createClassroom(page) {
     render();
   }
 
+  /** Entered in the view on screen: the stepper's steps, or a lab's charts. */
   function enter() {
-    Object.assign(run, { blank: false, status: page.t('classroom.keys') });
-    if (page.commit({ ...page.state, view: 'steps', classroom: true }, { panel: false })) page.$('stage').focus();
+    const keys = page.state.view === 'steps' ? 'classroom.keys' : 'classroom.labKeys';
+    Object.assign(run, { blank: false, status: page.t(keys) });
+    if (page.commit({ ...page.state, classroom: true }, { panel: false })) page.$('stage').focus();
   }
 
   function leave() {
@@ -51,7 +54,7 @@ export function createClassroom(page) {
     page.$('step-announce').textContent = page.t('classroom.left');
   }
 
-  /** What a key or a bar's button asks for (classroom.js's actions). */
+  /** What a key or a bar's button asks for (classroom.js's actions; in a lab, actsIn's). */
   function act(action) {
     // Escape in full screen leaves full screen first, as the browser's own Escape does.
     if (action === 'leave') return fullscreen.active() ? fullscreen.leave() : leave();
@@ -68,7 +71,7 @@ export function createClassroom(page) {
     page.part('nav').go(stepAfter(action, page.state.step, count()));
   }
 
-  listen(events, { page, on, act, run, pause, enter, fullscreen });
+  const unwatch = listen(events, { page, on, act, run, pause, enter, fullscreen });
   events.on(page.$('classroom-pace'), 'change', (event) => takePace(page, run, event.target.value, { stop, render }));
   events.on(page.$('classroom-copy'), 'click', () => copyLink(page, say));
 
@@ -76,7 +79,8 @@ export function createClassroom(page) {
     const shown = renderClassroomBar(document, { state: page.state, t: page.t, run, fullscreen: fullscreen.active() });
     if (!shown) return;
     if (!run.playing) showPacing(document, { t: page.t, info: null, idle: run.idle });
-    fitClassroom(document, window);
+    if (pagesSteps(page.state)) fitClassroom(document, window);
+    else fitLab(document, window);
   }
 
   return {
@@ -90,6 +94,7 @@ export function createClassroom(page) {
     destroy() {
       stop();
       events.removeAll();
+      unwatch();
     },
     listeners: events,
     /** Whether the auto-advance runs (for tests). */
@@ -97,7 +102,10 @@ export function createClassroom(page) {
   };
 }
 
-/** The keys, a pointer anywhere (it pauses the auto-advance), the bar's buttons, the header's button, a resize. */
+/**
+ * The keys, a pointer anywhere (it pauses the auto-advance), the bar's buttons, the header's
+ * button, a resize of the window or of the lab. Returns the function that ends the lab's watch.
+ */
 function listen(events, { page, on, act, run, pause, enter, fullscreen }) {
   const { document, window } = page.dom;
   // Capture: the mode's keys are taken before the page's own ←/→ (controller/step-nav.js) and the
@@ -110,8 +118,11 @@ function listen(events, { page, on, act, run, pause, enter, fullscreen }) {
       const action = classroomAction(event, placeOf(event.target));
       if (run.playing && action !== 'play') pause();
       if (!action || (action === 'leave' && !page.$('cell-explain').hidden)) return; // Escape closes the popover first
+      // A lab's page keys scroll it, as the browser's own; on a blank screen they bring the lab back.
+      if (!actsIn(page.state.view, action) && !run.blank) return;
       event.preventDefault();
-      act(action);
+      if (actsIn(page.state.view, action)) act(action);
+      else act('blank');
     },
     { capture: true },
   );
@@ -130,6 +141,16 @@ function listen(events, { page, on, act, run, pause, enter, fullscreen }) {
   };
   events.on(window, 'resize', refit);
   if (document.fonts) events.on(document.fonts, 'loadingdone', refit);
+  // A lab draws on its own time (a run's progress, a chart once its numbers come): the cue that
+  // says there is more below, and the width, are measured again when the lab's size changes.
+  // Returns the watch's end, for destroy().
+  if (!window.ResizeObserver) return () => {};
+  // At the next frame: a new type size inside the observer's own call would resize what it watches.
+  const watch = new window.ResizeObserver(() => {
+    if (on() && page.state.view !== 'steps') window.requestAnimationFrame(refit);
+  });
+  watch.observe(page.$('lab-body'));
+  return () => watch.disconnect();
 }
 
 /**

@@ -1,11 +1,12 @@
 // The classroom mode on screen: the classes on <html> that styles/classroom.css reads (the stage
-// only, in large type; a blanked screen), the bar at the foot of the screen (the step, the pace,
-// play / pause with its countdown, full screen, the classroom link, leave) and the header's button.
+// or the lab only, in large type; a blanked screen), the bar at the foot of the screen (the step,
+// the pace, play / pause with its countdown — the stepper's, hidden in a lab by the stylesheet —,
+// full screen, the classroom link, leave) and the header's button.
 // Render only: controller/classroom.js owns what the buttons do.
 
 import { setText } from './dom.js';
 import { stepCount } from '../steps.js';
-import { inClassroom } from '../classroom.js';
+import { inClassroom, pagesSteps } from '../classroom.js';
 
 /**
  * ctx: { state, t, run: { playing, blank, paceText, paceError, status }, fullscreen (the page is
@@ -19,13 +20,15 @@ export function renderClassroomBar(doc, { state, t, run, fullscreen }) {
   const byId = (id) => doc.getElementById(id);
   const button = byId('classroom-button');
   setText(button, t('classroom.button'));
-  if (button.title !== t('classroom.buttonHint')) button.title = t('classroom.buttonHint');
+  const hint = t(state.view === 'steps' ? 'classroom.buttonHint' : 'classroom.labButtonHint');
+  if (button.title !== hint) button.title = hint;
   const bar = byId('classroom-bar');
   if (bar.hidden === on) bar.hidden = !on;
   if (!on) {
     root.classList.remove('classroom-scrolls');
     root.style.removeProperty('--classroom-size');
     root.style.removeProperty('--classroom-bar');
+    root.style.removeProperty('--classroom-chart-room');
     return false;
   }
   setText(byId('classroom-title'), t('classroom.bar'));
@@ -52,7 +55,8 @@ export function renderClassroomBar(doc, { state, t, run, fullscreen }) {
   setText(byId('classroom-copy'), t('classroom.copy'));
   setText(byId('classroom-leave'), t('classroom.leave'));
   setText(byId('classroom-status'), run.blank ? t('classroom.blank') : run.status);
-  setText(byId('classroom-cue'), t('classroom.scrolls'));
+  // The stepper's cue: a step too big for the screen; a lab's: more charts below (views/classroom-fit.js).
+  setText(byId('classroom-cue'), t(pagesSteps(state) ? 'classroom.scrolls' : 'classroom.labMore'));
   return true;
 }
 

@@ -1,8 +1,10 @@
 // The classroom mode's type size: as large as the screen allows, read from the back of a room, and
 // small enough that the step on screen fits above the bar without scrolling. Every size of the
-// stage is in rem, so one number on <html> (--classroom-size, styles/classroom.css) scales it all.
-// A step that does not fit even at the smallest size scrolls, and the page says so (never a
-// silent cut): the bar's cue says so (#classroom-cue). Render only (it measures the layout).
+// stage and of the labs is in rem, so one number on <html> (--classroom-size, styles/classroom.css)
+// scales it all. A step that does not fit even at the smallest size scrolls, and the page says so
+// (never a silent cut): the bar's cue says so (#classroom-cue). A lab is a column of charts that
+// scrolls by design (a clicker's PageDown shows the next): only its width must fit, and the cue
+// says when there is more below. Render only (it measures the layout).
 
 // The largest type: a 1280×720 projector gives about 25 px, a 1920×1080 one about 38 px.
 const largest = (win) => Math.min(win.innerWidth / 50, win.innerHeight / 28);
@@ -60,4 +62,44 @@ export function fitClassroom(doc, win) {
   let size = low * 0.98;
   while (!fitsAt(size) && size > SMALLEST) size = Math.max(SMALLEST, size * 0.95);
   return said(room(doc, win) >= 1);
+}
+
+// Each lab's main chart, the one a class sees first: the cost lab's times, the training lab's loss.
+// (The scale lab's three histograms and the exercise's matrices fit the first screen by their type.)
+const MAIN_CHART = '#cost-chart-time, #train-chart-loss';
+
+/**
+ * The height left for the lab's main chart on the first screen, under what stands above it and
+ * over the bar (--classroom-chart-room, read by styles/classroom.css): the chart is as wide as
+ * that height allows at its proportions, so that it fills the screen and is seen whole.
+ */
+function roomForChart(doc, win, barHeight) {
+  const chart = doc.querySelector(MAIN_CHART);
+  if (!chart) return;
+  const top = chart.getBoundingClientRect().top + win.scrollY;
+  const room = Math.max(win.innerHeight - barHeight - top - 8, 0); // 8 px of air over the bar
+  doc.documentElement.style.setProperty('--classroom-chart-room', `${Math.round(room)}px`);
+}
+
+/**
+ * Sizes a lab's type to the screen: the largest size, a little smaller while anything would make
+ * the page scroll sideways (a long word in a narrow column). The cue says when the lab goes on
+ * below the bar. Returns whether the whole lab is above the bar.
+ */
+export function fitLab(doc, win) {
+  const root = doc.documentElement;
+  const bar = doc.getElementById('classroom-bar');
+  root.style.setProperty('--classroom-bar', `${bar.offsetHeight}px`);
+  const fitsAt = (size) => {
+    root.style.setProperty('--classroom-size', `${size.toFixed(2)}px`);
+    return root.scrollWidth <= win.innerWidth;
+  };
+  let size = Math.max(SMALLEST, largest(win));
+  while (!fitsAt(size) && size > SMALLEST) size = Math.max(SMALLEST, size * 0.95);
+  roomForChart(doc, win, bar.offsetHeight);
+  const lab = doc.getElementById('lab-body').getBoundingClientRect();
+  const whole = lab.bottom + win.scrollY <= win.innerHeight - bar.offsetHeight + 1;
+  root.classList.remove('classroom-scrolls'); // the stepper's: its parts' scrollbars
+  doc.getElementById('classroom-cue').hidden = whole;
+  return whole;
 }

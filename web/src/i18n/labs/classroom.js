@@ -1,5 +1,6 @@
-// The words of the classroom mode (a projector: the stage only, in large type), in both languages
-// side by side: the header's button, the bar at the foot of the screen, what is said on the way.
+// The words of the classroom mode (a projector: the stage only, or a lab's charts, in large type), in
+// both languages side by side: the header's button, the bar at the foot of the screen, what is said
+// on the way.
 export default {
   'zh-CN': {
     'classroom.button': '课堂模式',
@@ -25,6 +26,9 @@ export default {
     'classroom.leave': '退出(Esc)',
     'classroom.keys':
       '→、空格、PageDown:下一步 · ←、PageUp:上一步 · Home / End:第一步 / 最后一步 · P:自动翻页 / 暂停 · F:全屏 · B:黑屏 · Esc:退出',
+    'classroom.labButtonHint': '投影用:只显示这个实验的图表和关键数字,大字号,可全屏;用 PageDown 或翻页笔往下翻',
+    'classroom.labKeys': 'PageDown、空格:往下翻一屏 · PageUp:往上翻 · F:全屏 · B:黑屏 · Esc:退出',
+    'classroom.labMore': '下面还有:按 PageDown 或滚动查看。',
     'classroom.left': '已退出课堂模式。',
     'classroom.blank': '黑屏中:按 B 或任意翻页键回到这一步。',
     'classroom.scrolls': '这一步在这块屏幕上放不下:字已缩小,其余部分可以滚动查看。',
@@ -54,6 +58,10 @@ export default {
     'classroom.leave': 'Leave (Esc)',
     'classroom.keys':
       '→, Space, PageDown: next · ←, PageUp: previous · Home / End: first / last step · P: auto-advance / pause · F: full screen · B: blank · Esc: leave',
+    'classroom.labButtonHint':
+      "For a projector: this lab's charts and key numbers only, in large type, full screen; PageDown or a clicker scrolls down",
+    'classroom.labKeys': 'PageDown, Space: down a screen · PageUp: back up · F: full screen · B: blank · Esc: leave',
+    'classroom.labMore': 'More below: press PageDown or scroll.',
     'classroom.left': 'Left classroom mode.',
     'classroom.blank': 'Screen blanked: press B or any page key to show the step again.',
     'classroom.scrolls': 'This step does not fit this screen: the type is smaller, and the rest scrolls.',
