@@ -1,6 +1,7 @@
 // The hosted build (dist/site) behind `python3 -m http.server`, in Chromium and in Firefox: the
 // first visit caches the page; with the server gone (no network at all), a reload still computes
-// everything and the "下载离线版" link still downloads the offline file; a new build deployed to
+// everything and the "下载离线版" link still downloads the offline file, named attention-playground.html
+// (Firefox: the link the page clicks, as its driver has no download event); a new build deployed to
 // the same place replaces the old cache. The origin may be shared (issue 19): the worker answers
 // only the build's own files, so a neighbour page and a data file with a query string or
 // cache: 'no-store' come from the network, and two builds in two folders keep their caches.
@@ -18,6 +19,31 @@ const buildOf = (page) =>
 const cacheNames = (page) => page.evaluate(() => caches.keys());
 /** The cache of `build` in the folder `scope` (a URL ending in '/'), as web/sw.js names it. */
 const cacheOf = (scope, build) => `attention-playground ${scope} ${build}`;
+
+/**
+ * Run in a page (an init script): each <a download> the page clicks is kept in window.downloads
+ * — its `download` name, its href and, once read, the text behind it — and not followed.
+ */
+const CATCH_DOWNLOADS = () => {
+  window.downloads = [];
+  // The blob behind each blob: URL the page makes (the page's CSP rightly refuses to fetch one).
+  const blobs = new Map();
+  const objectUrl = URL.createObjectURL;
+  URL.createObjectURL = (blob) => {
+    const url = objectUrl(blob);
+    blobs.set(url, blob);
+    return url;
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (!this.hasAttribute('download')) return click.call(this);
+    const saved = { name: this.getAttribute('download'), href: this.href, text: null };
+    window.downloads.push(saved);
+    const blob = blobs.get(this.href);
+    if (!blob) saved.text = '(not a blob of this page)';
+    else blob.text().then((text) => (saved.text = text));
+  };
+};
 
 /** Polls `fn` in the page until it returns true; on timeout fails with what `report` says then. */
 async function waitIn(page, fn, report, what, ms = 20000) {
@@ -267,7 +293,9 @@ inEachEngine((name, driver) => {
   test(`${name}: with the server gone, the "下载离线版" link still gets the offline file`, async () => {
     const dir = deployCopy();
     const server = await pythonServer(dir);
-    const page = await driver.newPage();
+    const page = await driver.newPage(name === 'firefox' ? { initScript: CATCH_DOWNLOADS } : {});
+    // The file as deployed here (a build meanwhile may replace dist/site's).
+    const offlineFile = () => fs.readFileSync(path.join(dir, 'attention-playground.html'), 'utf8');
     try {
       const build = await visit(page, `${server.url}index.html`);
       await server.stop();
@@ -286,10 +314,17 @@ inEachEngine((name, driver) => {
         // Named as the link names it, although it comes from the cache through a blob: URL (whose
         // name would be a UUID).
         assert.equal(download.suggestedFilename(), 'attention-playground.html');
-        assert.equal(
-          fs.readFileSync(await download.path(), 'utf8'),
-          fs.readFileSync('dist/site/attention-playground.html', 'utf8'),
-        );
+        assert.ok(fs.readFileSync(await download.path(), 'utf8') === offlineFile(), 'the deployed file, whole');
+      } else {
+        // Firefox: puppeteer-core's WebDriver BiDi page has no download event (its bidi/ code has
+        // no word of downloads), so the download is caught where the page makes it — the <a download>
+        // it clicks, whose name is the file's name the browser saves under — and its blob is read.
+        await page.click('#offline-link');
+        await page.until(() => window.downloads.length > 0 && window.downloads[0].text !== null);
+        const [saved] = await page.evaluate(() => window.downloads);
+        assert.match(saved.href, /^blob:/, 'from the cache, through a blob: URL (whose own name would be a UUID)');
+        assert.equal(saved.name, 'attention-playground.html');
+        assert.ok(saved.text === offlineFile(), 'the deployed file, whole');
       }
       // The file it points at opens and computes: the offline page (no service worker of its own).
       await page.goto(`${href}#step=9`);
