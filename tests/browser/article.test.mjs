@@ -2,11 +2,17 @@
 // with its section, in the footer, in the printed handout and in the embed dialog's fields; links it
 // when a link is set (hash field article=, https: only) and otherwise names it without a link; and
 // its last step offers the series' next article, 第 4 篇:多头注意力, which opens the heads.
-// Chromium, on the development page (the shipped files' embed footer: embed-reader.test.mjs).
+// Chromium, on the development page (the shipped files' embed footer: embed-reader.test.mjs);
+// the embed dialog's step range (issue 29, item 5) in Chromium and Firefox, on the hosted build.
 
-import { test } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { browserForFile, stepInUrl } from './helpers.mjs';
+import { inEachEngine } from './drivers.mjs';
+import { pythonServer } from './static-server.mjs';
 
 const b = browserForFile();
 const NAME = '《Transformer 由浅入深》系列第 3 篇 · 阶段二「核心机制」';
@@ -76,21 +82,49 @@ test('the last step offers 第 4 篇:多头注意力, which opens "它 是 猫" 
   await page.context().close();
 });
 
-test("the embed dialog's step range is the state's, as the step counter says it: 1…9, 1…11 with heads, more with a loss", async () => {
-  const totals = [];
-  for (const hash of [
-    '#step=2',
-    '#step=2&preset=heads',
-    '#step=2&preset=heads&loss=given&dout=1,0,0,0;0,0,0,0;0,0,0,0',
-  ]) {
-    const page = await b.open(hash);
-    const total = Number(/第 2 \/ (\d+) 步/.exec(await page.textContent('#step-title'))[1]);
-    totals.push(total);
-    await page.click('#embed-button');
-    assert.match(await page.textContent('#embed-fields'), new RegExp(`step=1…${total} 选步骤`), hash);
-    assert.match(await page.textContent('#embed-fields'), /article=https:\/\/…/);
-    await page.context().close();
-  }
-  assert.deepEqual(totals.slice(0, 2), [9, 11]);
-  assert.ok(totals[2] > 11, `with a loss: ${totals[2]} steps`);
+// The embed dialog's step range, in Chromium and Firefox: the hosted build (dist/site, copied, as
+// a build meanwhile may replace it) behind python's http.server, where the dialog gives its snippet
+// (the offline file, a file: page, has none to give).
+inEachEngine((name, driver) => {
+  let site;
+  let server;
+  before(async () => {
+    site = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-site-'));
+    fs.cpSync('dist/site', site, { recursive: true });
+    server = await pythonServer(site);
+  });
+  after(async () => {
+    await server?.stop();
+    if (site) fs.rmSync(site, { recursive: true, force: true });
+  });
+
+  test(`${name}: the embed dialog's step range is the state's, as the step counter says it: 1…9, 1…11 with heads, more with a loss`, async () => {
+    const totals = [];
+    for (const hash of [
+      '#step=2',
+      '#step=2&preset=heads',
+      '#step=2&preset=heads&loss=given&dout=1,0,0,0;0,0,0,0;0,0,0,0',
+    ]) {
+      const page = await driver.newPage();
+      await page.goto(`${server.url}index.html${hash}`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+      const title = await page.evaluate(() => document.getElementById('step-title').textContent);
+      const total = Number(/第 2 \/ (\d+) 步/.exec(title)?.[1]);
+      totals.push(total);
+      await page.click('#embed-button');
+      await page.until(() => Boolean(document.getElementById('embed-fields')?.textContent));
+      const fields = await page.evaluate(() => document.getElementById('embed-fields').textContent);
+      assert.match(fields, new RegExp(`step=1…${total} 选步骤`), hash);
+      assert.match(fields, /article=https:\/\/…/);
+      // (Firefox asks an http page for /favicon.ico, which the build does not ship: not this test's.)
+      assert.deepEqual(
+        page.problems.filter((p) => !/favicon\.ico/.test(p)),
+        [],
+        hash,
+      );
+      await page.closeAll();
+    }
+    assert.deepEqual(totals.slice(0, 2), [9, 11]);
+    assert.ok(totals[2] > 11, `with a loss: ${totals[2]} steps`);
+  });
 });
