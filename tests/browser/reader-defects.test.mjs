@@ -4,7 +4,9 @@
 //  - on the AV step's word lines each weight beside its line, crossed by no line;
 //  - the classroom pace field as wide as its placeholder ("留空:不自动翻页", not "留空:不");
 //  - the dark theme's §3 choosers (q_i, k_j) readable: no serious axe finding on that step;
-//  - at d_k = 256 the training lab's W_Q / W_K heatmaps with tick labels that do not overlap.
+//  - at d_k = 256 the training lab's W_Q / W_K heatmaps with tick labels that do not overlap;
+//  - the training lab's legend only in the race, each swatch with its run's name (one run showed
+//    an orange swatch without a word).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -168,6 +170,36 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, []);
     } finally {
       await page.closeAll();
+    }
+  });
+
+  test(`${name}: the training lab's legend: none beside one run (no swatch without a word), both runs named in the race`, async () => {
+    // Every legend swatch drawn, with the words beside it.
+    const legend = (page) =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('#train-legend li')]
+          .filter(
+            (li) => li.getClientRects().length > 0 && li.querySelector('.train-swatch').getClientRects().length > 0,
+          )
+          .map((li) => li.textContent.trim()),
+      );
+    const drawn = (page) => page.until(() => Boolean(document.getElementById('train-chart-loss')), undefined, 60000);
+    const one = await openOfflineFile(driver, '#view=train-lab&lang=en');
+    try {
+      await drawn(one);
+      assert.deepEqual(await legend(one), [], 'one run: its colour needs no legend');
+      assert.deepEqual(one.problems, []);
+    } finally {
+      await one.closeAll();
+    }
+    const race = await openOfflineFile(driver, '#view=train-lab&lang=en&trainscale=race');
+    try {
+      await drawn(race);
+      await race.until(() => !document.getElementById('train-legend').hidden);
+      assert.deepEqual(await legend(race), ['÷√dₖ', 'unscaled']);
+      assert.deepEqual(race.problems, []);
+    } finally {
+      await race.closeAll();
     }
   });
 });
