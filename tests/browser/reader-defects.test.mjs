@@ -6,7 +6,8 @@
 //  - the dark theme's §3 choosers (q_i, k_j) readable: no serious axe finding on that step;
 //  - at d_k = 256 the training lab's W_Q / W_K heatmaps with tick labels that do not overlap;
 //  - the training lab's legend only in the race, each swatch with its run's name (one run showed
-//    an orange swatch without a word).
+//    an orange swatch without a word);
+//  - every view (the stepper and the four labs) without an axe finding, in the light and the dark theme.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -202,4 +203,31 @@ inEachEngine((name, driver) => {
       await race.closeAll();
     }
   });
+
+  // Issue 29, item 5: "contrast (axe on every view in dark and light)". The stepper's every step is
+  // swept in Chromium (a11y.test.mjs); here each view, in each theme, in this engine too.
+  for (const theme of ['light', 'dark'])
+    test(`${name}: axe finds nothing on every view in the ${theme} theme`, async () => {
+      for (const [view, ready] of [
+        ['steps', '#stage-body figure.matrix'],
+        ['scale-lab', '.sl-hists svg'],
+        ['cost-lab', '#cost-chart-time'],
+        ['exercise', '.ex-figures figure.matrix'],
+        ['train-lab', '#train-chart-loss'],
+      ]) {
+        const page = await openOfflineFile(driver, `#view=${view}&theme=${theme}&step=3`);
+        try {
+          await page.until((selector) => Boolean(document.querySelector(selector)), ready, 60000);
+          assert.equal(
+            await page.evaluate(() => document.documentElement.dataset.theme),
+            theme,
+            'the theme of the link',
+          );
+          assert.deepEqual(await axeViolations(page), [], `${view}, ${theme}`);
+          assert.deepEqual(page.problems, []);
+        } finally {
+          await page.closeAll();
+        }
+      }
+    });
 });
