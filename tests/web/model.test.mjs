@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import createAttention from '../../wasm/attention.mjs';
 import { computeModel, stepOptions, totals, largestDifference, COMPARED } from '../../web/src/model.js';
-import { defaultState, choosePreset, setCell, switchMode, setOption } from '../../web/src/state.js';
+import { defaultState, choosePreset, setCell, switchMode, setOption, setLoss } from '../../web/src/state.js';
 import { toRows } from '../../web/src/matrix.js';
 
 let engine;
@@ -122,6 +122,35 @@ test("the article's own hand computation (§7): exp without the max gives 2.028 
     undefined,
     "the naive softmax is already the article's way",
   );
+});
+
+test("the article's exp (§7) is computed when a view first reads it, once, with or without a loss", () => {
+  // The engine with its calls of the naive softmax counted: the page's own path is the stable one.
+  let naiveCalls = 0;
+  const counting = Object.create(engine, {
+    attentionSteps: {
+      value: (args) => {
+        if (args.stable === false) naiveCalls++;
+        return engine.attentionSteps(args);
+      },
+    },
+  });
+  for (const state of [
+    defaultState(),
+    setLoss(defaultState(), 'mse', {
+      v: [
+        [1, 0],
+        [0, 1],
+      ],
+    }),
+  ]) {
+    naiveCalls = 0;
+    const m = computeModel(counting, state, { article: true });
+    assert.equal(naiveCalls, 0, 'not while the model is computed');
+    assert.ok(Math.abs(m.article.exps.data[0] - Math.exp(Math.SQRT1_2)) < 1e-5, 'e^0.7071 ≈ 2.028');
+    assert.equal(m.article, m.article, 'the same numbers at every read');
+    assert.equal(naiveCalls, 1);
+  }
 });
 
 test("the weights' totals come from the model: each row of A sums to 1, each column of a column softmax", () => {

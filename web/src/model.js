@@ -40,7 +40,8 @@ function withBackward(engine, state, model) {
   const counts = Object.fromEntries(
     BACKWARD_FIELDS.filter((name) => back[name]).map((name) => [name, nonFinite(back[name])]),
   );
-  return { ...model, ...back, nonFinite: { ...model.nonFinite, ...counts } };
+  // Added to the model itself, not spread into a copy: a spread would read `article` (articleExps).
+  return Object.assign(model, back, { nonFinite: { ...model.nonFinite, ...counts } });
 }
 
 /** The forward pass: every intermediate of the article's steps (computeModel's list). */
@@ -62,14 +63,28 @@ function forwardModel(engine, state, { path = DEFAULTS.path, article = false }) 
   // From X, Q, K and V are computed too (X·W may overflow, ∞ − ∞ is NaN): their cells count as
   // the core's own count does, so that the notice can name step 2 (non-finite.js).
   if (state.mode === 'x') model.nonFinite = { ...steps.nonFinite, q: nonFinite(q), k: nonFinite(k), v: nonFinite(v) };
-  if (article && state.softmax === 'stable') model.article = articleExps(engine, { q, k, v, ...options });
+  if (article && state.softmax === 'stable') articleExps(model, engine, { q, k, v, ...options });
   return model;
 }
 
-/** The article's own exp without the max (§7), on the same Q, K, V and options. */
-function articleExps(engine, args) {
-  const naive = engine.attentionSteps({ ...args, stable: false });
-  return { exps: naive.exps, rowSum: naive.rowSum, weights: naive.weights };
+/**
+ * The article's own exp without the max (§7), on the same Q, K, V and options, as model.article:
+ * computed when something first reads it (the exp and sum steps' figures, shown or built ahead by
+ * the stage), then kept. Only those two steps show it, and computing it with every edit was a
+ * second attentionSteps call on each, at n = 64 a sixth of the edit's script.
+ */
+function articleExps(model, engine, args) {
+  let kept = null;
+  Object.defineProperty(model, 'article', {
+    enumerable: true,
+    get() {
+      if (!kept) {
+        const { exps, rowSum, weights } = engine.attentionSteps({ ...args, stable: false });
+        kept = { exps, rowSum, weights };
+      }
+      return kept;
+    },
+  });
 }
 
 /**
@@ -119,7 +134,7 @@ function multiHeadModel(engine, state, m, { path, article }) {
     projected: result.nonFinite.output,
   };
   if (article && state.softmax === 'stable')
-    model.article = articleExps(engine, { q: shown.q, k: shown.k, v: shown.v, ...options });
+    articleExps(model, engine, { q: shown.q, k: shown.k, v: shown.v, ...options });
   return model;
 }
 

@@ -16,10 +16,9 @@ export function createEngineCalls(page) {
 
   /**
    * Every intermediate of `next` on the chosen path, and the article's own exp without the max
-   * (§7, shown beside the page's on the exp and sum steps): computed with the rest, not on arrival
-   * at those steps, so that the stage can build any step ahead while the reader reads
-   * (views/stage.js). With the reference path, the SIMD path is computed too, for the difference
-   * the page shows.
+   * (§7, shown beside the page's on the exp and sum steps: model.js computes it when those steps
+   * first read it, shown or built ahead while the reader reads, views/stage.js). With the
+   * reference path, the SIMD path is computed too, for the difference the page shows.
    */
   function compute(next) {
     const { model, state, engine } = page;
