@@ -7,11 +7,13 @@
 //  - at d_k = 256 the training lab's W_Q / W_K heatmaps with tick labels that do not overlap;
 //  - the training lab's legend only in the race, each swatch with its run's name (one run showed
 //    an orange swatch without a word);
-//  - every view (the stepper and the four labs) without an axe finding, in the light and the dark theme.
+//  - every view (the stepper and the four labs) without an axe finding, in the light and the dark theme;
+//  - the zh popover headings of "它 是 猫" naming a word as “猫” (not 第 “猫” 个词), a cell on every step
+//    (every kind of heading, numbered and worded: tests/web/explain-headings.test.mjs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, stepInUrl } from './drivers.mjs';
 import { axeViolations } from './helpers.mjs';
 
 /** True when two DOMRect-like boxes overlap by more than half a pixel each way. */
@@ -230,4 +232,33 @@ inEachEngine((name, driver) => {
         }
       }
     });
+
+  test(`${name}: the zh popover headings with the words of "它 是 猫" name a word as “猫”, on every step`, async () => {
+    const page = await openOfflineFile(driver, '#preset=cat&step=1');
+    try {
+      const headings = [];
+      for (let step = 1; step <= 9; step++) {
+        if (step > 1) await page.evaluate((n) => (location.hash = `#preset=cat&step=${n}`), step);
+        await stepInUrl(page, step);
+        // The step's last cell that expands (the third word's row, where it has rows of words).
+        const picked = await page.evaluate(() => {
+          const cells = [...document.querySelectorAll('#stage-body td.pick')].filter((td) => !td.closest('.kept'));
+          cells.at(-1)?.click();
+          return cells.length;
+        });
+        if (!picked) continue;
+        await page.until(() => !document.getElementById('cell-explain').hidden);
+        headings.push(await page.evaluate(() => document.getElementById('explain-title').textContent));
+        await page.keyboard.press('Escape'); // the next step's cell opens its own
+        await page.until(() => document.getElementById('cell-explain').hidden);
+      }
+      assert.equal(headings.length, 8, 'every step but the first (X, which is typed) has cells that expand');
+      // "第 "猫" 个词的输出" was the defect: a word's name inside 第 … 个词.
+      for (const heading of headings) assert.doesNotMatch(heading, /第 “|” 个词|词 “|词 第|第 第/, heading);
+      assert.equal(headings.at(-1), '“猫”的输出,第 4 维:按权重混合各词的 Value');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+    }
+  });
 });
