@@ -6,7 +6,7 @@
 
 import { h, setText } from './dom.js';
 import { scrollCue } from './scroll-cue.js';
-import { matrixFormat } from '../format.js';
+import { matrixFormat, matrixForm } from '../format.js';
 import { cellStyle, scaleFor, KIND_OF } from '../colors.js';
 import { at } from '../matrix.js';
 
@@ -23,27 +23,50 @@ export const LINE_WIDTH = 14; // px: the stroke of a weight of 1; a weight w is 
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 const wordOf = (tokens, i) => tokens?.[i] ?? String(i + 1);
 
-/** A row of values as coloured cells (filled by fillValues): numbers, or a strip when long. */
+/**
+ * A row of values as coloured cells (filled by fillValues): numbers, or a strip when long. It
+ * remembers what each cell shows, so that a fill writes only the cells whose value looks different.
+ */
 function valueRow(count) {
   const wide = count > WIDE;
-  return h(
+  const el = h(
     'span',
     { class: `mix-values${wide ? ' strip' : ''}` },
     Array.from({ length: count }, () => h('span', { class: 'mix-cell' })),
   );
+  return { el, wide, looks: null, values: [] };
 }
 
-/** Writes values into a valueRow's cells, on the colour scale of the whole matrix they come from. */
-function fillValues(row, values, whole, kind, { digits, theme }) {
+/**
+ * How the cells of one matrix look: one colour scale and one number form for all of them, and a
+ * key that is the same exactly when two looks write and colour every value the same.
+ */
+function looksOf(whole, kind, { digits, theme }) {
   const scale = scaleFor(whole.data, kind);
-  const format = matrixFormat(whole.data, digits);
-  const wide = values.length > WIDE;
+  return {
+    scale,
+    format: matrixFormat(whole.data, digits),
+    theme,
+    key: [scale.kind, scale.max, matrixForm(whole.data), digits, theme].join(' '),
+  };
+}
+
+/**
+ * Writes values into a valueRow's cells, as `looks` (looksOf the whole matrix they come from). An
+ * edit from X changes one row of V: while V's scale and form stay, the other rows' cells already
+ * show their values and are left alone (neither formatted nor written again).
+ */
+function fillValues(row, values, looks) {
+  const same = row.looks === looks.key;
+  row.looks = looks.key;
   values.forEach((value, k) => {
-    const cell = row.children[k];
-    const text = format(value);
-    if (wide) cell.title = text;
+    if (same && Object.is(row.values[k], value)) return;
+    row.values[k] = value;
+    const text = looks.format(value);
+    const { bg, fg } = cellStyle(value, looks.scale, looks.theme);
+    const cell = row.el.children[k];
+    if (row.wide) cell.title = text;
     else setText(cell, text);
-    const { bg, fg } = cellStyle(value, scale, theme);
     cell.style.backgroundColor = bg;
     cell.style.color = fg;
   });
@@ -100,42 +123,55 @@ function listedRows(weights) {
         .sort((a, b) => a - b);
 }
 
-/** Builds the mix's elements for `listed` rows; fillMix writes the numbers. */
-function buildMix({ state, model, t, tokens, row, onRow }, listed) {
+/** The mix's line for row j of V: its word, its weight (filled by fillMix) × its values. */
+function vRow(j, tokens, cols) {
+  const bar = h('span', { class: 'wbar' });
+  const num = h('span', { class: 'wnum' });
+  const values = valueRow(cols);
+  const el = h(
+    'tr',
+    { dataset: { j } },
+    h('th', { scope: 'row' }, wordOf(tokens, j)),
+    h('td', { class: 'weight' }, h('span', { class: 'wtrack' }, bar), num),
+    h('td', { class: 'op', 'aria-hidden': 'true' }, '×'),
+    h('td', {}, h('span', { class: 'sr-only' }, `v${j + 1} = `), values.el),
+  );
+  return { el, bar, num, values };
+}
+
+/**
+ * Builds the mix's elements: the recipe, the table (its rows of V are added by fillMix, which
+ * writes the numbers) and the output row; `count` rows of V are listed.
+ */
+function buildMix({ model, t, tokens, row, onRow }, count) {
   const n = model.weights.rows;
   const i = row ?? 0;
-  const recipe = h(
-    'div',
-    { class: 'recipe', 'aria-hidden': 'true' },
-    Array.from({ length: n }, () => h('span', { class: 'share' })),
-  );
-  const rows = listed.map((j) => {
-    const bar = h('span', { class: 'wbar' });
-    const num = h('span', { class: 'wnum' });
-    const values = valueRow(model.v.cols);
-    return {
-      j,
-      bar,
-      num,
-      values,
-      el: h(
-        'tr',
-        { dataset: { j } },
-        h('th', { scope: 'row' }, wordOf(tokens, j)),
-        h('td', { class: 'weight' }, h('span', { class: 'wtrack' }, bar), num),
-        h('td', { class: 'op', 'aria-hidden': 'true' }, '×'),
-        h('td', {}, h('span', { class: 'sr-only' }, `v${j + 1} = `), values),
-      ),
-    };
-  });
+  const recipe = {
+    el: h(
+      'div',
+      { class: 'recipe', 'aria-hidden': 'true' },
+      Array.from({ length: n }, () => h('span', { class: 'share' })),
+    ),
+    looks: null,
+    values: [],
+  };
   const output = valueRow(model.output.cols);
+  const sum = h(
+    'tr',
+    { class: 'sum' },
+    h('th', { scope: 'row' }, '='),
+    h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))),
+    h('td', {}),
+    h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output.el),
+  );
+  const body = h('tbody', {}, sum);
   const el = h(
     'section',
     { class: 'mix', 'aria-labelledby': 'mix-title' },
     h('h3', { id: 'mix-title' }, t('mix.title', { word: tokens ? `“${tokens[i]}”` : t('mix.wordN', { i: i + 1 }) })),
     h('p', { class: 'note' }, t('mix.text')),
     rowPicker({ n, tokens, row: i, onRow, t, idPrefix: 'mix-' }),
-    recipe,
+    recipe.el,
     // Focusable: a keyboard can scroll a long row of V on a narrow screen, its edge faded (scroll-cue.js).
     scrollCue(
       h(
@@ -156,56 +192,80 @@ function buildMix({ state, model, t, tokens, row, onRow }, listed) {
               h('th', { scope: 'col' }, t('mix.value')),
             ),
           ),
-          h(
-            'tbody',
-            {},
-            rows.map((r) => r.el),
-            h(
-              'tr',
-              { class: 'sum' },
-              h('th', { scope: 'row' }, '='),
-              h('td', { class: 'weight' }, h('span', { class: 'wnum' }, t('mix.total'))),
-              h('td', {}),
-              h('td', {}, h('span', { class: 'sr-only' }, `output${i + 1} = `), output),
-            ),
-          ),
+          body,
         ),
       ),
     ),
-    n > listed.length
-      ? h('p', { class: 'note' }, t('mix.more', { shown: listed.length, count: n - listed.length }))
-      : null,
+    n > count ? h('p', { class: 'note' }, t('mix.more', { shown: count, count: n - count })) : null,
   );
-  return { el, recipe, rows, output };
+  // rows: every row of V listed so far, by j, kept with the numbers it shows
+  return { el, recipe, body, sum, rows: new Map(), output };
 }
 
-/** Writes row i's numbers into a built mix: the recipe's shares, the weights, V's rows, the output. */
-function fillMix(parts, { state, model, tokens, row, theme }) {
+/** Cuts the recipe bar into the words' shares of row i (`weights`), written as A's `looks`. */
+function fillRecipe(recipe, weights, looks, tokens) {
+  const same = recipe.looks === looks.key;
+  recipe.looks = looks.key;
+  weights.forEach((w, j) => {
+    if (same && Object.is(recipe.values[j], w)) return;
+    recipe.values[j] = w;
+    const share = Number.isFinite(w) ? Math.max(0, w) : 0;
+    const text = looks.format(w);
+    const { bg, fg } = cellStyle(w, looks.scale, looks.theme);
+    const piece = recipe.el.children[j];
+    Object.assign(piece.style, { backgroundColor: bg, color: fg, flexGrow: String(share) });
+    piece.textContent = share >= 0.12 ? `${wordOf(tokens, j)} ${text}` : '';
+    piece.title = `${wordOf(tokens, j)}: ${text}`;
+  });
+}
+
+/**
+ * Puts the lines of the `listed` rows of V in the table, in sentence order, before the sum: each
+ * row's own line, made the first time it is listed and kept, so that a row still listed after an
+ * edit keeps its numbers (a new heaviest row moves the others, it does not rewrite them). Returns
+ * the lines, in order.
+ */
+function placeRows(parts, listed, tokens, cols) {
+  const lines = listed.map((j) => {
+    if (!parts.rows.has(j)) parts.rows.set(j, vRow(j, tokens, cols));
+    return parts.rows.get(j);
+  });
+  const wanted = new Set(lines.map((line) => line.el));
+  for (const el of [...parts.body.children]) if (el !== parts.sum && !wanted.has(el)) el.remove();
+  lines.forEach((line, slot) => {
+    if (parts.body.children[slot] !== line.el) parts.body.insertBefore(line.el, parts.body.children[slot]);
+  });
+  return lines;
+}
+
+/**
+ * Writes row i's numbers into a built mix: the recipe's shares, which rows of V are listed
+ * (`listed`, one per row of the mix) with their words and weights, V's rows, the output. What
+ * already shows the same is not written again.
+ */
+function fillMix(parts, { state, model, tokens, row, theme }, listed) {
   const i = row ?? 0;
   const view = { digits: state.digits, theme };
   const weights = rowOf(model.weights, i);
-  const fa = matrixFormat(model.weights.data, state.digits);
-  const scale = scaleFor(model.weights.data, 'seq');
-  weights.forEach((w, j) => {
-    const piece = parts.recipe.children[j];
-    const share = Number.isFinite(w) ? Math.max(0, w) : 0;
-    const { bg, fg } = cellStyle(w, scale, theme);
-    Object.assign(piece.style, { backgroundColor: bg, color: fg, flexGrow: String(share) });
-    piece.textContent = share >= 0.12 ? `${wordOf(tokens, j)} ${fa(w)}` : '';
-    piece.title = `${wordOf(tokens, j)}: ${fa(w)}`;
+  const a = looksOf(model.weights, 'seq', view);
+  const fa = a.format;
+  fillRecipe(parts.recipe, weights, a, tokens);
+  const v = looksOf(model.v, KIND_OF.v, view);
+  placeRows(parts, listed, tokens, model.v.cols).forEach((r, slot) => {
+    const j = listed[slot];
+    const width = `${Math.max(0, Math.min(1, weights[j] || 0)) * 100}%`;
+    if (r.bar.style.width !== width) r.bar.style.width = width;
+    setText(r.num, fa(weights[j]));
+    fillValues(r.values, rowOf(model.v, j), v);
   });
-  for (const { j, bar, num, values } of parts.rows) {
-    bar.style.width = `${Math.max(0, Math.min(1, weights[j] || 0)) * 100}%`;
-    num.textContent = fa(weights[j]);
-    fillValues(values, rowOf(model.v, j), model.v, KIND_OF.v, view);
-  }
-  fillValues(parts.output, rowOf(model.output, i), model.output, KIND_OF.output, view);
+  fillValues(parts.output, rowOf(model.output, i), looksOf(model.output, KIND_OF.output, view));
 }
 
 /**
  * output_i = Σ_j A_ij v_j, drawn: the recipe bar, the weighted rows of V, the output row. Returns
- * a renderer that keeps its elements while only the numbers change (an edit repaints, a new row or
- * language rebuilds).
+ * a renderer that keeps its elements while only the numbers change: an edit writes the cells whose
+ * numbers changed, and when it changes which rows of V weigh most (above LISTED words) the rows
+ * listed are renamed in place; a new row, size, word or language rebuilds.
  */
 export function mixView() {
   let key = null;
@@ -218,14 +278,14 @@ export function mixView() {
       ctx.theme,
       ctx.tokens,
       ctx.row,
+      ctx.model.weights.rows,
       ctx.model.v.cols,
-      listed,
     ]);
     if (next !== key) {
       key = next;
-      parts = buildMix(ctx, listed);
+      parts = buildMix(ctx, listed.length);
     }
-    fillMix(parts, ctx);
+    fillMix(parts, ctx, listed);
     return parts.el;
   };
 }
