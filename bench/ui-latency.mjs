@@ -27,6 +27,9 @@
 //    (performance.now() in the page), three ways (COLD_WAYS): the hosted build, the offline file,
 //    the development page. `node bench/ui-latency.mjs --cold [--runs=N] [--compare=DIR]` measures
 //    only this, printed, and with --compare alternates with another build (DIR/dist, DIR/web).
+// `node bench/ui-latency.mjs --wide [--runs=N] [--compare=DIR[,DIR…]]` measures only the edits at
+// n = 64, d_k = d_v = 64 (WIDE), N fresh pages of each, printed; with --compare each page of this
+// build is followed by one of each DIR/web, so that all meet the same load.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,29 +65,36 @@ const WORK = new Set([
 
 /**
  * Runs `run` in `page` under a trace; `run` marks each measured event with performance.mark(name)
- * just before it. Returns, by mark, the ms of main-thread work from the mark to the next Paint.
+ * just before it. Returns, by mark, the ms of main-thread work from the mark to the next Paint:
+ * `wall`, as the clock on the wall runs (what a reader waits), and `cpu`, the main thread's own
+ * time on a core (the trace's thread time). On a shared machine at a load above its cores the
+ * thread waits for a core in the middle of its work: wall grows with the load, cpu hardly does.
  */
 async function frameWork(page, run, arg) {
-  await b.browser.startTracing(page, { categories: TRACE });
+  const browser = page.context().browser();
+  await browser.startTracing(page, { categories: TRACE });
   await page.evaluate(run, arg);
-  const events = JSON.parse((await b.browser.stopTracing()).toString()).traceEvents;
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && e.name.startsWith('m:'));
-  const out = new Map();
+  const out = { wall: new Map(), cpu: new Map() };
   for (const mark of marks) {
     const thread = events
       .filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X' && e.ts >= mark.ts)
       .sort((x, y) => x.ts - y.ts);
     const paint = thread.find((e) => e.name === 'Paint');
     if (!paint) throw new Error(`no frame painted after ${mark.name}`);
-    let total = 0;
+    let wall = 0;
+    let cpu = 0;
     let until = 0; // the end of the last counted event: nested ones are inside it
     for (const e of thread) {
       if (e.ts >= paint.ts) break;
       if (!WORK.has(e.name) || e.ts < until) continue;
-      total += e.dur;
+      wall += e.dur;
+      cpu += e.tdur ?? e.dur;
       until = e.ts + e.dur;
     }
-    out.set(mark.name.slice(2), total / 1000);
+    out.wall.set(mark.name.slice(2), wall / 1000);
+    out.cpu.set(mark.name.slice(2), cpu / 1000);
   }
   return out;
 }
@@ -107,13 +117,21 @@ const HEADS_ONLY = process.argv.includes('--heads');
 // `--cold`: only the cold starts, printed (the .md is not written); `--compare=DIR` adds another
 // build (DIR/dist and DIR/web, e.g. a copy made before a change), measured in turn with this one.
 const COLD_ONLY = process.argv.includes('--cold');
-// `--wide`: only the edits at n = 64, d_k = d_v = 64 (WIDE), printed.
+// `--wide`: only the edits at n = 64, d_k = d_v = 64 (WIDE), printed (with --compare, in turn with another build).
 const WIDE_ONLY = process.argv.includes('--wide');
-const COMPARE = process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length);
+// Other builds to measure in turn with this one, each a folder with web/ (and dist/ for --cold),
+// comma-separated: --compare=DIR[,DIR…]. Each is named by its folder in what is printed.
+const COMPARE = (process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length) ?? '')
+  .split(',')
+  .filter(Boolean);
+const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? 0) || null;
 
-/** ${REPS} edits of X[0][0] on the page at `hash`, as typing does: the main thread's ms for each. */
-async function editTimes(hash) {
-  const page = await b.open(hash, { reducedMotion: 'no-preference' });
+/**
+ * ${REPS} edits of X[0][0] on the page at `hash`, as typing does: the main thread's ms for each.
+ * `opened`: the browser and server of the build measured (openBrowser's).
+ */
+async function editTimes(hash, opened = b) {
+  const page = await opened.open(hash, { reducedMotion: 'no-preference' });
   const work = await frameWork(
     page,
     async ({ warmup, reps }) => {
@@ -132,7 +150,7 @@ async function editTimes(hash) {
     { warmup: WARMUP, reps: REPS },
   );
   if (page.problems.length) throw new Error(page.problems.join('\n'));
-  return { page, times: [...work.values()] };
+  return { page, times: [...work.wall.values()], cpu: [...work.cpu.values()] };
 }
 
 /** Multi-head attention, h = 4 at n = 16: edits on three steps, and a reader's first pass 1 → 11. */
@@ -161,8 +179,8 @@ async function measureHeads() {
       },
       { read: READ_MS },
     );
-    out.reading.push(...work.values());
-    for (const [step, t] of work) out.byStep.set(step, [...(out.byStep.get(step) ?? []), t]);
+    out.reading.push(...work.wall.values());
+    for (const [step, t] of work.wall) out.byStep.set(step, [...(out.byStep.get(step) ?? []), t]);
     if (page.problems.length) throw new Error(page.problems.join('\n'));
     await page.context().close();
   }
@@ -246,18 +264,51 @@ const summary = ({ times, loads }) =>
 
 /** ${REPS} edits of X[0][0] at n, d_k = d_v = dk on `step`: recorded in `edits` and printed. */
 async function measureEdit(n, step, what, dk = D) {
-  const { page, times } = await editTimes(hashFor(n, step, dk));
+  const { page, times, cpu } = await editTimes(hashFor(n, step, dk));
   info ||= await page.evaluate(
     () =>
       `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent}; ${document.getElementById('engine-build').textContent}`,
   );
   const cells = await page.locator('#stage-body figure[data-name] td.c').count();
   const canvases = await page.locator('#stage-body figure[data-name] canvas').count();
-  edits.push({ n, dk, step, what, cells, canvases, times });
+  edits.push({ n, dk, step, what, cells, canvases, times, cpu });
   console.log(
-    `edit n=${n} d_k=d_v=${dk} step ${step}: ${ms(median(times))} ms to the painted frame (median of ${REPS}; load ${os.loadavg()[0].toFixed(1)})`,
+    `edit n=${n} d_k=d_v=${dk} step ${step}: ${ms(median(times))} ms to the painted frame, ${ms(median(cpu))} ms on a core (medians of ${REPS}; load ${os.loadavg()[0].toFixed(1)})`,
   );
   await page.context().close();
+}
+
+/**
+ * The edits at n = 64, d_k = d_v = 64 (WIDE) on each step of STEPS, `runs` fresh pages each, with
+ * --compare each page followed by one of each other build: printed, by build and step, the median of
+ * the pages' medians, their spread and the load average at each page.
+ */
+async function wideEdits(runs) {
+  const builds = { this: b };
+  for (const dir of COMPARE) builds[dir] = await openBrowser({ root: path.join(dir, 'web') });
+  const out = {};
+  try {
+    for (let r = 0; r < runs; r++)
+      for (const [step] of STEPS)
+        for (const [label, opened] of Object.entries(builds)) {
+          const entry = ((out[label] ??= {})[step] ??= { medians: [], cpus: [], loads: [] });
+          entry.loads.push(os.loadavg()[0]);
+          const { page, times, cpu } = await editTimes(hashFor(WIDE.n, step, WIDE.dk), opened);
+          await page.context().close();
+          entry.medians.push(median(times));
+          entry.cpus.push(median(cpu));
+          console.log(
+            `run ${r + 1}, ${label}, step ${step}: ${ms(median(times))} ms, ${ms(median(cpu))} ms on a core (medians of ${REPS})`,
+          );
+        }
+  } finally {
+    for (const dir of COMPARE) await builds[dir]?.close();
+  }
+  for (const [label, bySteps] of Object.entries(out))
+    for (const [step, { medians, cpus, loads }] of Object.entries(bySteps))
+      console.log(
+        `edit n=${WIDE.n} d_k=d_v=${WIDE.dk} step ${step}, ${label}: median ${ms(median(medians))} ms (${medians.map(ms).join(', ')}), on a core ${ms(median(cpus))} ms (${cpus.map(ms).join(', ')}), of ${medians.length} pages; load ${loads.map((x) => x.toFixed(1)).join(', ')}`,
+      );
 }
 
 const loadBefore = os.loadavg()[0];
@@ -277,15 +328,14 @@ let heads;
 try {
   if (COLD_ONLY) {
     const builds = { this: THIS };
-    if (COMPARE) builds.compared = { dist: path.join(COMPARE, 'dist'), web: path.join(COMPARE, 'web') };
-    const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? COLD_RUNS);
-    for (const [label, ways] of Object.entries(await coldStarts(builds, runs)))
+    for (const dir of COMPARE) builds[dir] = { dist: path.join(dir, 'dist'), web: path.join(dir, 'web') };
+    for (const [label, ways] of Object.entries(await coldStarts(builds, RUNS ?? COLD_RUNS)))
       for (const [way, entry] of Object.entries(ways)) console.log(`cold start, ${label}, ${way}: ${summary(entry)}`);
     await b.close();
     process.exit(0);
   }
   if (WIDE_ONLY) {
-    for (const [step, what] of STEPS) await measureEdit(WIDE.n, step, what, WIDE.dk);
+    await wideEdits(RUNS ?? 1);
     await b.close();
     process.exit(0);
   }
@@ -321,7 +371,7 @@ try {
         },
         { read: READ_MS },
       );
-      for (const [name, t] of work) passes[name.split(':')[0]].push(t);
+      for (const [name, t] of work.wall) passes[name.split(':')[0]].push(t);
       if (page.problems.length) throw new Error(page.problems.join('\n'));
       await page.context().close();
       // A first pass with a key held down: on a page just opened (no time to build ahead), and on
@@ -342,7 +392,7 @@ try {
           await frame();
           await frame();
         });
-        passes[kind].push(...held.values());
+        passes[kind].push(...held.wall.values());
         if (page.problems.length) throw new Error(page.problems.join('\n'));
         await page.context().close();
       }
@@ -362,8 +412,8 @@ try {
 }
 
 const editTable = edits.map(
-  ({ n, dk, step, what, cells, canvases, times }) =>
-    `| ${n}${dk === D ? '' : `, d_k = d_v = ${dk}`} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times))} | ${ms(quantile(times, 0.9))} | ${ms(Math.max(...times))} |`,
+  ({ n, dk, step, what, cells, canvases, times, cpu }) =>
+    `| ${n}${dk === D ? '' : `, d_k = d_v = ${dk}`} | ${step}: ${what} | ${cells} cells${canvases ? ` + ${canvases} canvases` : ''} | ${ms(median(times))} | ${ms(quantile(times, 0.9))} | ${ms(Math.max(...times))} | ${ms(median(cpu))} |`,
 );
 const stepTable = steps.map(
   ({ n, passes }) =>
@@ -380,7 +430,9 @@ Every time below is the main thread's work from the event to the frame that show
 the handler (parse → state → wasm → every view), the frame's animation callbacks (the motion), its
 style and layout, and a second layout pass when content laid out only near the screen
 (\`content-visibility: auto\`) turns out to be on it — read from a Chromium trace. Paint is not
-counted. (Until 2026-12-01 this file timed the handler and one forced layout, which missed both
+counted. The edits' last column counts the same work in the main thread's own time on a core (the
+trace's thread time): at a load above the machine's cores the thread waits for a core in the middle
+of its work, and the wall-clock figures grow with the load while that one hardly does. (Until 2026-12-01 this file timed the handler and one forced layout, which missed both
 the second pass and the animation callbacks.)
 
 - Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, shared with other jobs (load average ${loadBefore.toFixed(1)} before the run, ${os.loadavg()[0].toFixed(1)} after: a load above 2 on 2 cores slows every figure here); ${info}; headless, software rendering.
@@ -389,8 +441,8 @@ the second pass and the animation callbacks.)
 
 ## One edit (X[0][0]), ${REPS} edits per row after ${WARMUP} warm-up edits, one every two frames
 
-| n | step shown | rendered | median (ms) | p90 (ms) | max (ms) |
-|---|---|---|---|---|---|
+| n | step shown | rendered | median (ms) | p90 (ms) | max (ms) | on a core, median (ms) |
+|---|---|---|---|---|---|---|
 ${editTable.join('\n')}
 
 ## One step (a click on "下一步"), median (p90) in ms, ${PASSES} fresh pages per size
