@@ -9,12 +9,41 @@
 //    an orange swatch without a word);
 //  - every view (the stepper and the four labs) without an axe finding, in the light and the dark theme;
 //  - the zh popover headings of "它 是 猫" naming a word as “猫” (not 第 “猫” 个词), a cell on every step
-//    (every kind of heading, numbered and worded: tests/web/explain-headings.test.mjs).
+//    (every kind of heading, numbered and worded: tests/web/explain-headings.test.mjs);
+//  - the PNG export with the words, the heads' blocks and the masked cells the page shows, drawn
+//    by each engine's canvas (where each is drawn: tests/web/export.test.mjs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile, stepInUrl } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, stepInUrl, OFFLINE_FILE } from './drivers.mjs';
 import { axeViolations } from './helpers.mjs';
+import { PNG_SIZES } from '../../web/src/labs/export/png.js';
+import { HEAD_COLORS } from '../../web/src/head-colors.js';
+import { offColor } from '../../web/src/colors.js';
+
+/**
+ * Run in a page (an init script): the Blob behind each <a download> the page clicks is kept in
+ * window.saved (its name and blob), and nothing is saved.
+ */
+const KEEP_DOWNLOADS = () => {
+  window.saved = [];
+  const blobs = new Map();
+  const objectUrl = URL.createObjectURL;
+  URL.createObjectURL = (blob) => {
+    const url = objectUrl(blob);
+    blobs.set(url, blob);
+    return url;
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (!this.hasAttribute('download')) return click.call(this);
+    window.saved.push({ name: this.getAttribute('download'), blob: blobs.get(this.href) });
+  };
+};
+
+/** [r, g, b] of a CSS colour written #rrggbb or rgb(r g b). */
+const rgb = (css) =>
+  css.startsWith('#') ? [1, 3, 5].map((k) => parseInt(css.slice(k, k + 2), 16)) : css.match(/\d+/g).map(Number);
 
 /** True when two DOMRect-like boxes overlap by more than half a pixel each way. */
 const overlap = (a, b) =>
@@ -259,6 +288,78 @@ inEachEngine((name, driver) => {
       assert.deepEqual(page.problems, []);
     } finally {
       await page.closeAll();
+    }
+  });
+
+  test(`${name}: the PNG of a step draws its words, its heads' blocks and its masked cells`, async () => {
+    // Counts the pixels of exactly `color` in a rectangle of the PNG last saved (in CSS pixels of
+    // the drawing, which is saved at twice the size: png.js scale 2).
+    const count = (page, color, [x0, y0, x1, y1]) =>
+      page.evaluate(
+        async ({ color, box }) => {
+          const bitmap = await createImageBitmap(window.saved.at(-1).blob);
+          const canvas = Object.assign(document.createElement('canvas'), {
+            width: bitmap.width,
+            height: bitmap.height,
+          });
+          const ctx = canvas.getContext('2d');
+          ctx.drawImage(bitmap, 0, 0);
+          const [x, y, w, h] = [box[0] * 2, box[1] * 2, (box[2] - box[0]) * 2, (box[3] - box[1]) * 2];
+          const { data } = ctx.getImageData(x, y, w, h);
+          let found = 0;
+          for (let k = 0; k < data.length; k += 4)
+            if (data[k] === color[0] && data[k + 1] === color[1] && data[k + 2] === color[2]) found++;
+          return found;
+        },
+        { color, box: [x0, y0, x1, y1] },
+      );
+    const exportPng = async (page) => {
+      const before = await page.evaluate(() => window.saved.length);
+      await page.evaluate(() => document.getElementById('export-png').click());
+      await page.until((n) => window.saved.length > n, before, 30000);
+      assert.match(await page.evaluate(() => window.saved.at(-1).name), /\.png$/);
+    };
+    const { padding, title, words, band, cell } = PNG_SIZES;
+    const muted = rgb('#555b66'); // the words' colour, the page's --muted (png.js MUTED.light)
+    const head = (i) => rgb(HEAD_COLORS.light[i]);
+
+    // "它 是 猫" with two heads, on the projections: X's rows carry their words, W_Q its heads' band.
+    const projections = await driver.newPage({ blockNetwork: true, initScript: KEEP_DOWNLOADS });
+    try {
+      await projections.goto(`${OFFLINE_FILE}#preset=heads&mask=causal&step=2&theme=light`);
+      await projections.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+      await exportPng(projections);
+      // X is first: its words in the column left of its cells.
+      const wordsOfX = [padding, padding + title, padding + words, padding + title + 3 * cell.height];
+      assert.ok((await count(projections, muted, wordsOfX)) > 20, "X's rows carry 它 是 猫");
+      // The heads' band: the line of each head's colour above the blocked matrices' columns.
+      const bandRow = [0, padding + title, 4000, padding + title + band];
+      for (const i of [0, 1]) assert.ok((await count(projections, head(i), bandRow)) > 20, `head ${i + 1}'s band`);
+      assert.deepEqual(projections.problems, []);
+    } finally {
+      await projections.closeAll();
+    }
+
+    // The exponentials under a causal mask: the cells above the diagonal hatched.
+    const masked = await driver.newPage({ blockNetwork: true, initScript: KEEP_DOWNLOADS });
+    try {
+      await masked.goto(`${OFFLINE_FILE}#preset=heads&mask=causal&step=7&theme=light`);
+      await masked.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+      await exportPng(masked);
+      // E is first, with its words beside and above: its cells start after both.
+      const [cellsX, cellsY] = [padding + words, padding + title + band];
+      const cellAt = (i, j) => [
+        cellsX + j * cell.width,
+        cellsY + i * cell.height,
+        cellsX + (j + 1) * cell.width,
+        cellsY + (i + 1) * cell.height,
+      ];
+      const hatch = rgb(offColor('light'));
+      assert.ok((await count(masked, hatch, cellAt(0, 1))) > 20, 'E₁₂ (masked) is hatched');
+      assert.equal(await count(masked, hatch, cellAt(1, 0)), 0, 'E₂₁ (kept) is not');
+      assert.deepEqual(masked.problems, []);
+    } finally {
+      await masked.closeAll();
     }
   });
 });
