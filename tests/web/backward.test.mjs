@@ -27,9 +27,9 @@ import { stepsFor, stepIdAt, stepNumber } from '../../web/src/steps.js';
 import { toRows } from '../../web/src/matrix.js';
 import { numpyScript } from '../../web/src/labs/export/numpy.js';
 import { exportJson, readJsonExport } from '../../web/src/labs/export/json.js';
-import { createTrainSession } from '../../web/src/labs/train-session.js';
-import { TRAIN_TASKS, trainerConfigs } from '../../web/src/labs/train-lab.js';
-import { walkState } from '../../web/src/labs/train-walk.js';
+import { createTrainSession } from '../../web/src/features/train-lab/train-session.js';
+import { TRAIN_TASKS, trainerConfigs } from '../../web/src/features/train-lab/train-lab.js';
+import { walkState } from '../../web/src/features/train-lab/train-walk.js';
 
 let engine, dir;
 before(async () => {

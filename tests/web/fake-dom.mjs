@@ -29,6 +29,9 @@ class FakeElement extends FakeNode {
     const classes = () => new Set(this.className.split(/\s+/).filter(Boolean));
     this.classList = {
       contains: (name) => classes().has(name),
+      add: (...names) => {
+        this.className = [...new Set([...classes(), ...names])].join(' ');
+      },
       toggle: (name, on = !classes().has(name)) => {
         const set = classes();
         if (on) set.add(name);
@@ -43,6 +46,9 @@ class FakeElement extends FakeNode {
   }
   getAttribute(name) {
     return this.attributes.get(name) ?? null;
+  }
+  removeAttribute(name) {
+    this.attributes.delete(name);
   }
   addEventListener() {}
   // A node is in one place at a time, as in a browser: appended elsewhere, it leaves its parent

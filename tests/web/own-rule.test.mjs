@@ -15,10 +15,10 @@ import {
   ownTask,
   ownVerdict,
   OWN_PAIRS,
-} from '../../web/src/labs/own-rule.js';
-import { trainerConfigs, taskFor, runChanged, HELD_OUT } from '../../web/src/labs/train-lab.js';
+} from '../../web/src/features/train-lab/own-rule.js';
+import { trainerConfigs, taskFor, runChanged, HELD_OUT } from '../../web/src/features/train-lab/train-lab.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
-import { ownRefusal } from '../../web/src/views/train-lab-own.js';
+import { ownRefusal } from '../../web/src/features/train-lab/train-lab-own.js';
 import { translator } from '../../web/src/i18n/index.js';
 
 const own = (over = {}) => ({ ...defaultState(), view: 'train-lab', traintask: 'own', ...over });

@@ -8,9 +8,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
-import { TRAIN_TASKS, trainerConfigs } from '../../web/src/labs/train-lab.js';
-import { forkOf, forkChange, sessionRuns, withoutFork, NO_FORK } from '../../web/src/labs/train-fork.js';
-import { createTrainSession } from '../../web/src/labs/train-session.js';
+import { TRAIN_TASKS, trainerConfigs } from '../../web/src/features/train-lab/train-lab.js';
+import { forkOf, forkChange, sessionRuns, withoutFork, NO_FORK } from '../../web/src/features/train-lab/train-fork.js';
+import { createTrainSession } from '../../web/src/features/train-lab/train-session.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
 
 let engine;

@@ -20,10 +20,10 @@ import {
   thin,
   linePath,
   snapshotAt,
-} from '../../web/src/labs/train-lab.js';
-import { createTrainSession } from '../../web/src/labs/train-session.js';
-import { startTrainHost } from '../../web/src/labs/train-run.js';
-import { createTrainRunner } from '../../web/src/labs/train-runner.js';
+} from '../../web/src/features/train-lab/train-lab.js';
+import { createTrainSession } from '../../web/src/features/train-lab/train-session.js';
+import { startTrainHost } from '../../web/src/features/train-lab/train-run.js';
+import { createTrainRunner } from '../../web/src/features/train-lab/train-runner.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
 import { bundleLabsWorker } from '../../scripts/lib/labs-worker.mjs';
 import { nodeWorker } from './node-worker.mjs';

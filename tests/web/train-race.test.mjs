@@ -17,9 +17,9 @@ import {
   raceFacts,
   seedRaceConfigs,
   seedSummary,
-} from '../../web/src/labs/train-race.js';
-import { TRAIN_TASKS, trainerConfigs } from '../../web/src/labs/train-lab.js';
-import { createTrainSession } from '../../web/src/labs/train-session.js';
+} from '../../web/src/features/train-lab/train-race.js';
+import { TRAIN_TASKS, trainerConfigs } from '../../web/src/features/train-lab/train-lab.js';
+import { createTrainSession } from '../../web/src/features/train-lab/train-session.js';
 import { defaultState } from '../../web/src/state.js';
 
 let engine;

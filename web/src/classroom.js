@@ -8,17 +8,10 @@
 // CLASSROOM_FIELDS has the shape of state.js's FIELDS ({ key, type: { parse, format }, initial,
 // only }): state.js spreads it into FIELDS.
 
+import { integer, flag } from './fields.js';
+
 /** The slowest pace a teacher may set, in seconds (ten minutes a step). */
 export const PACE_LIMIT = 600;
-
-const integer = (min, max) => ({
-  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
-  format: String,
-});
-const flag = {
-  parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
-  format: (v) => (v ? '1' : '0'),
-};
 
 /** True when the page shows the classroom mode: asked for, on a whole screen (not in an embed). */
 export const inClassroom = (s) => Boolean(s.classroom) && !s.embed;

@@ -19,3 +19,13 @@ export const flag = {
   parse: (s) => (s === '1' ? true : s === '0' ? false : undefined),
   format: (v) => (v ? '1' : '0'),
 };
+
+/**
+ * `type`, refused alone: a link whose text for `key` cannot be read still opens, that field at its
+ * default, and the notice `notice` names the field (state.js's `problem`, controller/frame.js).
+ */
+export const refusedAlone = (key, type, notice) => ({
+  ...type,
+  notice,
+  problem: (s) => type.parse(s) === undefined && key,
+});

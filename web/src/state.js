@@ -23,7 +23,6 @@ import { OPTIONS, optionsAtDefaults } from './options.js';
 import { integer, oneOf, flag } from './fields.js';
 import { FEATURES } from './features/index.js';
 import { CLASSROOM_FIELDS, inClassroom, pagesSteps } from './classroom.js';
-import { TRAIN_LAB_FIELDS } from './labs/train-lab.js';
 import { LOSSES, lossShape } from './backward.js';
 import { isArticleUrl } from './article.js';
 import { wordsLink, presetWords, stateTokens, fitWords, wordsFit } from './words.js';
@@ -36,7 +35,7 @@ export const LANGS = ['zh-CN', 'en'];
  * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², exercises by hand, and
  * one attention layer trained live (§4's "学不动" measured in its √d_k race).
  */
-export const VIEWS = ['steps', ...FEATURES.map((feature) => feature.view), 'train-lab'];
+export const VIEWS = ['steps', ...FEATURES.map((feature) => feature.view)];
 export const SIZE_LIMIT = 64; // n, d, d_k, d_v
 export const TABLE_LIMIT = 16; // above this, matrices are heatmaps without numbers
 export const SIZE_NAMES = ['n', 'd', 'dk', 'dv'];
@@ -132,11 +131,6 @@ export const FIELDS = [
   ...FEATURES.flatMap(({ view, fields }) =>
     fields.map((field) => ({ ...field, only: (s) => s.view === view && (field.only?.(s) ?? true) })),
   ),
-  // The training lab's run (train-lab.js): task, seed, learning rate, d_k, scaling, heads, steps.
-  ...TRAIN_LAB_FIELDS.map((field) => ({
-    ...field,
-    only: (s) => s.view === 'train-lab' && (field.only?.(s) ?? true), // the own rule's: only for traintask=own
-  })),
   // One training step through the stepper (backward.js): the loss, and the matrix it needs — the
   // target Y of L = ½‖AV − Y‖², or dO = ∂L/∂(AV) given as it is (a trained model's probe). Written
   // only with a loss, so that every link without one reads as it always has.

@@ -16,8 +16,9 @@
 import scaleLab from './scale-lab/feature.js';
 import costLab from './cost-lab/feature.js';
 import exercise from './exercise/feature.js';
+import trainLab from './train-lab/feature.js';
 
-export const FEATURES = Object.freeze([scaleLab, costLab, exercise]);
+export const FEATURES = Object.freeze([scaleLab, costLab, exercise, trainLab]);
 
 /** The feature that `view` opens, or undefined (the stepper). */
 export const featureOf = (view) => FEATURES.find((feature) => feature.view === view);

@@ -4,7 +4,7 @@
 import { createScaleLabView } from './scale-lab/scale-lab-view.js';
 import { createCostLabView } from './cost-lab/cost-lab-view.js';
 import { createExerciseView } from './exercise/exercise-view.js';
-import { createTrainLabView } from '../views/train-lab-view.js';
+import { createTrainLabView } from './train-lab/train-lab-view.js';
 
 export const LAB_VIEWS = Object.freeze({
   'scale-lab': createScaleLabView,

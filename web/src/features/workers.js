@@ -3,5 +3,6 @@
 // says what a feature is.)
 
 import { costWorker } from './cost-lab/cost-worker.js';
+import { trainWorker } from './train-lab/train-worker.js';
 
-export const WORKER_TASKS = Object.freeze([costWorker]);
+export const WORKER_TASKS = Object.freeze([costWorker, trainWorker]);

@@ -5,7 +5,6 @@
 import zh from './zh-CN.js';
 import en from './en.js';
 import exportAndPrint from './labs/export.js';
-import trainLab from './labs/train-lab.js';
 import heads from './labs/heads.js';
 import backward from './labs/backward.js';
 import classroom from './labs/classroom.js';
@@ -15,7 +14,6 @@ import { FEATURES } from '../features/index.js';
 const LAB_WORDS = [
   ...FEATURES.map((feature) => feature.words),
   exportAndPrint,
-  trainLab,
   heads,
   backward,
   classroom,

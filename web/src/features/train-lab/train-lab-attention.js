@@ -4,10 +4,10 @@
 // The tables are rebuilt only when their shape changes (task, heads, race); a new snapshot repaints
 // the numbers in place.
 
-import { h, setText } from './dom.js';
-import { cellStyle } from '../colors.js';
-import { formatNumber, matrixFormat } from '../format.js';
-import { moveInGrid } from './grid-keys.js';
+import { h, setText } from '../../views/dom.js';
+import { cellStyle } from '../../colors.js';
+import { formatNumber, matrixFormat } from '../../format.js';
+import { moveInGrid } from '../../views/grid-keys.js';
 
 const SEQUENTIAL = { kind: 'seq', max: 1 }; // weights lie in [0, 1]
 

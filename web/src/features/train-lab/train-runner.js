@@ -8,7 +8,7 @@
 // A reset starts a new generation: answers to the old one's calls are dropped.
 
 import { startTrainHost } from './train-run.js';
-import { SLICE_MS } from './worker-host.js';
+import { SLICE_MS } from '../../labs/worker-host.js';
 
 const MAX_SLICE_STEPS = 50;
 

@@ -3,9 +3,9 @@
 // one dot a seed, those that did not learn within the budget in a column of their own past its end —
 // and the same in words: median, range, how many did not learn within the budget.
 
-import { h, setText } from './dom.js';
-import { SEED_COUNT, LEARNED_BELOW, seedSummary } from '../labs/train-race.js';
-import { niceTicks } from '../labs/train-lab.js';
+import { h, setText } from '../../views/dom.js';
+import { SEED_COUNT, LEARNED_BELOW, seedSummary } from './train-race.js';
+import { niceTicks } from './train-lab.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;

@@ -2,8 +2,8 @@
 // (labs/train-lab.js TRAIN_LAB_FIELDS), set through setState — and Play, Pause, Step, Reset.
 // Ids stay across updates, so that the app's keepingFocus() finds the focused control again.
 
-import { h, setText } from './dom.js';
-import { TASK_KEYS, SCALINGS, DK_CHOICES, HEAD_CHOICES, LR_CHOICES, STEP_CHOICES } from '../labs/train-lab.js';
+import { h, setText } from '../../views/dom.js';
+import { TASK_KEYS, SCALINGS, DK_CHOICES, HEAD_CHOICES, LR_CHOICES, STEP_CHOICES } from './train-lab.js';
 import { createOwnRuleFields } from './train-lab-own.js';
 
 // The selects: the state's key, the values offered, and how a value is worded (a key, or itself).

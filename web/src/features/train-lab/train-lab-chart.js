@@ -3,8 +3,8 @@
 // and paths are the pure module's (labs/train-lab.js); this file only builds the SVG. The SVG has
 // a fixed viewBox and scales to its column, so a 375 px screen gets the whole chart, smaller.
 
-import { chartScale, linePath, thin } from '../labs/train-lab.js';
-import { formatNumber } from '../format.js';
+import { chartScale, linePath, thin } from './train-lab.js';
+import { formatNumber } from '../../format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;

@@ -8,31 +8,22 @@
 // seeds (train-lab-seeds.js); a fork from a snapshot with another scaling or learning rate, drawn
 // beside the run it left (train-lab-fork.js, labs/train-fork.js).
 
-import { h, setText } from './dom.js';
-import { renderHeatmap } from './heatmap.js';
+import { h, setText } from '../../views/dom.js';
+import { renderHeatmap } from '../../views/heatmap.js';
 import { createLineChart } from './train-lab-chart.js';
 import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
 import { createWalkControl } from './train-lab-walk.js';
 import { createSeedsPanel } from './train-lab-seeds.js';
 import { createForkPart } from './train-lab-fork.js';
-import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from '../labs/train-race.js';
-import { walkState } from '../labs/train-walk.js';
-import { taskFor, SNAPSHOT_EVERY, HELD_OUT, RACE_SCALES, trainerConfigs, runChanged } from '../labs/train-lab.js';
-import { ownVerdict } from '../labs/own-rule.js';
-import {
-  forkOf,
-  forkChange,
-  forkLook,
-  forkNames,
-  forkWords,
-  sessionRuns,
-  withoutFork,
-  NO_FORK,
-} from '../labs/train-fork.js';
-import { createTrainRunner } from '../labs/train-runner.js';
-import { formatNumber } from '../format.js';
-import workerSource from '../labs/labs-worker-source.js';
+import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from './train-race.js';
+import { walkState } from './train-walk.js';
+import { taskFor, SNAPSHOT_EVERY, HELD_OUT, RACE_SCALES, trainerConfigs, runChanged } from './train-lab.js';
+import { ownVerdict } from './own-rule.js';
+import { forkOf, forkChange, forkLook, forkNames, forkWords, sessionRuns, withoutFork, NO_FORK } from './train-fork.js';
+import { createTrainRunner } from './train-runner.js';
+import { formatNumber } from '../../format.js';
+import workerSource from '../../labs/labs-worker-source.js';
 
 /** Progress is announced at most this often while the run plays (a screen reader reads each one). */
 const ANNOUNCE_EVERY_MS = 5000;

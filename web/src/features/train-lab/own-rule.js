@@ -7,6 +7,8 @@
 // the core's, checked once there: a word not in the vocabulary is handed over as the token one past
 // its end, so that the core refuses it naming the pair, the side and the position.
 
+import { oneOf, refusedAlone } from '../../fields.js';
+
 /** The rules the lab offers; 'typed' is the reader's own pairs. */
 export const OWN_RULES = Object.freeze(['reverse', 'shift', 'first', 'max', 'parity', 'typed']);
 /** The lengths the lab offers (the core takes 2 … 12). */
@@ -138,9 +140,8 @@ export function ownVerdict(snapshots) {
 
 // ---- The link's fields ----------------------------------------------------------------------
 
-// A field the link may hold unreadable: refused, it is named in the notice (state.js's `problem`,
-// controller/frame.js) and the rest of the link opens; the field keeps its default.
-const named = (key, type) => ({ ...type, notice: 'linkTrain', problem: (s) => type.parse(s) === undefined && key });
+// A field the link may hold unreadable is refused alone, named in the 'linkTrain' notice (fields.js).
+const named = (key, type) => refusedAlone(key, type, 'linkTrain');
 
 /** The vocabulary in the link: words separated by commas (or one a character). */
 export const vocabularyType = named('trainvocab', { parse: readVocabulary, format: (words) => words.join(',') });
@@ -157,8 +158,7 @@ export const pairsType = named('trainpairs', {
 });
 
 /** One of `values`, named when refused. */
-export const namedChoice = (key, values) =>
-  named(key, { parse: (s) => values.find((v) => String(v) === s), format: String });
+export const namedChoice = (key, values) => named(key, oneOf(values));
 
 /** The own rule's hash fields (train-lab.js adds them to the lab's), written only for traintask=own. */
 export const OWN_RULE_FIELDS = Object.freeze(

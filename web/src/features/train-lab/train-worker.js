@@ -1,5 +1,5 @@
-// The training lab's side of the labs' Web Worker (labs-worker.js is its entry: one bundle, one
-// copy of the Emscripten glue, for both labs). The worker holds its own wasm instance and a
+// The training lab's side of the labs' Web Worker (web/src/labs/labs-worker.js is its entry: one
+// bundle, one copy of the Emscripten glue, for both labs). The worker holds its own wasm instance and a
 // training session (train-session.js), so that training never freezes the page.
 //
 // Protocol (train-run.js is the other side):
@@ -9,11 +9,17 @@
 //                  { type: 'train-reply', id, reply }                its answer
 // Ending is the page's worker.terminate().
 
-import { loadEngine } from '../engine.js';
+import { loadEngine } from '../../engine.js';
 import { createTrainSession } from './train-session.js';
 
+/** The messages it takes (features/workers.js), and how it answers them through `port` (the worker's global). */
+export const trainWorker = {
+  accepts: (data) => typeof data?.type === 'string' && data.type.startsWith('train-'),
+  serve: (port) => trainingServer(port),
+};
+
 /** A handler of the training messages for the worker `scope` (self). */
-export function trainingServer(scope) {
+function trainingServer(scope) {
   let session = null;
   return async function serve(data) {
     if (data.type === 'train-init') {

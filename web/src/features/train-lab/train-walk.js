@@ -1,9 +1,9 @@
 // The training lab's hand-off to the stepper (views/train-lab-walk.js): the state that walks one
 // training step of the trained model on the probe. Pure: no DOM, no engine.
 
-import { probeState } from '../state.js';
-import { toRows } from '../matrix.js';
-import { float32Text } from './export/numbers.js';
+import { probeState } from '../../state.js';
+import { toRows } from '../../matrix.js';
+import { float32Text } from '../../labs/export/numbers.js';
 import { TRAIN_FIELD_KEYS } from './train-lab.js';
 
 /** A matrix as rows of the shortest decimals of its float32 values: the same numbers, a shorter link. */

@@ -6,8 +6,8 @@
 // the one the timeline shows (an early snapshot, where the gradients are large, or the latest),
 // and the button says after which step. Render only: the click goes to onWalk(head) (train-lab-view.js).
 
-import { h, setText } from './dom.js';
-import { SIZE_LIMIT } from '../state.js';
+import { h, setText } from '../../views/dom.js';
+import { SIZE_LIMIT } from '../../state.js';
 
 /** True when the stepper can show the head: its d_k and the model's width within the page's sizes. */
 export const walkable = (state, width) => state.traindk <= SIZE_LIMIT && width <= SIZE_LIMIT;

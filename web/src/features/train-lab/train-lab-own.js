@@ -3,8 +3,8 @@
 // written out, or the reader's own. Each change is a setState of the hash's fields; a text that
 // cannot be read is refused beside its field, and the core's refusal of the table is worded here too.
 
-import { h, setText } from './dom.js';
-import { OWN_RULES, OWN_LENGTHS, readVocabulary, readPairs, pairsText, ownPairs } from '../labs/own-rule.js';
+import { h, setText } from '../../views/dom.js';
+import { OWN_RULES, OWN_LENGTHS, readVocabulary, readPairs, pairsText, ownPairs } from './own-rule.js';
 
 /** The core's refusal of the own rule's table, worded for the reader; null for another refusal. */
 export function ownRefusal(error, state, t) {

@@ -10,16 +10,10 @@
 // A fork is of one run: the race already runs both scalings side by side, so a fork there is
 // neither offered nor written.
 
-// A field a link may hold unreadable: refused, it is named in the notice (state.js's `problem`,
-// controller/frame.js's 'linkTrain') and the rest of the link opens, this field at its default.
-const named = (key, parse, format = String) => ({
-  parse,
-  format,
-  notice: 'linkTrain',
-  problem: (s) => parse(s) === undefined && key,
-});
-const wholeUpTo = (max) => (s) => (/^\d+$/.test(s) && Number(s) <= max ? Number(s) : undefined);
-const choice = (values) => (s) => values.find((v) => String(v) === s);
+import { integer, oneOf, refusedAlone } from '../../fields.js';
+
+// A field a link may hold unreadable is refused alone, named in the 'linkTrain' notice (fields.js).
+const named = (key, type) => refusedAlone(key, type, 'linkTrain');
 
 /** A fork is of one run, and is written only when there is one. */
 const forked = (state) => state.trainfork !== null && state.trainscale !== 'race';
@@ -31,16 +25,16 @@ const forked = (state) => state.trainfork !== null && state.trainscale !== 'race
  */
 export function forkFields({ rates, scales, maxStep }) {
   return [
-    { key: 'trainfork', type: named('trainfork', wholeUpTo(maxStep)), initial: null, only: forked },
+    { key: 'trainfork', type: named('trainfork', integer(0, maxStep)), initial: null, only: forked },
     {
       key: 'trainforklr',
-      type: named('trainforklr', choice(rates)),
+      type: named('trainforklr', oneOf(rates)),
       initial: null,
       only: (s) => forked(s) && s.trainforklr !== null,
     },
     {
       key: 'trainforkscale',
-      type: named('trainforkscale', choice(scales)),
+      type: named('trainforkscale', oneOf(scales)),
       initial: null,
       only: (s) => forked(s) && s.trainforkscale !== null,
     },

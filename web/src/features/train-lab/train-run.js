@@ -10,7 +10,7 @@
 //
 // DOM-free: the Worker constructor and the way to yield to the page are defaults a test can replace.
 
-import { blobWorker, yieldToPage, READY_TIMEOUT_MS } from './worker-host.js';
+import { blobWorker, yieldToPage, READY_TIMEOUT_MS } from '../../labs/worker-host.js';
 import { createTrainSession } from './train-session.js';
 
 const DISPOSED = Object.freeze({ type: 'disposed' });

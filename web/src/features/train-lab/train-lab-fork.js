@@ -3,9 +3,9 @@
 // link reopens it: the lab retrains the run with its fork, and the run it left beside it. Render
 // only: the click goes to onFork(step, choice) (train-lab-view.js), "remove" to onRemove().
 
-import { h, setText } from './dom.js';
-import { LR_CHOICES, RACE_SCALES } from '../labs/train-lab.js';
-import { forkOf, forkWords } from '../labs/train-fork.js';
+import { h, setText } from '../../views/dom.js';
+import { LR_CHOICES, RACE_SCALES } from './train-lab.js';
+import { forkOf, forkWords } from './train-fork.js';
 
 /** A labelled select of `values`, worded by word(value, t) at each update. */
 function choiceField(id, values) {

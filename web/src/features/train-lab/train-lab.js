@@ -14,6 +14,7 @@
 
 import { OWN_RULE_FIELDS, ownTask } from './own-rule.js';
 import { forkFields } from './train-fork.js';
+import { integer, oneOf } from '../../fields.js';
 
 /** A probe token's label: the token itself (lookup has its own, "key:value" and "key?"). */
 const plainLabel = (token) => String(token);
@@ -99,14 +100,7 @@ export const SNAPSHOT_EVERY = 10;
  */
 export const HELD_OUT = Object.freeze({ count: 64, seed: 1 });
 
-// Field types with state.js's parse/format pair: parse(text) → value, or undefined.
-const oneOf = (values) => ({ parse: (s) => values.find((v) => String(v) === s), format: String });
-const integer = (min, max) => ({
-  parse: (s) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? Number(s) : undefined),
-  format: String,
-});
-
-/** The lab's hash fields (state.js's FIELDS shape), each written only when view=train-lab. */
+/** The lab's hash fields (state.js's FIELDS shape; the feature registers them, written only when view=train-lab). */
 export const TRAIN_LAB_FIELDS = Object.freeze([
   { key: 'traintask', type: oneOf(TASK_KEYS), initial: 'reverse' },
   { key: 'trainseed', type: integer(0, 2 ** 32 - 1), initial: 7 },
