@@ -1,7 +1,7 @@
 // browser/training-page.mjs — the training benchmark inside Debian's Chromium (driven by
 // bench/browser/training-run.mjs, page bench/browser/training.html):
 //   1. ours in a Web Worker the way the training lab runs it: the page's own code
-//      (web/src/labs/train-run.js's startTrainHost) starts the labs' worker bundle from a Blob URL,
+//      (web/src/features/train-lab/train-run.js's startTrainHost) starts the labs' worker bundle from a Blob URL,
 //      hands it the page's .wasm bytes, and asks its session for slices of at most 50 steps (the
 //      lab's largest slice, train-runner.js), each answer carrying every step's loss and the probe's
 //      snapshots, as the lab receives them;
@@ -14,7 +14,7 @@
 
 import * as tf from '/build/bench/tfjs-training-browser.mjs';
 import { loadEngine } from '/web/src/engine.js';
-import { startTrainHost } from '/web/src/labs/train-run.js';
+import { startTrainHost } from '/web/src/features/train-lab/train-run.js';
 import {
   SIZES,
   BATCH,

@@ -1,4 +1,4 @@
-// The training lab's fork from a snapshot (issue 26, item 6; web/src/views/train-lab-fork.js) in
+// The training lab's fork from a snapshot (issue 26, item 6; web/src/features/train-lab/train-lab-fork.js) in
 // Chromium: back on the timeline at step 20, another learning rate, "Fork at step 20" — the link
 // carries the fork, the lab retrains to step 20, Play trains the fork and the run it left side by
 // side (the original faint), the summary says what changed after which step, and the same link

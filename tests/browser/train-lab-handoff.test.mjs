@@ -1,4 +1,4 @@
-// The training lab's hand-off to the stepper (web/src/views/train-lab-walk.js, train-lab-view.js)
+// The training lab's hand-off to the stepper (web/src/features/train-lab/train-lab-walk.js, train-lab-view.js)
 // in Chromium: any snapshot on the timeline is handed over — the untrained model too, whose
 // gradients are large — the button says which step; the stepper's wide matrices scroll inside
 // their figure with a faded edge as a cue, and the panel's weight editors keep every value whole;

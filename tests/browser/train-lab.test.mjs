@@ -1,4 +1,4 @@
-// The lab "watch attention learn" (view=train-lab, web/src/views/train-lab-view.js) in Chromium:
+// The lab "watch attention learn" (view=train-lab, web/src/features/train-lab/train-lab-view.js) in Chromium:
 // Play trains reverse in a Web Worker until its loss falls and A turns anti-diagonal, counted in
 // steps; Pause stops, Step adds exactly one, Reset goes back to step 0; the timeline shows an
 // earlier snapshot's number on hover and by keyboard; the √d_k race draws both runs; a link

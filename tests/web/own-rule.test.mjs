@@ -1,4 +1,4 @@
-// The training lab's own rule (web/src/labs/own-rule.js; issue 26, item 7): the vocabulary, length,
+// The training lab's own rule (web/src/features/train-lab/own-rule.js; issue 26, item 7): the vocabulary, length,
 // rule and pairs in the link and back; a listed rule written out as pairs; typed pairs read; the
 // words' refusals; and on the real wasm core, a rule typed as pairs learned and one that one layer
 // cannot fit reported as stalled.

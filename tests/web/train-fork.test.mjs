@@ -1,4 +1,4 @@
-// The training lab's fork from a snapshot (issue 26, item 6; web/src/labs/train-fork.js and the
+// The training lab's fork from a snapshot (issue 26, item 6; web/src/features/train-lab/train-fork.js and the
 // session's forks in train-session.js), on the SIMD128 build the page computes with: the fork in
 // the link, read and written like the lab's other fields; a fork at step s with another learning
 // rate or scaling equal, bit for bit, to a trainer that trains s steps and then changes it, and

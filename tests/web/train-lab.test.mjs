@@ -1,4 +1,4 @@
-// The lab "watch attention learn" (web/src/labs/train-lab.js, train-session.js, train-run.js,
+// The lab "watch attention learn" (web/src/features/train-lab/: train-lab.js, train-session.js, train-run.js,
 // train-runner.js) on the real wasm core: its hash fields, the configs a state asks for, the
 // charts' scales and paths, the snapshot timeline; a session whose numbers do not depend on how the
 // steps are sliced, so a link replays the same run; the worker (the real worker bundle, in a Node

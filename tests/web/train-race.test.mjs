@@ -1,4 +1,4 @@
-// The √d_k race in numbers (web/src/labs/train-race.js, the session's race over seeds in
+// The √d_k race in numbers (web/src/features/train-lab/train-race.js, the session's race over seeds in
 // train-session.js) on the SIMD128 build, the build every page computes with (engine.js,
 // exactBuild): what "learned" means, the softmax Jacobian's largest entry, and the race over the
 // 16 seeds 7 … 22 at d_k = 16, 64 and 256, counted in steps — the figures docs/guide.md quotes.

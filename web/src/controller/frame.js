@@ -21,7 +21,7 @@ const noticeText = (said, t) =>
         ? lossNotice(said, t)
         : said.key === 'linkWords'
           ? t(`notice.linkWords.${said.problem}`, { ...said, text: short(said.text), max: WORD_LIMIT })
-          : said.key === 'linkTrain' // the training lab's own rule (labs/own-rule.js): the field named
+          : said.key === 'linkTrain' // the training lab's own rule (features/train-lab/own-rule.js): the field named
             ? t('notice.linkTrain', { field: said.problem, text: short(said.text) })
             : t(`notice.${said}`);
 
