@@ -6,7 +6,7 @@
 #   wasm-tests  the doctest suite compiled to wasm, SIMD128, scalar and relaxed SIMD (build/wasm-cmake)
 #   web         the development page (build/web/, what `npm start` serves)
 #   dist        what ships (dist/: the offline file and the hosted site)
-# `bash scripts/build.sh` builds every stage (npm test, npm run build); naming stages builds only
+# `bash scripts/build.sh` builds every stage (npm run build); naming stages builds only
 # those, in the order above: `bash scripts/build.sh page` (= wasm web dist) is what `npm start`
 # builds. Run scripts/bootstrap.sh first (npm start / npm test do).
 set -euo pipefail

@@ -1,15 +1,15 @@
 // Runs every suite and ends with one line that counts them all: "total: N passed, N failed", then
 // "checks: C, runs: N" (a test run in several wasm builds or browser engines is one check).
-// `npm test` builds first and then runs this; `--quick` (npm run test:quick) runs the format check,
-// the native doctest suite, the JS API and the page's pure modules — no browsers, no sanitizers,
-// no fuzzing — for the edit–test loop.
+// `npm test` builds the page (`build.sh page`) and then runs this; `--quick` (npm run test:quick)
+// runs the format check, the native doctest suite, the JS API and the page's pure modules — no
+// browsers, no sanitizers, no fuzzing — for the edit–test loop.
 //
 // The whole run fits a 2-core machine in minutes because its two halves overlap: node:test (the JS
 // API, the page's modules and the browser tests, FILE_CONCURRENCY files at a time) starts first as
-// a child process writing to a log, and while the browsers mostly wait on pages, this process runs
-// the C++ suites — the format check, doctest natively, under ASan + UBSan and compiled to wasm
-// (CTest), and the libFuzzer corpus replays and a bounded fuzzing run. node:test's report is
-// printed when both are done.
+// a child process writing to a log, and while the browsers mostly wait on pages, this process
+// builds and runs the C++ suites — the format check, doctest natively, under ASan + UBSan and
+// compiled to wasm (CTest), and the libFuzzer corpus replays and a bounded fuzzing run. node:test's
+// report is printed when both are done.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -138,18 +138,6 @@ formatCheck('JS (prettier)', process.execPath, [
   ...tracked('*.js', '*.mjs', '*.cjs'),
 ]);
 
-timed('doctest, native', () => ctest('doctest, native', 'build/native'));
-doctestCases('build/native/core_tests_native');
-if (!quick) {
-  timed('doctest, ASan + UBSan', () => ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize'));
-  timed('doctest, wasm', () =>
-    ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake'),
-  );
-  doctestCases('build/sanitize/core_tests_sanitize');
-  for (const build of ['simd', 'scalar']) doctestCases(process.execPath, [`build/wasm-cmake/core_tests_${build}.cjs`]);
-  doctestCases(process.execPath, ['--experimental-wasm-relaxed-simd', 'build/wasm-cmake/core_tests_relaxed.cjs']);
-}
-
 // libFuzzer (tests/fuzz/, built with ASan + UBSan in build/sanitize): for each target, first the
 // committed inputs — the corpus make-corpus.mjs writes and the findings kept in tests/fuzz/found/
 // (its README) — each once (one test each); then its seconds of fuzzing from them (one test),
@@ -211,14 +199,43 @@ function fuzz(target, seconds) {
   failed += f;
   summary.push(`fuzzing ${target}: ${p} passed, ${f} failed (${stat('number_of_executed_units')} executions)`);
 }
+// The C++ suites, each built here, beside node:test (`npm test` builds only the page first: node:test
+// needs nothing else, and the compilers then share the machine with the browsers instead of
+// delaying them). A build that fails fails its suite, with its log; `--quick` builds nothing
+// (`npm run test:quick` has built the native suite).
+function built(stage) {
+  if (quick) return true;
+  console.log(`\n=== build: ${stage} ===`);
+  const r = timed(`build ${stage}`, () => run('bash', ['scripts/build.sh', stage]));
+  if (r.code === 0) return true;
+  console.log(r.out);
+  failed += 1;
+  summary.push(`build ${stage}: failed`);
+  return false;
+}
+
+if (built('native')) {
+  timed('doctest, native', () => ctest('doctest, native', 'build/native'));
+  doctestCases('build/native/core_tests_native');
+}
 // Each replayed input and each fuzzing run checks something of its own: one check each.
 let fuzzChecks = 0;
-if (!quick)
+if (!quick && built('sanitize')) {
+  timed('doctest, ASan + UBSan', () => ctest('doctest, native with ASan + UBSan (clang-14)', 'build/sanitize'));
+  doctestCases('build/sanitize/core_tests_sanitize');
   timed('fuzzing', () => {
     const before = passed + failed;
     for (const [target, seconds] of FUZZ_TARGETS) fuzz(target, seconds);
     fuzzChecks = passed + failed - before;
   });
+}
+if (!quick && built('wasm-tests')) {
+  timed('doctest, wasm', () =>
+    ctest('doctest, wasm (SIMD128, scalar and relaxed SIMD, under Node)', 'build/wasm-cmake'),
+  );
+  for (const build of ['simd', 'scalar']) doctestCases(process.execPath, [`build/wasm-cmake/core_tests_${build}.cjs`]);
+  doctestCases(process.execPath, ['--experimental-wasm-relaxed-simd', 'build/wasm-cmake/core_tests_relaxed.cjs']);
+}
 
 console.log(`\n=== node:test (${nodeTestDirs.join(', ')}; ${FILE_CONCURRENCY} files at a time) ===`);
 const nodeCode = await nodeTest;
