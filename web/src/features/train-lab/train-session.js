@@ -114,118 +114,144 @@ function retrain(engine, { config, fork }, at) {
 /** The scaling run `run`'s steps after `at` use: its fork's from the fork's step on. */
 const scaleAfter = ({ config, fork }, at) => (fork?.scale && at >= fork.step ? fork.scale : config.scale);
 
+// ---- The session: its state, and a handler for each message type ----------------------------
+//
+// A session is { engine, runs: [{ trainer, config, fork } per run], probe, steps, seeds }; each
+// handler takes it and the message, changes it, and returns the answer.
+
+/** A run's snapshot now: A on the probe, and the held-out score. */
+function snapshot(session, trainer) {
+  const { loss, accuracy } = trainer.evaluate(HELD_OUT);
+  return { step: session.steps, weights: trainer.probe(session.probe).weights, heldOut: { loss, accuracy } };
+}
+
+/** The weights the view draws: W_Q and W_K. */
+function parameters(trainer) {
+  const { wQ, wK } = trainer.parameters();
+  return { wQ, wK };
+}
+
+const disposeRuns = (session) => session.runs.forEach(({ trainer }) => trainer.dispose());
+
+/** 'reset': the runs of `configs` (each with its fork, if any) made afresh, at step 0. */
+function reset(session, { configs, probe, forks = [] }) {
+  disposeRuns(session);
+  Object.assign(session, { runs: [], probe, steps: 0 });
+  forks.forEach(checkFork);
+  configs.forEach((config, r) => {
+    const run = { config, fork: forks[r] ?? null };
+    session.runs.push({ ...run, trainer: retrain(session.engine, run, 0) });
+  });
+  return {
+    type: 'reset',
+    steps: session.steps,
+    runs: session.runs.map(({ trainer }) => ({
+      snapshots: [snapshot(session, trainer)],
+      parameters: parameters(trainer),
+    })),
+  };
+}
+
+/** 'step': `count` steps of every run in lockstep, each fork's change made at its step. */
+function step(session, { count }) {
+  checkCount('step', count);
+  const out = session.runs.map(() => ({ points: [], snapshots: [] }));
+  for (let s = 0; s < count; s++) {
+    const at = (session.steps += 1);
+    session.runs.forEach(({ trainer, fork }, r) => {
+      const { loss, accuracy, softmaxGradient } = trainer.step();
+      out[r].points.push([at, loss, accuracy, softmaxGradient]);
+      if (fork?.step === at) trainer.configure(change(fork));
+      if (at % SNAPSHOT_EVERY === 0) out[r].snapshots.push(snapshot(session, trainer));
+    });
+  }
+  session.runs.forEach(({ trainer }, r) => {
+    out[r].parameters = parameters(trainer);
+  });
+  return { type: 'stepped', steps: session.steps, runs: out };
+}
+
+/** The run's trainer as it was after `at` steps: the live one, or a new one retrained to there. */
+function trainerAt(session, run, at) {
+  if (!Number.isInteger(at) || at < 0 || at > session.steps)
+    throw Object.assign(new Error(`walk: step must be a whole number from 0 to ${session.steps} (got ${at})`), {
+      code: 'bad_option',
+      argument: 'step',
+    });
+  if (at === session.steps) return { trainer: run.trainer, done: () => {} };
+  const trainer = retrain(session.engine, run, at);
+  return { trainer, done: () => trainer.dispose() };
+}
+
+/** 'rewind': every run back to step `at`, retrained to there (its fork too), the same weights and batches' stream as then. */
+function rewind(session, { step: at }) {
+  session.runs = session.runs.map((run) => {
+    const { trainer } = trainerAt(session, run, at);
+    if (trainer !== run.trainer) run.trainer.dispose();
+    return { ...run, trainer };
+  });
+  session.steps = at;
+  return {
+    type: 'rewound',
+    steps: session.steps,
+    runs: session.runs.map(({ trainer }) => ({ parameters: parameters(trainer) })),
+  };
+}
+
+/** 'walk': one training step of a run's head on the probe, from the model after `step` steps. */
+function walk(session, { run, head, step: at = session.steps }) {
+  const { trainer, done } = trainerAt(session, session.runs[run], at);
+  try {
+    const { x, gradOutput, loss, causal } = trainer.probeGradient(session.probe);
+    const { wQ, wK, wV } = trainer.parameters();
+    const width = wQ[head].cols;
+    const dout = columns(gradOutput, head * width, width);
+    const scale = scaleAfter(session.runs[run], at);
+    return { type: 'walk', step: at, x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal, scale };
+  } finally {
+    done();
+  }
+}
+
+/** 'dispose': every trainer freed, the race over seeds' too. */
+function dispose(session) {
+  disposeRuns(session);
+  session.seeds.dispose();
+  session.runs = [];
+  return { type: 'disposed' };
+}
+
+/** The answer to each message type (see the top of the file). */
+const HANDLERS = Object.freeze({
+  reset,
+  step,
+  walk,
+  rewind,
+  'seed-start': (session, message) => session.seeds.start(message),
+  'seed-step': (session, message) => session.seeds.step(message),
+  dispose,
+});
+
+/** What a refused message answers: the error's message and, where the core gave them, its code, argument and params. */
+const errorAnswer = (error) => ({
+  type: 'error',
+  error: {
+    message: String(error?.message ?? error),
+    code: error?.code,
+    argument: error?.argument,
+    params: error?.params,
+  },
+});
+
 export function createTrainSession(engine) {
-  let runs = []; // { trainer, config, fork } per run
-  let probe = null;
-  let steps = 0;
-  const seeds = seedRace(engine);
-
-  const snapshot = (trainer) => {
-    const { loss, accuracy } = trainer.evaluate(HELD_OUT);
-    return { step: steps, weights: trainer.probe(probe).weights, heldOut: { loss, accuracy } };
-  };
-  const parameters = (trainer) => {
-    const { wQ, wK } = trainer.parameters();
-    return { wQ, wK };
-  };
-  const dispose = () => runs.forEach(({ trainer }) => trainer.dispose());
-
-  function reset({ configs, probe: tokens, forks = [] }) {
-    dispose();
-    runs = [];
-    probe = tokens;
-    steps = 0;
-    forks.forEach(checkFork);
-    configs.forEach((config, r) => {
-      const run = { config, fork: forks[r] ?? null };
-      runs.push({ ...run, trainer: retrain(engine, run, 0) });
-    });
-    return {
-      type: 'reset',
-      steps,
-      runs: runs.map(({ trainer }) => ({ snapshots: [snapshot(trainer)], parameters: parameters(trainer) })),
-    };
-  }
-
-  function step({ count }) {
-    checkCount('step', count);
-    const out = runs.map(() => ({ points: [], snapshots: [] }));
-    for (let s = 0; s < count; s++) {
-      steps += 1;
-      runs.forEach(({ trainer, fork }, r) => {
-        const { loss, accuracy, softmaxGradient } = trainer.step();
-        out[r].points.push([steps, loss, accuracy, softmaxGradient]);
-        if (fork?.step === steps) trainer.configure(change(fork));
-        if (steps % SNAPSHOT_EVERY === 0) out[r].snapshots.push(snapshot(trainer));
-      });
-    }
-    runs.forEach(({ trainer }, r) => {
-      out[r].parameters = parameters(trainer);
-    });
-    return { type: 'stepped', steps, runs: out };
-  }
-
-  /** The run's trainer as it was after `at` steps: the live one, or a new one retrained to there. */
-  function trainerAt(run, at) {
-    if (!Number.isInteger(at) || at < 0 || at > steps)
-      throw Object.assign(new Error(`walk: step must be a whole number from 0 to ${steps} (got ${at})`), {
-        code: 'bad_option',
-        argument: 'step',
-      });
-    if (at === steps) return { trainer: run.trainer, done: () => {} };
-    const trainer = retrain(engine, run, at);
-    return { trainer, done: () => trainer.dispose() };
-  }
-
-  /** Every run back to step `at`: retrained to there (its fork too), the same weights and batches' stream as then. */
-  function rewind({ step: at }) {
-    runs = runs.map((run) => {
-      const { trainer } = trainerAt(run, at);
-      if (trainer !== run.trainer) run.trainer.dispose();
-      return { ...run, trainer };
-    });
-    steps = at;
-    return { type: 'rewound', steps, runs: runs.map(({ trainer }) => ({ parameters: parameters(trainer) })) };
-  }
-
-  function walk({ run, head, step: at = steps }) {
-    const { trainer, done } = trainerAt(runs[run], at);
-    try {
-      const { x, gradOutput, loss, causal } = trainer.probeGradient(probe);
-      const { wQ, wK, wV } = trainer.parameters();
-      const width = wQ[head].cols;
-      const dout = columns(gradOutput, head * width, width);
-      const scale = scaleAfter(runs[run], at);
-      return { type: 'walk', step: at, x, wq: wQ[head], wk: wK[head], wv: wV[head], dout, loss, causal, scale };
-    } finally {
-      done();
-    }
-  }
-
-  function end() {
-    dispose();
-    seeds.dispose();
-    runs = [];
-    return { type: 'disposed' };
-  }
-
-  const handlers = { reset, step, walk, rewind, 'seed-start': seeds.start, 'seed-step': seeds.step, dispose: end };
-
+  const session = { engine, runs: [], probe: null, steps: 0, seeds: seedRace(engine) };
   return {
     /** The answer to one message (see the top of the file). */
     handle(message) {
       try {
-        return handlers[message.type](message);
+        return HANDLERS[message.type](session, message);
       } catch (error) {
-        return {
-          type: 'error',
-          error: {
-            message: String(error?.message ?? error),
-            code: error?.code,
-            argument: error?.argument,
-            params: error?.params,
-          },
-        };
+        return errorAnswer(error);
       }
     },
   };
