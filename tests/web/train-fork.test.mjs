@@ -12,6 +12,7 @@ import { TRAIN_TASKS, trainerConfigs } from '../../web/src/features/train-lab/tr
 import { forkOf, forkChange, sessionRuns, withoutFork, NO_FORK } from '../../web/src/features/train-lab/train-fork.js';
 import { createTrainSession } from '../../web/src/features/train-lab/train-session.js';
 import { defaultState, parseState, serializeState } from '../../web/src/state.js';
+import { translate } from '../../web/src/i18n/index.js';
 
 let engine;
 before(async () => {
@@ -21,6 +22,7 @@ before(async () => {
 
 const labState = (over = {}) => ({ ...defaultState(), view: 'train-lab', ...over });
 const PROBE = TRAIN_TASKS.reverse.probe;
+const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object[key]]));
 
 /** A session on the state's runs (the lab's restart), stepped `steps` steps: its 'stepped' reply. */
 function sessionFor(state, steps) {
@@ -75,6 +77,55 @@ test('the fork in the link: written only with a fork of one run, read back as wr
   const badScale = parseState(`${hash}&trainforkscale=race`);
   assert.deepEqual(badScale.notice, { key: 'linkTrain', problem: 'trainforkscale', text: 'race' });
   assert.deepEqual(forkOf(badScale.state), { step: 20, learningRate: 0.1 }, 'the rest of the fork kept');
+});
+
+test('a hand-written fork its run cannot have is dropped and named: in the race, or after a step beyond the run', () => {
+  const state = labState({ trainseed: 7, ...forkChange(labState(), 20, { learningRate: 0.1, scale: 'none' }) });
+  const hash = serializeState(state);
+  // The race already runs both scalings side by side: the race opens, the fork's fields named.
+  const race = parseState(`${hash}&trainscale=race`);
+  assert.deepEqual(race.notice, { key: 'linkTrain', problem: 'trainfork', text: '20', reason: 'race' });
+  assert.deepEqual(pick(race.state, Object.keys(NO_FORK)), NO_FORK, 'no fork in the race');
+  assert.equal(race.state.trainscale, 'race');
+  assert.equal(race.state.trainseed, 7);
+  assert.equal(race.state.view, 'train-lab');
+  assert.equal(parseState(serializeState(race.state)).notice, null, 'written back, the race alone');
+  // A fork field without its step is named too: it is the first the link carries.
+  const scaleOnly = parseState('#view=train-lab&trainscale=race&trainforkscale=none');
+  assert.deepEqual(scaleOnly.notice, { key: 'linkTrain', problem: 'trainforkscale', text: 'none', reason: 'race' });
+  // A fork after step 500 of a run of 300 steps would never start: dropped, the run's steps named.
+  const beyond = parseState(hash.replace('trainfork=20', 'trainfork=500'));
+  assert.deepEqual(beyond.notice, { key: 'linkTrain', problem: 'trainfork', text: '500', reason: 'steps', steps: 300 });
+  assert.deepEqual(pick(beyond.state, Object.keys(NO_FORK)), NO_FORK);
+  assert.equal(beyond.state.trainsteps, 300);
+  assert.equal(beyond.state.trainseed, 7);
+  // Within the run's steps, up to its last one, the fork opens as written.
+  assert.deepEqual(forkOf(parseState(hash.replace('trainfork=20', 'trainfork=300')).state).step, 300);
+  const longer = parseState(`${hash.replace('trainfork=20', 'trainfork=500')}&trainsteps=1000`);
+  assert.equal(longer.notice, null);
+  assert.deepEqual(forkOf(longer.state), { step: 500, learningRate: 0.1, scale: 'none' });
+});
+
+test('the notice of a dropped fork says why, in both languages', () => {
+  const words = (lang, hash) => {
+    const { notice } = parseState(hash);
+    return translate(lang, `notice.linkTrain.${notice.reason}`, { ...notice, field: notice.problem });
+  };
+  const race = '#view=train-lab&trainscale=race&trainfork=20&trainforklr=0.1';
+  assert.equal(
+    words('zh-CN', race),
+    '这个链接的 trainfork 字段(“20”)是分叉的,不适用于赛跑:赛跑已经把两种缩放并排跑着。链接没有打开分叉,其余部分照常打开。',
+  );
+  assert.match(
+    words('en', race),
+    /^This link's trainfork field \("20"\) belongs to a fork, which does not apply to the race/,
+  );
+  const beyond = '#view=train-lab&trainfork=500&trainforklr=0.1';
+  assert.match(words('zh-CN', beyond), /要在第 500 步之后分叉,但这次训练只有 300 步,分叉不会开始/);
+  assert.match(
+    words('en', beyond),
+    /forks after step 500, but this run has only 300 steps, so the fork would never start/,
+  );
 });
 
 test('a fork belongs to its run: a change of the run drops it; more steps keep it while it is within them', () => {

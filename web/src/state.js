@@ -244,6 +244,12 @@ export function parseState(hash) {
   if (!inClassroom(state)) state.classroom = false; // a whole screen's
   if (!pagesSteps(state)) state.pace = 0; // the stepper's: a lab has no steps to advance
   if (!FEATURES.every((feature) => feature.accepts?.(state) ?? true)) return fallback; // e.g. a question beyond the exercise's series
+  // A feature's field that its other fields leave no place for (a hand-written link; e.g. the
+  // training lab's fork in its race): dropped by the feature's change, the rest kept, and named.
+  for (const fitted of FEATURES.map((feature) => feature.fit?.(state)).filter(Boolean)) {
+    Object.assign(state, fitted.change);
+    notice = fitted.notice;
+  }
   if (state.head > state.heads) return fallback;
   resolvePreset(state);
   if (state.heads > 1 && state.mode !== 'x') return fallback; // heads are computed from X

@@ -21,8 +21,12 @@ const noticeText = (said, t) =>
         ? lossNotice(said, t)
         : said.key === 'linkWords'
           ? t(`notice.linkWords.${said.problem}`, { ...said, text: short(said.text), max: WORD_LIMIT })
-          : said.key === 'linkTrain' // the training lab's own rule (features/train-lab/own-rule.js): the field named
-            ? t('notice.linkTrain', { field: said.problem, text: short(said.text) })
+          : said.key === 'linkTrain' // the training lab's (features/train-lab/): the field named, and why when it was readable
+            ? t(said.reason ? `notice.linkTrain.${said.reason}` : 'notice.linkTrain', {
+                ...said,
+                field: said.problem,
+                text: short(said.text),
+              })
             : t(`notice.${said}`);
 
 /** A link's loss without its matrix, or with one not in AV's shape (state.js parseState). */

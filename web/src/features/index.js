@@ -7,6 +7,8 @@
 //   fields     its own hash fields, { key, type (fields.js), initial, only? }, written only in its view
 //   words      its words: { 'zh-CN': { key: text }, en: { … } }, merged into the dictionaries
 //   accepts?   state → false when a link's fields contradict each other (the link is refused)
+//   fit?       state → null, or { change, notice } when one of its fields has no place beside the
+//              others: the link opens with `change` made (that field dropped), and `notice` names it
 //   handout?   what the printed handout shows in its view (views/handout.js)
 //
 // Its view itself — the part that draws it, loaded only when it first opens (parts.js) — is its

@@ -1,6 +1,7 @@
 // "看注意力学习": one attention layer trained live on a small task, and §4's √d_k race measured.
 
 import { TRAIN_LAB_FIELDS } from './train-lab.js';
+import { fitFork } from './train-fork.js';
 import words from './words.js';
 
 export default Object.freeze({
@@ -8,5 +9,7 @@ export default Object.freeze({
   // The run (task, seed, learning rate, d_k, scaling, heads, steps), the own rule's (only for
   // traintask=own: each field's own `only`) and the fork's.
   fields: TRAIN_LAB_FIELDS,
+  // A link's fork that its run cannot have (in the race, or beyond its steps): dropped, and named.
+  fit: fitFork,
   words,
 });

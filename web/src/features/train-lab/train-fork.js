@@ -6,6 +6,7 @@
 //   forkOf         the state's fork: { step, learningRate?, scale? }, or null
 //   sessionRuns    the session's runs for a state: { configs, forks } (train-session.js 'reset')
 //   withoutFork    a change of the run's fields that drops the fork, which belonged to the old run
+//   fitFork        a hand-written link's fork that its run cannot have: dropped, and named (the feature's `fit`)
 //
 // A fork is of one run: the race already runs both scalings side by side, so a fork there is
 // neither offered nor written.
@@ -43,6 +44,24 @@ export function forkFields({ rates, scales, maxStep }) {
 
 /** The state with no fork: what every change of the run's own fields carries. */
 export const NO_FORK = Object.freeze({ trainfork: null, trainforklr: null, trainforkscale: null });
+
+/**
+ * A link's fork that its run cannot have (a hand-written link; state.js parseState calls this as
+ * the feature's `fit`): fork fields in the race, which already runs both scalings side by side, or
+ * a fork after a step beyond the run's steps, which would never start. The fork is dropped, the
+ * rest of the link kept, and the 'linkTrain' notice names the field and why (i18n's
+ * notice.linkTrain.race, notice.linkTrain.steps). Null when the fork fits.
+ */
+export function fitFork(state) {
+  const given = Object.keys(NO_FORK).find((key) => state[key] !== null);
+  const refused = (key, reason, more) => ({
+    change: NO_FORK,
+    notice: { key: 'linkTrain', problem: key, text: String(state[key]), reason, ...more },
+  });
+  if (given && state.trainscale === 'race') return refused(given, 'race');
+  if (state.trainfork > state.trainsteps) return refused('trainfork', 'steps', { steps: state.trainsteps });
+  return null;
+}
 
 /**
  * The state's fork: { step, learningRate?, scale? } with only what differs from the run's own

@@ -69,6 +69,10 @@ export default {
     'train.where.worker': '训练在后台线程(Web Worker)里运行,页面一直能响应。',
     'train.where.main-thread':
       '这个页面不允许启动后台线程(例如嵌在沙盒 iframe 里),训练改在页面自己的线程上分小段运行,每段之间页面照常响应。',
+    'notice.linkTrain.race':
+      '这个链接的 {field} 字段(“{text}”)是分叉的,不适用于赛跑:赛跑已经把两种缩放并排跑着。链接没有打开分叉,其余部分照常打开。',
+    'notice.linkTrain.steps':
+      '这个链接的 {field} 字段(“{text}”)要在第 {text} 步之后分叉,但这次训练只有 {steps} 步,分叉不会开始。链接没有打开分叉,其余部分照常打开。',
     'train.notice.nan': '损失变成了 NaN 或 ∞:这个学习率太大,权重发散了。换一个小一点的学习率,再按“重置”。',
     'train.announce.play': '开始训练。',
     'train.announce.pause': '已暂停,第 {step} 步。',
@@ -230,6 +234,10 @@ export default {
     'train.where.worker': 'Training runs in a background thread (a Web Worker); the page keeps answering.',
     'train.where.main-thread':
       'This page may not start a background thread (it is embedded in a sandboxed iframe, for instance), so training runs on the page’s own thread in small slices, with the page answering in between.',
+    'notice.linkTrain.race':
+      'This link\'s {field} field ("{text}") belongs to a fork, which does not apply to the race: the race already runs both scalings side by side. The link opened without the fork; the rest of it opens as it is.',
+    'notice.linkTrain.steps':
+      'This link\'s {field} field ("{text}") forks after step {text}, but this run has only {steps} steps, so the fork would never start. The link opened without the fork; the rest of it opens as it is.',
     'train.notice.nan':
       'The loss became NaN or ∞: this learning rate is too large and the weights diverged. Choose a smaller one and press Reset.',
     'train.announce.play': 'Training.',
