@@ -1,6 +1,6 @@
 // A line chart of the training lab (train-lab-view.js): steps along x, one or two linear y axes
 // (left, and right for the gradient through the softmax), series drawn as SVG paths. The scales
-// and paths are the pure module's (labs/train-lab.js); this file only builds the SVG. The SVG has
+// and paths are the pure module's (train-lab.js); this file only builds the SVG. The SVG has
 // a fixed viewBox and scales to its column, so a 375 px screen gets the whole chart, smaller.
 
 import { chartScale, linePath, thin } from './train-lab.js';

@@ -1,5 +1,5 @@
 // The training lab's controls (train-lab-view.js): the run's fields — each one of the hash's
-// (labs/train-lab.js TRAIN_LAB_FIELDS), set through setState — and Play, Pause, Step, Reset.
+// (train-lab.js TRAIN_LAB_FIELDS), set through setState — and Play, Pause, Step, Reset.
 // Ids stay across updates, so that the app's keepingFocus() finds the focused control again.
 
 import { h, setText } from '../../views/dom.js';

@@ -1,5 +1,5 @@
 // The training lab's fork (issue 26, item 6): at the snapshot the timeline shows, another scaling
-// or learning rate from there on. The fork is a change of the link (labs/train-fork.js), so that the
+// or learning rate from there on. The fork is a change of the link (train-fork.js), so that the
 // link reopens it: the lab retrains the run with its fork, and the run it left beside it. Render
 // only: the click goes to onFork(step, choice) (train-lab-view.js), "remove" to onRemove().
 

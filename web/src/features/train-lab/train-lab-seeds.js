@@ -1,4 +1,4 @@
-// The race over seeds (train-lab-view.js; the numbers are labs/train-race.js's): a button that runs
+// The race over seeds (train-lab-race.js; the numbers are train-race.js's): a button that runs
 // the √d_k race from SEED_COUNT seeds in the session, a strip chart of each run's steps to learn —
 // one dot a seed, those that did not learn within the budget in a column of their own past its end —
 // and the same in words: median, range, how many did not learn within the budget.

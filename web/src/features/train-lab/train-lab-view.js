@@ -1,36 +1,33 @@
 // The lab view 'train-lab' (state.view): watch one attention layer learn. The run's fields are
-// the hash's (labs/train-lab.js), so a link replays the same run; the run itself lives in this
-// view (labs/train-runner.js: in a Web Worker, or in slices on the page's thread in a sandboxed
-// embed), and destroy() ends it. Drawn: the loss with the gradient through the softmax and the
-// accuracy (train-lab-chart.js), A on a probe sequence with its timeline of snapshots
-// (train-lab-attention.js), the learned W_Q and W_K as heatmaps, and in the race (§4) both runs,
-// compared at their start and by their steps to learn (labs/train-race.js), and the race over
-// seeds (train-lab-seeds.js); a fork from a snapshot with another scaling or learning rate, drawn
-// beside the run it left (train-lab-fork.js, labs/train-fork.js).
+// the hash's (train-lab.js), so a link replays the same run; the run itself lives in this view
+// (train-runner.js: in a Web Worker, or in slices on the page's thread in a sandboxed embed), and
+// destroy() ends it. Its parts, each with its own elements: the controls (train-lab-controls.js),
+// the curves of the loss with the gradient through the softmax and of the accuracy
+// (train-lab-curves.js), the race (§4) with the race over seeds (train-lab-race.js), A on a probe
+// sequence with its timeline of snapshots (train-lab-attention.js), the fork from a snapshot
+// (train-lab-fork.js, train-fork.js), the learned W_Q and W_K (train-lab-params.js) and the walk of
+// one step in the stepper (train-lab-walk.js). This file wires them to the run, and words the
+// lab's status.
 
 import { h, setText } from '../../views/dom.js';
-import { renderHeatmap } from '../../views/heatmap.js';
-import { createLineChart } from './train-lab-chart.js';
 import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
+import { createCurvesPart, lastOf } from './train-lab-curves.js';
+import { createRacePart, raceNames } from './train-lab-race.js';
+import { createParamsPart } from './train-lab-params.js';
 import { createWalkControl } from './train-lab-walk.js';
-import { createSeedsPanel } from './train-lab-seeds.js';
 import { createForkPart } from './train-lab-fork.js';
-import { raceFacts, seedRaceConfigs, LEARNED_BELOW, LOSS_AT_STEP, SEED_COUNT } from './train-race.js';
+import { seedRaceConfigs, SEED_COUNT } from './train-race.js';
 import { walkState } from './train-walk.js';
-import { taskFor, SNAPSHOT_EVERY, HELD_OUT, RACE_SCALES, trainerConfigs, runChanged } from './train-lab.js';
+import { taskFor, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from './train-lab.js';
 import { ownVerdict } from './own-rule.js';
-import { forkOf, forkChange, forkLook, forkNames, forkWords, sessionRuns, withoutFork, NO_FORK } from './train-fork.js';
+import { forkOf, forkChange, forkWords, sessionRuns, withoutFork, NO_FORK } from './train-fork.js';
 import { createTrainRunner } from './train-runner.js';
 import { formatNumber } from '../../format.js';
 import workerSource from '../../labs/labs-worker-source.js';
 
 /** Progress is announced at most this often while the run plays (a screen reader reads each one). */
 const ANNOUNCE_EVERY_MS = 5000;
-
-/** The last point's value at `column` (1 loss, 2 accuracy, 3 gradient) of a run, or NaN. */
-const lastOf = (run, column) => run.points.at(-1)?.[column] ?? NaN;
-const largest = (values, floor) => Math.max(floor, ...values.filter(Number.isFinite));
 
 /** The parts that only show text: built once, worded in update. */
 function staticParts() {
@@ -42,35 +39,22 @@ function staticParts() {
     status: p({ class: 'train-status', id: 'train-status' }),
     where: p({ class: 'train-where', id: 'train-where', hidden: true }),
     nan: p({ class: 'train-notice', id: 'train-nan', role: 'alert', hidden: true }),
-    lossTitle: h('h3', {}),
-    lossText: p({}),
-    lossSummary: p({ class: 'train-summary', id: 'train-loss-summary' }),
-    // The race's two runs by colour (the summary line below the chart gives their numbers).
-    legend: h(
-      'ul',
-      { class: 'train-legend', id: 'train-legend', hidden: true },
-      [0, 1].map((r) =>
-        h('li', {}, h('span', { class: `train-swatch run-${r}`, 'aria-hidden': 'true' }), h('span', {})),
-      ),
-    ),
-    accuracyTitle: h('h3', {}),
-    raceTitle: h('h3', {}),
-    raceText: p({}),
-    raceResult: p({ class: 'train-race-result', id: 'train-race-result' }),
     attentionTitle: h('h3', {}),
     attentionText: p({}),
-    paramsTitle: h('h3', {}),
-    paramsText: p({}),
   };
 }
 
 export function createTrainLabView({ engine, setState, announce, openStepper, keep = new Map() }) {
   const parts = staticParts();
-  // replaying: resume() is training the run back to where it was (its play events go unannounced).
-  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, destroyed: false, keep };
-  view.replaying = false;
-  const lossChart = createLineChart('train-chart-loss');
-  const accuracyChart = createLineChart('train-chart-accuracy');
+  // replaying: resume() is training the run back to where it was (its play events go unannounced);
+  // seeds: the race over seeds' record (runSeeds).
+  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, keep };
+  Object.assign(view, { destroyed: false, replaying: false, seeds: { key: '', results: [], running: false } });
+  const frames = frameScheduler(() => draw(), view);
+  const runner = runnerFor(engine, view, frames, announce);
+  const controls = controlsFor(runner, view, setState, () => restart(runner, view, announce, true));
+  const curves = createCurvesPart();
+  const race = createRacePart({ onRun: () => runSeeds(runner, view, frames, announce) });
   // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
   const attention = createAttentionPanel({
     onScrub: (index, atEnd) => {
@@ -78,81 +62,11 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       draw();
     },
   });
-  const params = h('div', { class: 'train-params', id: 'train-params' });
-  const rewind = rewindButton(
-    () => runner,
-    view,
-    announce,
-    () => draw(),
-  );
-  const heatmaps = { key: '', items: [] };
-  const runner = createTrainRunner({
-    engine,
-    workerSource,
-    onChange: () => frames.schedule(),
-    onEvent: (event) => {
-      if (view.replaying && event.type !== 'error') return; // resume() says where the replay stopped
-      view.lastAnnounced = performance.now(); // the progress waits its turn after this
-      announceEvent(event, runner.data(), view.t, announce);
-    },
-  });
-  const controls = createTrainControls({
-    setState: (change) => setState(withoutFork(view.state, change)),
-    actions: {
-      play: () => runner.play(() => view.state.trainsteps),
-      pause: () => runner.pause(),
-      step: () => runner.step(),
-      reset: () => restart(true),
-    },
-  });
-  const walk = walkControl(runner, view, openStepper);
+  const rewind = rewindButton(runner, view, announce, () => draw());
   const fork = forkControl(view, () => runner.data().steps, setState, announce);
-  view.seeds = { key: '', results: [], running: false };
-  const seeds = createSeedsPanel({ onRun: () => runSeeds(runner, view, frames, announce) });
-  const { element, race } = layout(parts, {
-    controls,
-    lossChart,
-    accuracyChart,
-    attention,
-    rewind,
-    params,
-    walk,
-    seeds,
-    fork,
-  });
-
-  const frames = frameScheduler(() => draw(), view);
-
-  function restart(announced) {
-    view.scrub = null;
-    const { probe } = taskFor(view.state);
-    const { configs, forks } = sessionRuns(view.state, trainerConfigs(view.state));
-    const started = runner.reset(configs, probe, forks);
-    if (announced) announce(view.t('train.announce.reset'));
-    return started;
-  }
-
-  /**
-   * The run this lab had when it last closed (keepRun), or a fork was made from (forkControl), if
-   * it is the state's: retrained to the same step — the same numbers, since the same config in the
-   * same build gives the same run — with the timeline where it was and the race over seeds'
-   * results. What was kept is read once.
-   */
-  async function resume(started) {
-    const kept = view.keep.get('run');
-    view.keep.delete('run');
-    if (kept?.key !== runKey(view.state)) return;
-    if (kept.seeds.key === seedsKey(view.state)) view.seeds = kept.seeds;
-    if (!(await started) || kept.steps === 0) return;
-    view.replaying = true;
-    await runner.play(kept.steps);
-    view.replaying = false;
-    if (runner.data().steps === kept.steps) {
-      view.scrub = kept.scrub;
-      announce(view.t('train.announce.rewound', { step: kept.steps }));
-    }
-    draw();
-  }
+  const params = createParamsPart();
+  const walk = walkControl(runner, view, openStepper);
+  const element = layout(parts, { controls, curves, race, attention, rewind, fork, params, walk });
 
   function draw() {
     if (!view.state) return;
@@ -167,13 +81,12 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
     });
     if (view.state.traintask === 'own') wordOwnVerdict(parts, view, d);
     drawStatus(parts, view, d);
-    drawCharts({ lossChart, accuracyChart, parts }, view, d, names);
-    drawRace(race, parts, view, d);
-    if (!race.hidden) seeds.update({ t: view.t, names: raceNames(view), state: view.state, seeds: view.seeds });
+    curves.draw(view, d, names);
+    race.draw(view, d, view.seeds);
     drawAttention(attention, view, d, names);
     drawRewind(rewind, view, d);
     fork.update({ state: view.state, t: view.t, ready: d.runs.length > 0 && !d.playing, step: walkStep(view, d) });
-    drawParams(params, heatmaps, view, d, names, parts.paramsText);
+    params.draw(view, d, names);
     drawWalk(walk, view, d);
     announceProgress(view, d, announce);
   }
@@ -184,7 +97,8 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       const before = view.state;
       Object.assign(view, { state, t, theme });
       wordStatic(parts, view);
-      if (runChanged(before, state)) resume(restart(false));
+      [curves, race, params].forEach((part) => part.word(t));
+      if (runChanged(before, state)) resume(runner, view, announce, draw, restart(runner, view, announce, false));
       forgetSeeds(runner, view);
       draw();
     },
@@ -198,6 +112,69 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
 }
 
 /**
+ * The run (train-runner.js): its answers drawn at the next frame, its events announced — but for
+ * a replay's (resume), which says itself where the replay stopped.
+ */
+function runnerFor(engine, view, frames, announce) {
+  const runner = createTrainRunner({
+    engine,
+    workerSource,
+    onChange: () => frames.schedule(),
+    onEvent: (event) => {
+      if (view.replaying && event.type !== 'error') return;
+      view.lastAnnounced = performance.now(); // the progress waits its turn after this
+      announceEvent(event, runner.data(), view.t, announce);
+    },
+  });
+  return runner;
+}
+
+/** The run's fields and buttons (train-lab-controls.js): a change of the run's fields drops its fork (withoutFork). */
+function controlsFor(runner, view, setState, reset) {
+  return createTrainControls({
+    setState: (change) => setState(withoutFork(view.state, change)),
+    actions: {
+      play: () => runner.play(() => view.state.trainsteps),
+      pause: () => runner.pause(),
+      step: () => runner.step(),
+      reset,
+    },
+  });
+}
+
+/** A new run of the state's configs (and fork) from step 0, the timeline at its live end; announced when the reader asked. */
+function restart(runner, view, announce, announced) {
+  view.scrub = null;
+  const { probe } = taskFor(view.state);
+  const { configs, forks } = sessionRuns(view.state, trainerConfigs(view.state));
+  const started = runner.reset(configs, probe, forks);
+  if (announced) announce(view.t('train.announce.reset'));
+  return started;
+}
+
+/**
+ * The run this lab had when it last closed (keepRun), or a fork was made from (forkControl), if
+ * it is the state's: retrained to the same step — the same numbers, since the same config in the
+ * same build gives the same run — with the timeline where it was and the race over seeds'
+ * results. What was kept is read once. `started`: the restart's promise.
+ */
+async function resume(runner, view, announce, draw, started) {
+  const kept = view.keep.get('run');
+  view.keep.delete('run');
+  if (kept?.key !== runKey(view.state)) return;
+  if (kept.seeds.key === seedsKey(view.state)) view.seeds = kept.seeds;
+  if (!(await started) || kept.steps === 0) return;
+  view.replaying = true;
+  await runner.play(kept.steps);
+  view.replaying = false;
+  if (runner.data().steps === kept.steps) {
+    view.scrub = kept.scrub;
+    announce(view.t('train.announce.rewound', { step: kept.steps }));
+  }
+  draw();
+}
+
+/**
  * The step of the model the walk hands over: the snapshot the timeline shows, or, at its live end,
  * the model as it is now.
  */
@@ -208,7 +185,7 @@ function walkStep(view, d) {
 }
 
 /**
- * "Walk one training step" (views/train-lab-walk.js): the model after walkStep's step, its
+ * "Walk one training step" (train-lab-walk.js): the model after walkStep's step, its
  * probe's step opened in the stepper — the first run's (÷√d_k in the race). The run is kept
  * (keepRun), so that Back from the stepper finds it.
  */
@@ -250,7 +227,7 @@ function frameScheduler(draw, view) {
 const runKey = (state) => JSON.stringify(sessionRuns(state, trainerConfigs(state)));
 
 /**
- * "Fork at step s" (views/train-lab-fork.js): the fork goes into the link, which restarts the run
+ * "Fork at step s" (train-lab-fork.js): the fork goes into the link, which restarts the run
  * with it beside the run it leaves; both are then trained (resume) to the step the run had
  * reached — the original to the same numbers it had, the fork from s on — so that the reader sees
  * at once what the change did. `steps()`: the step the run has reached.
@@ -277,8 +254,8 @@ function rewindButton(runner, view, announce, draw) {
     hidden: true,
     onclick: async () => {
       const step = Number(button.dataset.step);
-      await runner().rewind(step);
-      if (runner().data().steps !== step) return;
+      await runner.rewind(step);
+      if (runner.data().steps !== step) return;
       view.scrub = null;
       announce(view.t('train.announce.rewound', { step }));
       draw();
@@ -326,17 +303,9 @@ async function runSeeds(runner, view, frames, announce) {
   frames.schedule();
 }
 
-/** The view's element, in reading order, and its race section. */
-function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, params, walk, seeds, fork }) {
-  const race = h(
-    'section',
-    { class: 'train-race', id: 'train-race', hidden: true },
-    parts.raceTitle,
-    parts.raceText,
-    parts.raceResult,
-    seeds.el,
-  );
-  const element = h(
+/** The view's element, in reading order. */
+function layout(parts, { controls, curves, race, attention, rewind, fork, params, walk }) {
+  return h(
     'section',
     { class: 'lab lab-train-lab' },
     parts.title,
@@ -346,23 +315,13 @@ function layout(parts, { controls, lossChart, accuracyChart, attention, rewind, 
     parts.status,
     parts.where,
     parts.nan,
-    race,
-    h(
-      'figure',
-      { class: 'train-figure' },
-      parts.lossTitle,
-      parts.legend,
-      lossChart.el,
-      parts.lossSummary,
-      parts.lossText,
-    ),
-    h('figure', { class: 'train-figure' }, parts.accuracyTitle, accuracyChart.el),
+    race.el,
+    ...curves.figures,
     h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el, rewind),
     fork.el,
-    h('section', { class: 'train-part' }, parts.paramsTitle, parts.paramsText, params),
+    params.el,
     walk.el,
   );
-  return { element, race };
 }
 
 /** What a screen reader hears when the run starts, pauses, ends or fails. */
@@ -390,11 +349,8 @@ function announceProgress(view, d, announce) {
 function runNames(view, count) {
   if (forkOf(view.state)) return [view.t('train.fork.short'), view.t('train.fork.original')].map((n) => `${n} · `);
   if (view.state.trainscale !== 'race') return Array(count).fill('');
-  return raceNames(view).map((name) => `${name} · `);
+  return raceNames(view.state, view.t).map((name) => `${name} · `);
 }
-
-/** The race's two runs' names, ÷√d_k first. */
-const raceNames = (view) => trainerConfigs(view.state).map((c) => view.t(`train.run.${c.scale}`));
 
 /**
  * The own rule's line, measured: what the rule is, then whether the first run's held-out accuracy
@@ -423,14 +379,8 @@ function wordStatic(parts, { state, t }) {
 function wordStaticTitles(parts, { state, t }) {
   setText(parts.title, t('view.train-lab'));
   setText(parts.lede, t('train.lede', { heads: state.trainheads }));
-  setText(parts.lossTitle, t('train.chart.loss'));
-  setText(parts.lossText, t('train.chart.loss.text'));
-  setText(parts.accuracyTitle, t('train.chart.accuracy'));
-  setText(parts.raceTitle, t('train.race.title'));
-  setText(parts.raceText, t('train.race.text'));
   setText(parts.attentionTitle, t('train.attention.title'));
   setText(parts.attentionText, t('train.attention.text', { every: SNAPSHOT_EVERY }));
-  setText(parts.paramsTitle, t('train.params.title'));
 }
 
 function drawStatus(parts, { state, t }, d) {
@@ -463,124 +413,6 @@ function drawStatus(parts, { state, t }, d) {
   setText(parts.nan, diverged ? t('train.notice.nan') : '');
 }
 
-function drawCharts({ lossChart, accuracyChart, parts }, { state, t }, d, names) {
-  // With a fork, the fork from its step on and the run it left faint (forkLook).
-  const looks = d.runs.map((_, r) => forkLook(state, r));
-  const from = (points, r) => points.filter(([step]) => step >= looks[r].from);
-  const column = (run, c, r) =>
-    from(
-      run.points.map((p) => [p[0], p[c]]),
-      r,
-    );
-  const hint = d.steps === 0 ? t('train.chart.empty') : null;
-  const maxStep = state.trainsteps;
-  lossChart.draw({
-    maxStep,
-    left: {
-      max: largest(
-        d.runs.flatMap((r) => r.points.map((p) => p[1])),
-        0.5,
-      ),
-      label: t('train.axis.loss'),
-    },
-    right: {
-      max: largest(
-        d.runs.flatMap((r) => r.points.map((p) => p[3])),
-        0.01,
-      ),
-      label: t('train.axis.gradient'),
-    },
-    series: d.runs.flatMap((run, r) => [
-      { run: r, points: column(run, 1, r), axis: 'left', faint: looks[r].faint },
-      { run: r, points: column(run, 3, r), axis: 'right', dashed: true, faint: looks[r].faint },
-    ]),
-    label: t('train.chart.loss'),
-    hint,
-  });
-  accuracyChart.draw({
-    maxStep,
-    left: { max: 1, label: t('train.axis.accuracy') },
-    series: d.runs.flatMap((run, r) => [
-      { run: r, points: column(run, 2, r), axis: 'left', faint: looks[r].faint },
-      {
-        run: r,
-        points: from(
-          run.snapshots.map((s) => [s.step, s.heldOut.accuracy]),
-          r,
-        ),
-        axis: 'left',
-        dashed: true,
-        dots: true,
-        faint: looks[r].faint,
-      },
-    ]),
-    label: t('train.chart.accuracy'),
-    hint,
-  });
-  // In the race the runs are compared by the race's own numbers (drawRace), never by two gradients
-  // at the last step, where a run that has learned has none left.
-  const part = state.trainscale === 'race' ? 'train.chart.partRace' : 'train.chart.part';
-  const summary = d.runs.map((run, r) =>
-    t(part, {
-      run: names[r],
-      loss: formatNumber(lastOf(run, 1), 4),
-      gradient: formatNumber(lastOf(run, 3), 3),
-    }),
-  );
-  const fork = forkOf(state);
-  const forked = fork ? t('train.fork.summary', { step: fork.step, change: forkWords(t, state, fork) }) : '';
-  setText(
-    parts.lossSummary,
-    d.steps ? forked + t('train.chart.summary', { step: d.steps, parts: summary.join(' · ') }) : '',
-  );
-}
-
-function drawRace(race, parts, { state, t }, d) {
-  race.hidden = state.trainscale !== 'race';
-  drawLegend(parts.legend, state, t);
-  if (race.hidden || d.runs.length !== 2 || d.steps === 0) return setText(parts.raceResult, '');
-  setText(parts.raceResult, raceWords(t, d.runs.map(raceFacts), d.steps, state.trainsteps));
-}
-
-/** The runs by colour: the race's two scalings, or the fork and the run it left (faint); none for one run. */
-function drawLegend(legend, state, t) {
-  const names =
-    forkNames(t, state) ?? (state.trainscale === 'race' ? RACE_SCALES.map((s) => t(`train.run.${s}`)) : null);
-  legend.hidden = !names;
-  legend.classList.toggle('forked', Boolean(forkOf(state)));
-  names?.forEach((name, r) => setText(legend.children[r].lastChild, name));
-}
-
-/**
- * The race in words, like with like: both runs' gradients at step 1 (from the same weights), the
- * step each first learned (or that it has not yet, or not within the steps asked for), and both
- * losses at LOSS_AT_STEP once the runs have got there.
- */
-function raceWords(t, [scaled, unscaled], steps, total) {
-  const learned = (facts) => {
-    if (facts.learnedAt !== null) return t('train.race.at', { step: facts.learnedAt });
-    return t(steps >= total ? 'train.race.notWithin' : 'train.race.notYet', { step: steps });
-  };
-  const sentences = [
-    t('train.race.first', {
-      scaled: formatNumber(scaled.gradient, 3),
-      unscaled: formatNumber(unscaled.gradient, 3),
-      scaledJacobian: formatNumber(scaled.jacobian, 3),
-      unscaledJacobian: formatNumber(unscaled.jacobian, 3),
-    }),
-    t('train.race.learned', { threshold: LEARNED_BELOW, scaled: learned(scaled), unscaled: learned(unscaled) }),
-  ];
-  if (scaled.lossAt !== null)
-    sentences.push(
-      t('train.race.lossAt', {
-        step: LOSS_AT_STEP,
-        scaled: formatNumber(scaled.lossAt, 3),
-        unscaled: formatNumber(unscaled.lossAt, 3),
-      }),
-    );
-  return sentences.join(' ');
-}
-
 /** "Continue from this snapshot": shown while the timeline is back on an earlier snapshot and the run is still. */
 function drawRewind(rewind, view, d) {
   const step = walkStep(view, d);
@@ -601,31 +433,4 @@ function drawAttention(attention, view, d, names) {
     theme: view.theme,
     timeline: { count, index, step: d.runs[0].snapshots[index].step, live: index === count - 1 },
   });
-}
-
-function drawParams(params, heatmaps, { state, t, theme }, d, names, text) {
-  if (!d.runs.length) return;
-  // x_i = E[token] ⊕ one-hot(i): W's rows are d_token of the embedding, then n of the position.
-  const n = taskFor(state).probe.length;
-  setText(text, t('train.params.text', { dToken: d.runs[0].parameters.wQ[0].rows - n, n }));
-  const figures = d.runs.flatMap((run, r) =>
-    ['wQ', 'wK'].flatMap((which) =>
-      run.parameters[which].map((matrix, head) => ({
-        matrix,
-        kind: 'div',
-        label: t(`train.params.${which.toLowerCase()}`, { run: names[r], head: head + 1 }),
-      })),
-    ),
-  );
-  const key = figures.map((f) => `${f.label}/${f.matrix.rows}x${f.matrix.cols}`).join('|');
-  const look = { t, theme, digits: 2 };
-  if (key !== heatmaps.key) {
-    heatmaps.key = key;
-    heatmaps.items = figures.map((spec) => ({ spec, map: renderHeatmap(spec, look) }));
-    params.replaceChildren(
-      ...heatmaps.items.map(({ spec, map }) =>
-        h('figure', { class: 'train-heatmap' }, h('figcaption', {}, spec.label), map.el),
-      ),
-    );
-  } else heatmaps.items.forEach((item, k) => item.map.update(figures[k], look));
 }

@@ -1,4 +1,4 @@
-// The training lab's hand-off to the stepper (views/train-lab-walk.js): the state that walks one
+// The training lab's hand-off to the stepper (train-lab-walk.js): the state that walks one
 // training step of the trained model on the probe. Pure: no DOM, no engine.
 
 import { probeState } from '../../state.js';
