@@ -2,7 +2,8 @@
 // Chromium: back on the timeline at step 20, another learning rate, "Fork at step 20" — the link
 // carries the fork, the lab retrains to step 20, Play trains the fork and the run it left side by
 // side (the original faint), the summary says what changed after which step, and the same link
-// opened afresh shows the same numbers. A bad fork field in a link is refused alone, by name.
+// opened afresh shows the same numbers. A bad fork field in a link is refused alone, by name, and a
+// fork the run cannot have (in the race, or beyond its steps) is dropped, the notice saying why.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,6 +116,34 @@ test('a link whose fork scaling cannot be read: the notice names trainforkscale,
     await page.textContent('#train-fork-current'),
     'The fork now: after step 20, learning rate 0.01 → 0.1. Forking again replaces it; a fork always leaves the original run.',
   );
+  assert.equal(await page.inputValue('#train-seed'), '7');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a race link with a fork: the race opens without it, and the notice says a fork does not apply to the race', async () => {
+  const page = await b.open(`${LAB.replace('trainsteps=100', 'trainscale=race')}&trainfork=20&trainforklr=0.1`);
+  await started(page);
+  assert.equal(
+    await page.textContent('#notice'),
+    'This link\'s trainfork field ("20") belongs to a fork, which does not apply to the race: the race already runs both scalings side by side. The link opened without the fork; the rest of it opens as it is.',
+  );
+  assert.equal(await page.isHidden('#train-race'), false, 'the race is open');
+  assert.equal(await page.isHidden('#train-fork-current'), true, 'no fork');
+  assert.equal(await page.inputValue('#train-seed'), '7');
+  assert.doesNotMatch(new URL(page.url()).hash, /trainfork/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a link whose fork is beyond its steps (300 of 100): the run opens without it, and the notice says why', async () => {
+  const page = await b.open(`${LAB}&trainfork=300&trainforklr=0.1`);
+  await started(page);
+  assert.equal(
+    await page.textContent('#notice'),
+    'This link\'s trainfork field ("300") forks after step 300, but this run has only 100 steps, so the fork would never start. The link opened without the fork; the rest of it opens as it is.',
+  );
+  assert.equal(await page.isHidden('#train-fork-current'), true, 'no fork');
   assert.equal(await page.inputValue('#train-seed'), '7');
   assert.deepEqual(page.problems, []);
   await page.context().close();
