@@ -1,6 +1,7 @@
 // The cost lab's log–log charts (cost-lab-view.js): time against n, and memory against n. Each is
 // drawn at its box's width in pixels, so that its text keeps its size on a phone, and drawn again
-// when that width changes. Also the legends' swatches, with each path's marker.
+// when that width changes; the room its labels take grows with its text (--chart-text, 12 px on the
+// page, larger in the classroom mode). Also the legends' swatches, with each path's marker.
 
 import { h } from '../../views/dom.js';
 import { s, SVG_NS } from '../../views/svg.js';
@@ -10,6 +11,11 @@ const MARKS = { reference: 'square', simd: 'circle', streaming: 'triangle', scor
 
 const f = (v) => v.toFixed(1);
 const widthOf = (box) => Math.max(280, Math.round(box.clientWidth || 640));
+/**
+ * The chart's text size over the 12 px its room was first laid out for: the svg's own font size,
+ * which is --chart-text resolved to pixels (cost-lab.css; the property itself would read as written).
+ */
+const textScaleOf = (svg) => parseFloat(getComputedStyle(svg).fontSize) / 12 || 1;
 
 /**
  * A log axis's range: powers of `base` enclosing [lo, hi], at least `span` of them apart, with a
@@ -62,12 +68,15 @@ function swatch(key) {
   return svg;
 }
 
-/** The chart's geometry at `width`: its height, padding, and the maps from values to pixels. */
-function frame(width, x, y) {
+/**
+ * The chart's geometry at `width`, its text `k` times 12 px: its height, padding (room for the
+ * labels, k times as much), and the maps from values to pixels.
+ */
+function frame(width, k, x, y) {
   const height = Math.round(Math.min(360, Math.max(240, width * 0.56)));
   const yLabels = y.ticks.map((v) => y.format(v));
-  const left = Math.round(Math.max(...yLabels.map((label) => label.length)) * 6.6 + 16);
-  const pad = { left, right: 18, top: 28, bottom: 46 };
+  const left = Math.round((Math.max(...yLabels.map((label) => label.length)) * 6.6 + 16) * k);
+  const pad = { left, right: 18, top: Math.round(28 * k), bottom: Math.round(46 * k) };
   const plotW = width - pad.left - pad.right,
     plotH = height - pad.top - pad.bottom;
   // A quarter of a doubling of room on both sides of x, so the end points sit off the frame.
@@ -77,18 +86,18 @@ function frame(width, x, y) {
     y1 = Math.log10(y.max);
   const px = (v) => pad.left + ((Math.log2(v) - x0) / (x1 - x0)) * plotW;
   const py = (v) => pad.top + plotH - ((Math.log10(v) - y0) / (y1 - y0)) * plotH;
-  return { width, height, yLabels, pad, plotW, plotH, x0, x1, px, py };
+  return { width, height, k, yLabels, pad, plotW, plotH, x0, x1, px, py };
 }
 
 /** The grid, the ticks (every other x label where there is no room), the frame and the axes' names. */
-function axes({ width, height, yLabels, pad, plotW, plotH, px, py }, x, y) {
+function axes({ width, height, k, yLabels, pad, plotW, plotH, px, py }, x, y) {
   const parts = [];
   y.ticks.forEach((v, i) => {
     parts.push(s('line', { class: 'grid', x1: pad.left, x2: width - pad.right, y1: f(py(v)), y2: f(py(v)) }));
     parts.push(
       s(
         'text',
-        { class: 'tick', x: pad.left - 8, y: f(py(v)), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+        { class: 'tick', x: pad.left - 8 * k, y: f(py(v)), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
         yLabels[i],
       ),
     );
@@ -97,30 +106,36 @@ function axes({ width, height, yLabels, pad, plotW, plotH, px, py }, x, y) {
   for (const v of x.ticks) {
     const at = px(v);
     parts.push(s('line', { class: 'grid', x1: f(at), x2: f(at), y1: pad.top, y2: pad.top + plotH }));
-    const half = String(v).length * 3.6;
-    if (at - half < lastLabelEnd + 10) continue; // no room: every other label on a narrow chart
+    const half = String(v).length * 3.6 * k;
+    if (at - half < lastLabelEnd + 10 * k) continue; // no room: every other label on a narrow chart
     lastLabelEnd = at + half;
-    parts.push(s('text', { class: 'tick', x: f(at), y: pad.top + plotH + 18, 'text-anchor': 'middle' }, String(v)));
+    parts.push(
+      s('text', { class: 'tick', x: f(at), y: f(pad.top + plotH + 18 * k), 'text-anchor': 'middle' }, String(v)),
+    );
   }
   parts.push(s('rect', { class: 'frame', x: pad.left, y: pad.top, width: plotW, height: plotH }));
   parts.push(
-    s('text', { class: 'axis-label', x: pad.left + plotW / 2, y: height - 6, 'text-anchor': 'middle' }, x.label),
+    s('text', { class: 'axis-label', x: pad.left + plotW / 2, y: f(height - 6 * k), 'text-anchor': 'middle' }, x.label),
   );
-  parts.push(s('text', { class: 'axis-label', x: pad.left, y: 14, 'text-anchor': 'start' }, y.label));
+  parts.push(s('text', { class: 'axis-label', x: pad.left, y: f(14 * k), 'text-anchor': 'start' }, y.label));
   return parts;
 }
 
 /** A dashed horizontal line at level.y (the memory limit), labelled on the left. */
-function levelLine({ width, pad, py }, level) {
+function levelLine({ width, k, pad, py }, level) {
   return [
     s('line', { class: 'guide', x1: pad.left, x2: width - pad.right, y1: f(py(level.y)), y2: f(py(level.y)) }),
     // on the left, where the lines of small n run low and leave the room
-    s('text', { class: 'guide-label', x: pad.left + 6, y: f(py(level.y) - 6), 'text-anchor': 'start' }, level.label),
+    s(
+      'text',
+      { class: 'guide-label', x: pad.left + 6, y: f(py(level.y) - 6 * k), 'text-anchor': 'start' },
+      level.label,
+    ),
   ];
 }
 
 /** A dashed line of slope 2 through { x, y }, y = slope2.y·(n / slope2.x)², where it stays inside the y range. */
-function slopeLine({ x0, x1, px, py }, y, slope2) {
+function slopeLine({ k, x0, x1, px, py }, y, slope2) {
   const lo = Math.max(2 ** x0, slope2.x * Math.sqrt(y.min / slope2.y));
   const hi = Math.min(2 ** x1, slope2.x * Math.sqrt(y.max / slope2.y));
   if (!(hi > lo)) return [];
@@ -129,7 +144,11 @@ function slopeLine({ x0, x1, px, py }, y, slope2) {
   const n = lo * (hi / lo) ** 0.25;
   return [
     s('line', { class: 'guide', x1: f(px(lo)), y1: f(py(at(lo))), x2: f(px(hi)), y2: f(py(at(hi))) }),
-    s('text', { class: 'guide-label', x: f(px(n) + 4), y: f(py(at(n)) + 16), 'text-anchor': 'start' }, slope2.label),
+    s(
+      'text',
+      { class: 'guide-label', x: f(px(n) + 4), y: f(py(at(n)) + 16 * k), 'text-anchor': 'start' },
+      slope2.label,
+    ),
   ];
 }
 
@@ -146,15 +165,15 @@ function seriesGroup({ pad, px, py }, { key, points, above = [] }) {
 }
 
 /** A line of text in the middle of an empty chart, after its colon on a line of its own (for a phone). */
-function hintText({ pad, plotW, plotH }, hint) {
+function hintText({ k, pad, plotW, plotH }, hint) {
   const lines = hint.split(/(?<=[:：])\s*/);
   const text = s('text', {
     class: 'hint',
     x: pad.left + plotW / 2,
-    y: f(pad.top + plotH / 2 - (lines.length - 1) * 10),
+    y: f(pad.top + plotH / 2 - (lines.length - 1) * 10 * k),
     'text-anchor': 'middle',
   });
-  lines.forEach((line, i) => text.append(s('tspan', { x: pad.left + plotW / 2, dy: i ? 20 : 0 }, line)));
+  lines.forEach((line, i) => text.append(s('tspan', { x: pad.left + plotW / 2, dy: i ? f(20 * k) : 0 }, line)));
   return text;
 }
 
@@ -168,12 +187,12 @@ function hintText({ pad, plotW, plotH }, hint) {
 function createLogLogChart(id) {
   const svg = s('svg', { id, class: 'cost-chart', role: 'img', xmlns: SVG_NS });
   const el = h('div', { class: 'cost-chart-box' }, svg);
-  const drawn = { spec: null, width: 0 };
+  const drawn = { spec: null, width: 0, k: 1 };
 
   function draw(spec) {
     const { x, y, series, slope2, level, hint } = spec;
-    const at = frame(widthOf(el), x, y);
-    Object.assign(drawn, { spec, width: at.width });
+    const at = frame(widthOf(el), textScaleOf(svg), x, y);
+    Object.assign(drawn, { spec, width: at.width, k: at.k });
     const parts = axes(at, x, y);
     if (level) parts.push(...levelLine(at, level));
     if (slope2) parts.push(...slopeLine(at, y, slope2));
@@ -185,8 +204,9 @@ function createLogLogChart(id) {
     svg.replaceChildren(...parts);
   }
 
+  // A new width, or a new size of text (the classroom mode entered or left, which changes the width too).
   const resized = new ResizeObserver(() => {
-    if (drawn.spec && widthOf(el) !== drawn.width) draw(drawn.spec);
+    if (drawn.spec && (widthOf(el) !== drawn.width || textScaleOf(svg) !== drawn.k)) draw(drawn.spec);
   });
   resized.observe(el);
   return { el, svg, draw, destroy: () => resized.disconnect() };
