@@ -14,7 +14,7 @@ export const lastOf = (run, column) => run.points.at(-1)?.[column] ?? NaN;
 const largest = (values, floor) => Math.max(floor, ...values.filter(Number.isFinite));
 
 /**
- * { figures: [the loss's, the accuracy's], word(t), draw({ state, t }, d, names) }: `d` the
+ * { figures: [the loss's, the accuracy's], word({ t }), draw({ state, t }, d, names) }: `d` the
  * runner's data, `names` each run's name (the view's runNames).
  */
 export function createCurvesPart() {
@@ -36,7 +36,7 @@ export function createCurvesPart() {
   ];
   return {
     figures,
-    word(t) {
+    word({ t }) {
       setText(lossTitle, t('train.chart.loss'));
       setText(lossText, t('train.chart.loss.text'));
       setText(accuracyTitle, t('train.chart.accuracy'));

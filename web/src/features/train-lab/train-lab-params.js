@@ -5,7 +5,7 @@ import { h, setText } from '../../views/dom.js';
 import { renderHeatmap } from '../../views/heatmap.js';
 import { taskFor } from './train-lab.js';
 
-/** { el, word(t), draw({ state, t, theme }, d, names) }: `d` the runner's data, `names` each run's name. */
+/** { el, word({ t }), draw({ state, t, theme }, d, names) }: `d` the runner's data, `names` each run's name. */
 export function createParamsPart() {
   const title = h('h3', {});
   const text = h('p', {});
@@ -14,7 +14,7 @@ export function createParamsPart() {
   const heatmaps = { key: '', items: [] };
   return {
     el: h('section', { class: 'train-part' }, title, text, params),
-    word: (t) => setText(title, t('train.params.title')),
+    word: ({ t }) => setText(title, t('train.params.title')),
     draw: (look, d, names) => drawParams({ params, heatmaps, text }, look, d, names),
   };
 }

@@ -12,7 +12,7 @@ import { formatNumber } from '../../format.js';
 export const raceNames = (state, t) => trainerConfigs(state).map((c) => t(`train.run.${c.scale}`));
 
 /**
- * { el, word(t), draw({ state, t }, d, seeds) }: `d` the runner's data, `seeds` the race over
+ * { el, word({ t }), draw({ state, t }, d, seeds) }: `d` the runner's data, `seeds` the race over
  * seeds' record (the view's); its button calls onRun().
  */
 export function createRacePart({ onRun }) {
@@ -23,7 +23,7 @@ export function createRacePart({ onRun }) {
   const el = h('section', { class: 'train-race', id: 'train-race', hidden: true }, title, text, result, seeds.el);
   return {
     el,
-    word(t) {
+    word({ t }) {
       setText(title, t('train.race.title'));
       setText(text, t('train.race.text'));
     },

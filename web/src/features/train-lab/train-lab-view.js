@@ -2,16 +2,17 @@
 // the hash's (train-lab.js), so a link replays the same run; the run itself lives in this view
 // (train-runner.js: in a Web Worker, or in slices on the page's thread in a sandboxed embed), and
 // destroy() ends it. Its parts, each with its own elements: the controls (train-lab-controls.js),
-// the curves of the loss with the gradient through the softmax and of the accuracy
-// (train-lab-curves.js), the race (§4) with the race over seeds (train-lab-race.js), A on a probe
-// sequence with its timeline of snapshots (train-lab-attention.js), the fork from a snapshot
-// (train-lab-fork.js, train-fork.js), the learned W_Q and W_K (train-lab-params.js) and the walk of
-// one step in the stepper (train-lab-walk.js). This file wires them to the run, and words the
-// lab's status.
+// the status lines (train-lab-status.js), the curves of the loss with the gradient through the
+// softmax and of the accuracy (train-lab-curves.js), the race (§4) with the race over seeds
+// (train-lab-race.js), A on a probe sequence with its timeline of snapshots
+// (train-lab-attention.js), the fork from a snapshot (train-lab-fork.js, train-fork.js), the
+// learned W_Q and W_K (train-lab-params.js) and the walk of one step in the stepper
+// (train-lab-walk.js). This file wires them to the run, and keeps the run for Back (keepRun).
 
 import { h, setText } from '../../views/dom.js';
 import { createAttentionPanel } from './train-lab-attention.js';
 import { createTrainControls } from './train-lab-controls.js';
+import { createStatusPart } from './train-lab-status.js';
 import { createCurvesPart, lastOf } from './train-lab-curves.js';
 import { createRacePart, raceNames } from './train-lab-race.js';
 import { createParamsPart } from './train-lab-params.js';
@@ -19,8 +20,7 @@ import { createWalkControl } from './train-lab-walk.js';
 import { createForkPart } from './train-lab-fork.js';
 import { seedRaceConfigs, SEED_COUNT } from './train-race.js';
 import { walkState } from './train-walk.js';
-import { taskFor, SNAPSHOT_EVERY, HELD_OUT, trainerConfigs, runChanged } from './train-lab.js';
-import { ownVerdict } from './own-rule.js';
+import { taskFor, SNAPSHOT_EVERY, trainerConfigs, runChanged } from './train-lab.js';
 import { forkOf, forkChange, forkWords, sessionRuns, withoutFork, NO_FORK } from './train-fork.js';
 import { createTrainRunner } from './train-runner.js';
 import { formatNumber } from '../../format.js';
@@ -35,10 +35,6 @@ function staticParts() {
   return {
     title: h('h2', {}),
     lede: p({ class: 'train-lede' }),
-    task: p({ class: 'train-task-note', id: 'train-task-note' }),
-    status: p({ class: 'train-status', id: 'train-status' }),
-    where: p({ class: 'train-where', id: 'train-where', hidden: true }),
-    nan: p({ class: 'train-notice', id: 'train-nan', role: 'alert', hidden: true }),
     attentionTitle: h('h3', {}),
     attentionText: p({}),
   };
@@ -53,6 +49,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
   const frames = frameScheduler(() => draw(), view);
   const runner = runnerFor(engine, view, frames, announce);
   const controls = controlsFor(runner, view, setState, () => restart(runner, view, announce, true));
+  const status = createStatusPart();
   const curves = createCurvesPart();
   const race = createRacePart({ onRun: () => runSeeds(runner, view, frames, announce) });
   // The timeline follows the run while it sits at its end; moved back, it stays where it was put.
@@ -66,7 +63,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
   const fork = forkControl(view, () => runner.data().steps, setState, announce);
   const params = createParamsPart();
   const walk = walkControl(runner, view, openStepper);
-  const element = layout(parts, { controls, curves, race, attention, rewind, fork, params, walk });
+  const element = layout(parts, { controls, status, curves, race, attention, rewind, fork, params, walk });
 
   function draw() {
     if (!view.state) return;
@@ -79,8 +76,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       canStep: d.runs.length > 0 && d.steps < view.state.trainsteps,
       error: d.error,
     });
-    if (view.state.traintask === 'own') wordOwnVerdict(parts, view, d);
-    drawStatus(parts, view, d);
+    status.draw(view, d);
     curves.draw(view, d, names);
     race.draw(view, d, view.seeds);
     drawAttention(attention, view, d, names);
@@ -97,7 +93,7 @@ export function createTrainLabView({ engine, setState, announce, openStepper, ke
       const before = view.state;
       Object.assign(view, { state, t, theme });
       wordStatic(parts, view);
-      [curves, race, params].forEach((part) => part.word(t));
+      [status, curves, race, params].forEach((part) => part.word(view));
       if (runChanged(before, state)) resume(runner, view, announce, draw, restart(runner, view, announce, false));
       forgetSeeds(runner, view);
       draw();
@@ -304,17 +300,14 @@ async function runSeeds(runner, view, frames, announce) {
 }
 
 /** The view's element, in reading order. */
-function layout(parts, { controls, curves, race, attention, rewind, fork, params, walk }) {
+function layout(parts, { controls, status, curves, race, attention, rewind, fork, params, walk }) {
   return h(
     'section',
     { class: 'lab lab-train-lab' },
     parts.title,
     parts.lede,
     controls.el,
-    parts.task,
-    parts.status,
-    parts.where,
-    parts.nan,
+    ...status.lines,
     race.el,
     ...curves.figures,
     h('section', { class: 'train-part' }, parts.attentionTitle, parts.attentionText, attention.el, rewind),
@@ -352,65 +345,12 @@ function runNames(view, count) {
   return raceNames(view.state, view.t).map((name) => `${name} · `);
 }
 
-/**
- * The own rule's line, measured: what the rule is, then whether the first run's held-out accuracy
- * (on the pairs themselves) reached OWN_VERDICT.learned, or stalled short of it, and why.
- */
-function wordOwnVerdict(parts, { t }, d) {
-  const verdict = ownVerdict(d.runs[0]?.snapshots ?? []);
-  const accuracy = verdict.accuracy === undefined ? '' : formatNumber(verdict.accuracy, 3);
-  setText(
-    parts.task,
-    t('train.task.own.what') + ' ' + t(`train.own.verdict.${verdict.kind}`, { ...verdict, accuracy }),
-  );
-  parts.task.classList.toggle('train-limit', verdict.kind === 'stalled');
-  parts.task.dataset.verdict = verdict.kind;
-}
-
+/** The view's own headings and texts, worded at each update. */
 function wordStatic(parts, { state, t }) {
-  const { learnable } = taskFor(state);
-  wordStaticTitles(parts, { state, t });
-  if (state.traintask === 'own') return; // its line is measured (wordOwnVerdict)
-  setText(parts.task, t(`train.task.${state.traintask}.${learnable ? 'what' : 'why'}`));
-  parts.task.classList.toggle('train-limit', !learnable);
-  delete parts.task.dataset.verdict;
-}
-
-function wordStaticTitles(parts, { state, t }) {
   setText(parts.title, t('view.train-lab'));
   setText(parts.lede, t('train.lede', { heads: state.trainheads }));
   setText(parts.attentionTitle, t('train.attention.title'));
   setText(parts.attentionText, t('train.attention.text', { every: SNAPSHOT_EVERY }));
-}
-
-function drawStatus(parts, { state, t }, d) {
-  const run = d.runs[0];
-  let text = t('train.status.starting');
-  if (d.error) text = t('train.status.error', { message: d.error.message });
-  else if (run && d.steps === 0) text = t('train.status.start', { total: state.trainsteps });
-  else if (run) {
-    const held = run.snapshots.at(-1);
-    text =
-      t('train.status', {
-        step: d.steps,
-        total: state.trainsteps,
-        loss: formatNumber(lastOf(run, 1), 4),
-        accuracy: formatNumber(lastOf(run, 2), 3),
-      }) +
-      t('train.status.heldOut', {
-        accuracy: formatNumber(held.heldOut.accuracy, 3),
-        count: HELD_OUT.count,
-        step: held.step,
-      });
-  }
-  setText(parts.status, text);
-  parts.status.dataset.steps = String(d.steps);
-  parts.where.hidden = !d.mode;
-  parts.where.dataset.mode = d.mode ?? '';
-  if (d.mode) setText(parts.where, t(`train.where.${d.mode}`));
-  const diverged = d.runs.some((r) => r.points.some((p) => !Number.isFinite(p[1])));
-  parts.nan.hidden = !diverged;
-  setText(parts.nan, diverged ? t('train.notice.nan') : '');
 }
 
 /** "Continue from this snapshot": shown while the timeline is back on an earlier snapshot and the run is still. */
