@@ -3,9 +3,10 @@
 // its ends stand for, a mark on the cell being expanded, and with heads their blocks of columns
 // (or rows) in the heads' colours, as a table marks them. Render only.
 
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { matrixFormat } from '../format.js';
-import { scaleFor, paintImage, gradientCss } from '../colors.js';
+import { scaleFor, gradientCss } from '../colors.js';
+import { rowPainter } from './row-painter.js';
 
 const PLOT = 360; // the longest side of the plot, in CSS pixels (it shrinks with a narrow column)
 
@@ -135,18 +136,20 @@ export function renderHeatmap(spec, view) {
   );
 
   const context = canvas.getContext('2d');
-  const image = context?.createImageData(matrix.cols, matrix.rows);
+  // An edit repaints the rows whose values changed (row-painter.js): of V, one row for an edit of X.
+  const paint = context ? rowPainter(context, matrix.rows, matrix.cols) : null;
+  let ramp = null; // the colour bar's gradient on the page
   function update(next, v) {
     const scale = scaleFor(next.matrix.data, next.kind);
-    if (context) {
-      paintImage(image, next.matrix.data, scale, v.theme);
-      context.putImageData(image, 0, 0);
-    }
+    paint?.(next.matrix.data, scale, v.theme);
     const format = matrixFormat(next.matrix.data, v.digits);
-    bar.style.background = gradientCss(scale.kind, v.theme);
-    low.textContent = format(scale.kind === 'seq' ? 0 : -scale.max);
-    mid.textContent = scale.kind === 'seq' ? '' : '0';
-    high.textContent = format(scale.max);
+    // Written only when they change (an edit mostly keeps a matrix's scale): a text written again,
+    // even the same, is laid out again (dom.js setText).
+    const gradient = gradientCss(scale.kind, v.theme);
+    if (gradient !== ramp) bar.style.background = ramp = gradient;
+    setText(low, format(scale.kind === 'seq' ? 0 : -scale.max));
+    setText(mid, scale.kind === 'seq' ? '' : '0');
+    setText(high, format(scale.max));
   }
   update(spec, view);
   return { el, update };

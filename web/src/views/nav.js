@@ -7,7 +7,8 @@
 
 import { h } from './dom.js';
 import { stepsFor, stepCount, stepWords } from '../steps.js';
-import { scaleFor, paintImage, KIND_OF } from '../colors.js';
+import { scaleFor, KIND_OF } from '../colors.js';
+import { rowPainter } from './row-painter.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
 import { optionLooks } from '../options.js';
@@ -129,16 +130,20 @@ export function renderNav(root, ctx) {
   });
 }
 
-const drawn = new WeakMap(); // canvas → { data, theme, image } it shows
+const drawn = new WeakMap(); // canvas → { data, theme, paint } it shows, and its rowPainter
 
-/** Draws the live thumbnails from the model (after every computation that changed them). */
+/**
+ * Draws the live thumbnails from the model (after every computation that changed them): of a
+ * matrix with new numbers only the rows that changed, while its scale stays (row-painter.js).
+ */
 export function updateMap(root, { model, theme }) {
   for (const canvas of root.querySelectorAll('canvas.thumb')) {
     const m = model[canvas.dataset.name];
     if (!m) continue;
     const last = drawn.get(canvas);
     if (last?.data === m.data && last.theme === theme) continue;
-    if (canvas.width !== m.cols || canvas.height !== m.rows) {
+    const resized = canvas.width !== m.cols || canvas.height !== m.rows;
+    if (resized) {
       canvas.width = m.cols;
       canvas.height = m.rows;
       const longest = Math.max(m.rows, m.cols);
@@ -150,12 +155,9 @@ export function updateMap(root, { model, theme }) {
     }
     const context = canvas.getContext('2d');
     if (!context) continue;
-    const image =
-      last?.image.width === m.cols && last.image.height === m.rows
-        ? last.image
-        : context.createImageData(m.cols, m.rows);
-    paintImage(image, m.data, scaleFor(m.data, KIND_OF[canvas.dataset.name]), theme);
-    context.putImageData(image, 0, 0);
-    drawn.set(canvas, { data: m.data, theme, image });
+    // A canvas given a new size is cleared: painted anew, all of it.
+    const paint = !resized && last ? last.paint : rowPainter(context, m.rows, m.cols);
+    paint(m.data, scaleFor(m.data, KIND_OF[canvas.dataset.name]), theme);
+    drawn.set(canvas, { data: m.data, theme, paint });
   }
 }
