@@ -214,7 +214,7 @@ function fillRecipe(recipe, weights, looks, tokens) {
     const { bg, fg } = cellStyle(w, looks.scale, looks.theme);
     const piece = recipe.el.children[j];
     Object.assign(piece.style, { backgroundColor: bg, color: fg, flexGrow: String(share) });
-    piece.textContent = share >= 0.12 ? `${wordOf(tokens, j)} ${text}` : '';
+    setText(piece, share >= 0.12 ? `${wordOf(tokens, j)} ${text}` : ''); // most shares are too narrow for words
     piece.title = `${wordOf(tokens, j)}: ${text}`;
   });
 }
