@@ -235,6 +235,35 @@ test('on a 375 px screen, dark, in Chinese: nothing overflows sideways, and axe 
   await page.context().close();
 });
 
+test('the own rule: a vocabulary that repeats a word and a pair without an arrow are refused beside their fields, the link as it was', async () => {
+  const page = await b.open('#view=train-lab&lang=en&traintask=own&trainseed=8&trainsteps=100');
+  await untilReady(page);
+  const hash = await page.evaluate(() => location.hash);
+  await page.fill('#train-vocab', '甲 乙 甲');
+  await page.press('#train-vocab', 'Enter');
+  await page.waitForSelector('#train-vocab-error:not([hidden])');
+  assert.equal(
+    await page.textContent('#train-vocab-error'),
+    'The vocabulary cannot be read: no word may repeat, and it may not be empty.',
+  );
+  assert.equal(await page.getAttribute('#train-vocab', 'aria-invalid'), 'true');
+  // The pairs' second line has no arrow: that line is named, beside the field.
+  await page.fill('#train-pairs', '甲乙丙丁 → 丁丙乙甲\n甲乙丙丁');
+  await page.focus('#train-seed');
+  await page.waitForSelector('#train-pairs-error:not([hidden])');
+  assert.equal(await page.textContent('#train-pairs-error'), 'Line 2 cannot be read: write it as "input → output".');
+  assert.equal(await page.getAttribute('#train-pairs', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => location.hash), hash);
+  // Fixed, each is read into the link and its error goes.
+  await page.fill('#train-vocab', '甲 乙 丙 丁');
+  await page.press('#train-vocab', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('trainvocab') === '甲,乙,丙,丁');
+  assert.equal(await page.isVisible('#train-vocab-error'), false);
+  assert.equal(await page.getAttribute('#train-vocab', 'aria-invalid'), 'false');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('induction and sort say why one layer cannot fully learn them; a seed that is no whole number is refused beside its field', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=induction&trainsteps=100');
   await untilReady(page);

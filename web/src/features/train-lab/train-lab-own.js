@@ -1,4 +1,4 @@
-// The training lab's own-rule fields (issue 26, item 7; labs/own-rule.js): the reader's vocabulary,
+// The training lab's own-rule fields (issue 26, item 7; own-rule.js): the reader's vocabulary,
 // the length, the rule from a list, and the pairs the batches are drawn from — a listed rule's
 // written out, or the reader's own. Each change is a setState of the hash's fields; a text that
 // cannot be read is refused beside its field, and the core's refusal of the table is worded here too.
@@ -21,28 +21,53 @@ export function ownRefusal(error, state, t) {
   return t('train.own.refused.word', { pair: p.index + 1, side, position: p.position + 1, word: words?.[p.position] });
 }
 
-/** { el, update({ state, t, error }) }: the fields, shown only for traintask=own. */
-export function createOwnRuleFields({ setState }) {
-  let state = null;
-  const vocabError = h('p', { class: 'train-error', id: 'train-vocab-error', hidden: true });
-  const pairsError = h('p', { class: 'train-error', id: 'train-pairs-error', hidden: true, role: 'alert' });
-  const refuse = (input, error, text) => {
-    input.setAttribute('aria-invalid', text ? 'true' : 'false');
-    error.hidden = !text;
-    setText(error, text ?? '');
-  };
+/** A text field's refusal beside it: its error line and aria-invalid, or both cleared when `text` is null. */
+function showRefusal(input, error, text) {
+  input.setAttribute('aria-invalid', text ? 'true' : 'false');
+  error.hidden = !text;
+  setText(error, text ?? '');
+}
 
-  const vocab = h('input', {
+/** The vocabulary as typed (readVocabulary): read when changed, refused beside the field when it cannot be. */
+function vocabularyField(setState) {
+  const error = h('p', { class: 'train-error', id: 'train-vocab-error', hidden: true });
+  const input = h('input', {
     id: 'train-vocab',
     type: 'text',
     autocomplete: 'off',
     'aria-describedby': 'train-vocab-error',
     onchange: () => {
-      const words = readVocabulary(vocab.value);
-      refuse(vocab, vocabError, words ? null : vocab.dataset.refusal);
+      const words = readVocabulary(input.value);
+      showRefusal(input, error, words ? null : input.dataset.refusal);
       if (words) setState({ trainvocab: words });
     },
   });
+  return { input, error };
+}
+
+/** The pairs as typed, one a line (readPairs): read when changed, the first line that cannot be named beside the field. */
+function pairsField(setState) {
+  const error = h('p', { class: 'train-error', id: 'train-pairs-error', hidden: true, role: 'alert' });
+  const input = h('textarea', {
+    id: 'train-pairs',
+    rows: 6,
+    cols: 32,
+    spellcheck: 'false',
+    'aria-describedby': 'train-pairs-error',
+    onchange: () => {
+      const read = readPairs(input.value);
+      showRefusal(input, error, Array.isArray(read) ? null : input.dataset.refusal.replace('{line}', read.line));
+      if (Array.isArray(read)) setState({ trainrule: 'typed', trainpairs: read });
+    },
+  });
+  return { input, error };
+}
+
+/** { el, update({ state, t, error }) }: the fields, shown only for traintask=own. */
+export function createOwnRuleFields({ setState }) {
+  let state = null;
+  const { input: vocab, error: vocabError } = vocabularyField(setState);
+  const { input: pairs, error: pairsError } = pairsField(setState);
   const length = h(
     'select',
     { id: 'train-len', onchange: () => setState({ trainlen: Number(length.value) }) },
@@ -60,18 +85,6 @@ export function createOwnRuleFields({ setState }) {
     },
     OWN_RULES.map((r) => h('option', { value: r })),
   );
-  const pairs = h('textarea', {
-    id: 'train-pairs',
-    rows: 6,
-    cols: 32,
-    spellcheck: 'false',
-    'aria-describedby': 'train-pairs-error',
-    onchange: () => {
-      const read = readPairs(pairs.value);
-      refuse(pairs, pairsError, Array.isArray(read) ? null : pairs.dataset.refusal.replace('{line}', read.line));
-      if (Array.isArray(read)) setState({ trainrule: 'typed', trainpairs: read });
-    },
-  });
   const labels = {
     vocab: h('label', { for: 'train-vocab' }),
     len: h('label', { for: 'train-len' }),
