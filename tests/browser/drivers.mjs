@@ -248,6 +248,28 @@ export async function openOfflineFile(driver, hash, { viewport } = {}) {
 }
 
 /**
+ * Run in a page (an init script): each <a download> the page clicks is kept in `window.downloads`
+ * — { name: its download attribute, href, blob: the Blob behind it when the page made its blob:
+ * URL, else null } — and not followed. (puppeteer-core's Firefox over WebDriver BiDi has no download
+ * event: the download is caught where the page makes it.)
+ */
+export const CATCH_DOWNLOADS = () => {
+  window.downloads = [];
+  const blobs = new Map(); // the page's CSP rightly refuses to fetch a blob: URL, so each is kept as made
+  const objectUrl = URL.createObjectURL;
+  URL.createObjectURL = (blob) => {
+    const url = objectUrl(blob);
+    blobs.set(url, blob);
+    return url;
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (!this.hasAttribute('download')) return click.call(this);
+    window.downloads.push({ name: this.getAttribute('download'), href: this.href, blob: blobs.get(this.href) ?? null });
+  };
+};
+
+/**
  * Run in a page (an init script, or evaluated): each export's download is caught — its text kept
  * in `window.exported`, nothing saved.
  */

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inEachEngine, matrixIn } from './drivers.mjs';
+import { inEachEngine, matrixIn, CATCH_DOWNLOADS } from './drivers.mjs';
 import { pythonServer } from './static-server.mjs';
 
 const buildOf = (page) =>
@@ -19,31 +19,6 @@ const buildOf = (page) =>
 const cacheNames = (page) => page.evaluate(() => caches.keys());
 /** The cache of `build` in the folder `scope` (a URL ending in '/'), as web/sw.js names it. */
 const cacheOf = (scope, build) => `attention-playground ${scope} ${build}`;
-
-/**
- * Run in a page (an init script): each <a download> the page clicks is kept in window.downloads
- * — its `download` name, its href and, once read, the text behind it — and not followed.
- */
-const CATCH_DOWNLOADS = () => {
-  window.downloads = [];
-  // The blob behind each blob: URL the page makes (the page's CSP rightly refuses to fetch one).
-  const blobs = new Map();
-  const objectUrl = URL.createObjectURL;
-  URL.createObjectURL = (blob) => {
-    const url = objectUrl(blob);
-    blobs.set(url, blob);
-    return url;
-  };
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function () {
-    if (!this.hasAttribute('download')) return click.call(this);
-    const saved = { name: this.getAttribute('download'), href: this.href, text: null };
-    window.downloads.push(saved);
-    const blob = blobs.get(this.href);
-    if (!blob) saved.text = '(not a blob of this page)';
-    else blob.text().then((text) => (saved.text = text));
-  };
-};
 
 /** Polls `fn` in the page until it returns true; on timeout fails with what `report` says then. */
 async function waitIn(page, fn, report, what, ms = 20000) {
@@ -320,8 +295,11 @@ inEachEngine((name, driver) => {
         // no word of downloads), so the download is caught where the page makes it — the <a download>
         // it clicks, whose name is the file's name the browser saves under — and its blob is read.
         await page.click('#offline-link');
-        await page.until(() => window.downloads.length > 0 && window.downloads[0].text !== null);
-        const [saved] = await page.evaluate(() => window.downloads);
+        await page.until(() => window.downloads.length > 0);
+        const saved = await page.evaluate(async () => {
+          const { name, href, blob } = window.downloads[0];
+          return { name, href, text: blob ? await blob.text() : '(not a blob of this page)' };
+        });
         assert.match(saved.href, /^blob:/, 'from the cache, through a blob: URL (whose own name would be a UUID)');
         assert.equal(saved.name, 'attention-playground.html');
         assert.ok(saved.text === offlineFile(), 'the deployed file, whole');

@@ -15,31 +15,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inEachEngine, openOfflineFile, stepInUrl, OFFLINE_FILE } from './drivers.mjs';
+import { inEachEngine, openOfflineFile, stepInUrl, OFFLINE_FILE, CATCH_DOWNLOADS } from './drivers.mjs';
 import { axeViolations } from './helpers.mjs';
 import { PNG_SIZES } from '../../web/src/labs/export/png.js';
 import { HEAD_COLORS } from '../../web/src/head-colors.js';
 import { offColor } from '../../web/src/colors.js';
-
-/**
- * Run in a page (an init script): the Blob behind each <a download> the page clicks is kept in
- * window.saved (its name and blob), and nothing is saved.
- */
-const KEEP_DOWNLOADS = () => {
-  window.saved = [];
-  const blobs = new Map();
-  const objectUrl = URL.createObjectURL;
-  URL.createObjectURL = (blob) => {
-    const url = objectUrl(blob);
-    blobs.set(url, blob);
-    return url;
-  };
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function () {
-    if (!this.hasAttribute('download')) return click.call(this);
-    window.saved.push({ name: this.getAttribute('download'), blob: blobs.get(this.href) });
-  };
-};
 
 /** [r, g, b] of a CSS colour written #rrggbb or rgb(r g b). */
 const rgb = (css) =>
@@ -297,7 +277,7 @@ inEachEngine((name, driver) => {
     const count = (page, color, [x0, y0, x1, y1]) =>
       page.evaluate(
         async ({ color, box }) => {
-          const bitmap = await createImageBitmap(window.saved.at(-1).blob);
+          const bitmap = await createImageBitmap(window.downloads.at(-1).blob);
           const canvas = Object.assign(document.createElement('canvas'), {
             width: bitmap.width,
             height: bitmap.height,
@@ -314,17 +294,17 @@ inEachEngine((name, driver) => {
         { color, box: [x0, y0, x1, y1] },
       );
     const exportPng = async (page) => {
-      const before = await page.evaluate(() => window.saved.length);
+      const before = await page.evaluate(() => window.downloads.length);
       await page.evaluate(() => document.getElementById('export-png').click());
-      await page.until((n) => window.saved.length > n, before, 30000);
-      assert.match(await page.evaluate(() => window.saved.at(-1).name), /\.png$/);
+      await page.until((n) => window.downloads.length > n, before, 30000);
+      assert.match(await page.evaluate(() => window.downloads.at(-1).name), /\.png$/);
     };
     const { padding, title, words, band, cell } = PNG_SIZES;
     const muted = rgb('#555b66'); // the words' colour, the page's --muted (png.js MUTED.light)
     const head = (i) => rgb(HEAD_COLORS.light[i]);
 
     // "它 是 猫" with two heads, on the projections: X's rows carry their words, W_Q its heads' band.
-    const projections = await driver.newPage({ blockNetwork: true, initScript: KEEP_DOWNLOADS });
+    const projections = await driver.newPage({ blockNetwork: true, initScript: CATCH_DOWNLOADS });
     try {
       await projections.goto(`${OFFLINE_FILE}#preset=heads&mask=causal&step=2&theme=light`);
       await projections.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
@@ -341,7 +321,7 @@ inEachEngine((name, driver) => {
     }
 
     // The exponentials under a causal mask: the cells above the diagonal hatched.
-    const masked = await driver.newPage({ blockNetwork: true, initScript: KEEP_DOWNLOADS });
+    const masked = await driver.newPage({ blockNetwork: true, initScript: CATCH_DOWNLOADS });
     try {
       await masked.goto(`${OFFLINE_FILE}#preset=heads&mask=causal&step=7&theme=light`);
       await masked.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
