@@ -42,10 +42,17 @@ function staticParts() {
 
 export function createTrainLabView({ engine, setState, announce, openStepper, keep = new Map() }) {
   const parts = staticParts();
-  // replaying: resume() is training the run back to where it was (its play events go unannounced);
-  // seeds: the race over seeds' record (runSeeds).
-  const view = { state: null, t: null, theme: 'light', scrub: null, lastAnnounced: -Infinity, keep };
-  Object.assign(view, { destroyed: false, replaying: false, seeds: { key: '', results: [], running: false } });
+  const view = {
+    state: null, // the last update's state, words and theme
+    t: null,
+    theme: 'light',
+    scrub: null, // the snapshot the timeline was moved back to, or null at its live end
+    lastAnnounced: -Infinity,
+    destroyed: false,
+    replaying: false, // resume() is training the run back to where it was (its play events go unannounced)
+    seeds: { key: '', results: [], running: false }, // the race over seeds' record (runSeeds)
+    keep, // the page's keep, where the run waits for Back (keepRun)
+  };
   const frames = frameScheduler(() => draw(), view);
   const runner = runnerFor(engine, view, frames, announce);
   const controls = controlsFor(runner, view, setState, () => restart(runner, view, announce, true));
