@@ -432,10 +432,13 @@ Every time below is the main thread's work from the event to the frame that show
 the handler (parse → state → wasm → every view), the frame's animation callbacks (the motion), its
 style and layout, and a second layout pass when content laid out only near the screen
 (\`content-visibility: auto\`) turns out to be on it — read from a Chromium trace. Paint is not
-counted. The edits' last column counts the same work in the main thread's own time on a core (the
-trace's thread time): at a load above the machine's cores the thread waits for a core in the middle
-of its work, and the wall-clock figures grow with the load while that one hardly does. (Until 2026-12-01 this file timed the handler and one forced layout, which missed both
-the second pass and the animation callbacks.)
+counted. (Until 2026-12-01 this file timed the handler and one forced layout, which missed both
+the second pass and the animation callbacks.) The edits' last column counts the same work in the
+main thread's own time on a core (the trace's thread time): at a load above the machine's cores
+the thread waits for a core in the middle of its work, and the wall-clock figures grow with the
+load while that one hardly does. For a figure with its spread over fresh pages, and a change
+measured against the build before it under the same load:
+\`node bench/ui-latency.mjs --wide --runs=5 --compare=DIR\`.
 
 - Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, shared with other jobs (load average ${loadBefore.toFixed(1)} before the run, ${os.loadavg()[0].toFixed(1)} after: a load above 2 on 2 cores slows every figure here); ${info}; headless, software rendering.
 - Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.
