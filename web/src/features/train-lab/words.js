@@ -162,6 +162,13 @@ export default {
     'train.walk.buttonStart': '在步进器里打开训练前(第 0 步)的模型',
     'train.walk.which':
       '交出去的是时间轴上选中的快照。往回拖动时间轴,可以交出更早的模型:训练刚开始时梯度大,每一步都看得清。',
+    'train.walk.title': '在步进器里走一遍训练的一步',
+    'train.walk.text':
+      '打开步进器:输入是探针序列的 X(词嵌入 ⊕ 位置),W_Q、W_K、W_V 是模型现在学到的,dO 是模型真正的损失(读出层之后的交叉熵,对探针序列的各个计分位置取平均)传到这个头的输出上的梯度。每个梯度都可以点开,看它一项一项怎么算出来。',
+    'train.walk.textRace':
+      '打开步进器,走 ÷√dₖ 那一轮的训练的一步:输入是探针序列的 X,W_Q、W_K、W_V 是它现在学到的,dO 是交叉熵传到头的输出上的梯度。',
+    'train.walk.head': '走哪个头',
+    'train.walk.tooWide': '步进器最多显示 {max} 列:请把 dₖ 选小一些。',
   },
   en: {
     'view.train-lab': 'Watch attention learn',
@@ -335,5 +342,12 @@ export default {
     'train.walk.buttonStart': 'Open the untrained model (step 0) in the stepper',
     'train.walk.which':
       'The model handed over is the snapshot the timeline shows. Drag the timeline back to hand over an earlier one: early in training the gradients are large, and every step of the walk shows them.',
+    'train.walk.title': 'Walk one training step in the stepper',
+    'train.walk.text':
+      'Opens the stepper with the probe sequence’s X (token embedding ⊕ position), the W_Q, W_K and W_V the model has learned so far, and as dO the gradient the model’s real loss (the cross-entropy after the readout, averaged over the probe’s scored positions) sends to this head’s output. Every gradient expands term by term.',
+    'train.walk.textRace':
+      'Opens the stepper on one training step of the ÷√dₖ run: the probe’s X, the W_Q, W_K and W_V it has learned so far, and as dO the gradient the cross-entropy sends to the head’s output.',
+    'train.walk.head': 'Which head',
+    'train.walk.tooWide': 'The stepper shows at most {max} columns: choose a smaller dₖ.',
   },
 };
