@@ -10,6 +10,7 @@
 //   fit?       state → null, or { change, notice } when one of its fields has no place beside the
 //              others: the link opens with `change` made (that field dropped), and `notice` names it
 //   handout?   what the printed handout shows in its view (views/handout.js)
+//   classroomChart?  the selector of its main chart, sized to the first screen in the classroom mode
 //
 // Its view itself — the part that draws it, loaded only when it first opens (parts.js) — is its
 // line in lab-views.js; code it runs in the labs' worker is its line in workers.js. No file

@@ -6,6 +6,8 @@
 // scrolls by design (a clicker's PageDown shows the next): only its width must fit, and the cue
 // says when there is more below. Render only (it measures the layout).
 
+import { featureOf } from '../features/index.js';
+
 // The largest type: a 1280×720 projector gives about 25 px, a 1920×1080 one about 38 px.
 const largest = (win) => Math.min(win.innerWidth / 50, win.innerHeight / 28);
 // Below this the back of a room cannot read the numbers: the step scrolls instead.
@@ -64,17 +66,17 @@ export function fitClassroom(doc, win) {
   return said(room(doc, win) >= 1);
 }
 
-// Each lab's main chart, the one a class sees first: the cost lab's times, the training lab's loss.
-// (The scale lab's three histograms and the exercise's matrices fit the first screen by their type.)
-const MAIN_CHART = '#cost-chart-time, #train-chart-loss';
-
 /**
  * The height left for the lab's main chart on the first screen, under what stands above it and
- * over the bar (--classroom-chart-room, read by styles/classroom.css): the chart is as wide as
+ * over the bar (--classroom-chart-room, read by the lab's own sheet): the chart is as wide as
  * that height allows at its proportions, so that it fills the screen and is seen whole.
  */
 function roomForChart(doc, win, barHeight) {
-  const chart = doc.querySelector(MAIN_CHART);
+  // The lab's main chart, the one a class sees first (its feature's classroomChart: the cost lab's
+  // times, the training lab's loss; the scale lab's histograms and the exercise's matrices fit the
+  // first screen by their type).
+  const selector = featureOf(doc.body.dataset.view)?.classroomChart;
+  const chart = selector && doc.querySelector(selector);
   if (!chart) return;
   const top = chart.getBoundingClientRect().top + win.scrollY;
   const room = Math.max(win.innerHeight - barHeight - top - 8, 0); // 8 px of air over the bar

@@ -12,4 +12,6 @@ export default Object.freeze({
   view: 'cost-lab',
   fields: [{ key: 'costmax', type: oneOf(COST_PLAN.sizes), initial: MAX_N }],
   words,
+  // The chart the classroom mode makes as large as the first screen allows (the time chart).
+  classroomChart: '#cost-chart-time',
 });

@@ -12,4 +12,6 @@ export default Object.freeze({
   // A link's fork that its run cannot have (in the race, or beyond its steps): dropped, and named.
   fit: fitFork,
   words,
+  // The chart the classroom mode makes as large as the first screen allows (the loss chart).
+  classroomChart: '#train-chart-loss',
 });
