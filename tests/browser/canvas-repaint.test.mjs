@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile } from './helpers.mjs';
+import { typeIntoX } from './drivers.mjs';
 
 const b = browserForFile();
 
@@ -20,17 +21,6 @@ const canvases = (page) =>
         Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data).join(),
       ]),
     ),
-  );
-
-/** Types `value` into X's cell (i, j), as a reader does. */
-const typeInto = (page, i, j, value) =>
-  page.evaluate(
-    ([id, text]) => {
-      const input = document.getElementById(id);
-      input.value = text;
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [`in-x-${i}-${j}`, String(value)],
   );
 
 /**
@@ -70,10 +60,10 @@ test('after edits of X at n = 32, every heatmap and thumbnail shows what a fresh
     [1, 40],
     [3, -2],
   ])
-    await typeInto(page, 0, j, value);
+    await typeIntoX(page, 0, j, value);
   assert.notEqual((await canvases(page))['heatmap v'], before['heatmap v'], 'the edits changed V');
   await sameAsAnew(page, [0, 3, -2], 'with X₁₂ = 40');
-  await typeInto(page, 0, 1, 0.125);
+  await typeIntoX(page, 0, 1, 0.125);
   await sameAsAnew(page, [0, 1, 0.125], 'with X₁₂ = 0.125');
   assert.deepEqual(page.problems, []);
   await page.context().close();

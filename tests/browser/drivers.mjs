@@ -182,6 +182,17 @@ export function setField(page, selector, value) {
   );
 }
 
+/** Types `value` into X's cell (i, j) as a reader does, one input event: the page renders within it. */
+export const typeIntoX = (page, i, j, value) =>
+  page.evaluate(
+    ([id, text]) => {
+      const input = document.getElementById(id);
+      input.value = text;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [`in-x-${i}-${j}`, String(value)],
+  );
+
 /** The numbers of one matrix on screen, as the page writes them (typographic minus → '-'). */
 export function matrixIn(pageOrFrame, name) {
   return pageOrFrame.evaluate(

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile } from './helpers.mjs';
+import { typeIntoX } from './drivers.mjs';
 
 const b = browserForFile();
 
@@ -30,17 +31,6 @@ const mixShown = (page) =>
     };
   });
 
-/** Types `value` into X's cell (i, j), as a reader does: the page renders within the event. */
-const typeInto = (page, i, j, value) =>
-  page.evaluate(
-    ([id, text]) => {
-      const input = document.getElementById(id);
-      input.value = text;
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [`in-x-${i}-${j}`, String(value)],
-  );
-
 for (const [dv, what] of [
   [8, 'V rows of 8 numbers'],
   [64, 'V rows of 64 values drawn as strips'],
@@ -50,7 +40,7 @@ for (const [dv, what] of [
     const listed = [];
     // Small values move the weights; ±10 makes row 1 of V the largest, which changes V's colour scale.
     for (const [k, value] of [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1, 3, -3, 0.5, 10, -10].entries()) {
-      await typeInto(page, 0, k % 2, value);
+      await typeIntoX(page, 0, k % 2, value);
       const { rows } = await mixShown(page);
       const js = rows.map((row) => Number(row.j));
       assert.deepEqual(
