@@ -33,7 +33,8 @@ export const LANGS = ['zh-CN', 'en'];
 /**
  * The page's views (the hash field `view`): the stepper through the article's nine steps, and the
  * labs that test its claims — §4's "why divide by √d_k", §8's cost of n², exercises by hand, and
- * one attention layer trained live (§4's "学不动" measured in its √d_k race).
+ * one attention layer trained live (§4's "学不动" measured in its √d_k race): the features of
+ * features/index.js, in its order.
  */
 export const VIEWS = ['steps', ...FEATURES.map((feature) => feature.view)];
 export const SIZE_LIMIT = 64; // n, d, d_k, d_v
@@ -125,7 +126,8 @@ export const FIELDS = [
   { key: 'embed', type: flag, initial: false, only: (s) => s.embed },
   { key: 'panel', type: flag, initial: false, only: (s) => s.embed && s.panel },
   { key: 'nav', type: flag, initial: false, only: (s) => s.embed && s.nav },
-  // The classroom mode (classroom.js): `classroom=1` shows the stage in large type, `pace=8` advances.
+  // The classroom mode (classroom.js): `classroom=1` shows the stage, or a lab's charts, in large
+  // type; `pace=8` advances the stepper.
   ...CLASSROOM_FIELDS,
   // Each feature's own fields (features/index.js), written only in its view.
   ...FEATURES.flatMap(({ view, fields }) =>

@@ -1,5 +1,6 @@
-// The labs' views, one part of the page that loads when a lab first opens (web/src/parts.js):
-// the stepper does not parse or run them. A new lab is one entry here (and its view in state.js VIEWS).
+// The registry's part that loads when a lab first opens (web/src/parts.js): the labs' views, which
+// the stepper does not parse or run. A new lab is one entry here, beside its line in index.js
+// (which gives state.js its VIEWS).
 
 import { createScaleLabView } from './scale-lab/scale-lab-view.js';
 import { createCostLabView } from './cost-lab/cost-lab-view.js';
