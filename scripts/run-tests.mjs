@@ -4,12 +4,12 @@
 // runs the format check, the native doctest suite, the JS API and the page's pure modules — no
 // browsers, no sanitizers, no fuzzing — for the edit–test loop.
 //
-// The whole run fits a 2-core machine in minutes because its two halves overlap: node:test (the JS
-// API, the page's modules and the browser tests, FILE_CONCURRENCY files at a time) starts first as
-// a child process writing to a log, and while the browsers mostly wait on pages, this process
-// builds and runs the C++ suites — the format check, doctest natively, under ASan + UBSan and
-// compiled to wasm (CTest), and the libFuzzer corpus replays and a bounded fuzzing run. node:test's
-// report is printed when both are done.
+// Its two halves overlap on a 2-core machine: node:test (the JS API, the page's modules and the
+// browser tests, FILE_CONCURRENCY files at a time) starts first as a child process writing to a
+// log, and while the browsers mostly wait on pages, this process builds and runs the C++ suites —
+// the format check, doctest natively, under ASan + UBSan and compiled to wasm (CTest), and the
+// libFuzzer corpus replays and a bounded fuzzing run. node:test's report is printed when both are
+// done.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -200,10 +200,10 @@ function fuzz(target, seconds) {
   summary.push(`fuzzing ${target}: ${p} passed, ${f} failed (${stat('number_of_executed_units')} executions)`);
 }
 // The C++ suites, each built here, beside node:test (`npm test` builds only the page first: node:test
-// needs nothing else). The compilers run at the lowest priority (nice 19): on 2 cores at full
-// priority they took the browsers' processor and both halves slowed three-fold; this way they
-// use what the browsers leave while they wait on pages. A build that fails fails its suite, with
-// its log; `--quick` builds nothing (`npm run test:quick` has built the native suite).
+// needs nothing else). The compilers run at the lowest priority (nice 19), so that the pages the
+// browser tests wait on get the processor first and the builds take what is left. A build that
+// fails fails its suite, with its log; `--quick` builds nothing (`npm run test:quick` has built
+// the native suite).
 function built(stage) {
   if (quick) return true;
   console.log(`\n=== build: ${stage} ===`);
