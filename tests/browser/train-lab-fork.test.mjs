@@ -8,20 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile, screenshot, axeViolations } from './helpers.mjs';
+import { untilStarted, untilSteps, untilStill, scrubTo } from './train-lab-waits.mjs';
 
 const b = browserForFile();
 const LAB = '#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100';
-
-const untilSteps = (page, n) =>
-  page.waitForFunction((n) => document.querySelector('#train-status')?.dataset.steps === String(n), n, {
-    timeout: 120000,
-  });
-// Ready and not playing: the run has numbers, and the walk (like the fork) can be asked for.
-const untilStill = (page) =>
-  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false', null, {
-    timeout: 120000,
-  });
-const started = (page) => page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
 
 /** Every number the lab shows about its runs: the status, the summary, the legend, A and the W's. */
 const shown = (page) =>
@@ -39,16 +29,12 @@ const shown = (page) =>
 
 test('fork at step 20 with learning rate 0.1: the link carries it, and opened afresh it shows the same numbers', async () => {
   const page = await b.open(LAB);
-  await started(page);
+  await untilStarted(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
   await untilStill(page);
   const unforked = (await page.textContent('#train-loss-summary')).match(/^Step 100: (loss .*)$/)[1];
-  await page.focus('#train-timeline');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => /step 20\b/.test(document.querySelector('#train-timeline-value').textContent));
+  await scrubTo(page, 20);
   assert.equal(await page.textContent('#train-fork'), 'Fork at step 20');
   assert.equal(await page.getAttribute('#train-fork', 'aria-disabled'), 'true', 'the run’s own setting: no fork');
   assert.equal(
@@ -95,7 +81,7 @@ test('fork at step 20 with learning rate 0.1: the link carries it, and opened af
 
   // The same link, opened afresh: the same fork, the same numbers.
   const again = await b.open(hash);
-  await started(again);
+  await untilStarted(again);
   await untilStill(again);
   await again.click('#train-play');
   await untilSteps(again, 100);
@@ -107,7 +93,7 @@ test('fork at step 20 with learning rate 0.1: the link carries it, and opened af
 
 test('a link whose fork scaling cannot be read: the notice names trainforkscale, the rest of the fork opens', async () => {
   const page = await b.open(`${LAB}&trainfork=20&trainforklr=0.1&trainforkscale=half`);
-  await started(page);
+  await untilStarted(page);
   assert.equal(
     await page.textContent('#notice'),
     'This link\'s trainforkscale field ("half") cannot be read and was left at its default; the rest of the link opens as it is.',
@@ -123,7 +109,7 @@ test('a link whose fork scaling cannot be read: the notice names trainforkscale,
 
 test('a race link with a fork: the race opens without it, and the notice says a fork does not apply to the race', async () => {
   const page = await b.open(`${LAB.replace('trainsteps=100', 'trainscale=race')}&trainfork=20&trainforklr=0.1`);
-  await started(page);
+  await untilStarted(page);
   assert.equal(
     await page.textContent('#notice'),
     'This link\'s trainfork field ("20") belongs to a fork, which does not apply to the race: the race already runs both scalings side by side. The link opened without the fork; the rest of it opens as it is.',
@@ -138,7 +124,7 @@ test('a race link with a fork: the race opens without it, and the notice says a 
 
 test('a link whose fork is beyond its steps (300 of 100): the run opens without it, and the notice says why', async () => {
   const page = await b.open(`${LAB}&trainfork=300&trainforklr=0.1`);
-  await started(page);
+  await untilStarted(page);
   assert.equal(
     await page.textContent('#notice'),
     'This link\'s trainfork field ("300") forks after step 300, but this run has only 100 steps, so the fork would never start. The link opened without the fork; the rest of it opens as it is.',
@@ -154,7 +140,7 @@ test('in Chinese on a 375 px dark screen: a fork to no scaling at d_k = 64 is wo
     '#view=train-lab&lang=zh-CN&traintask=reverse&trainseed=7&traindk=64&trainsteps=100&trainfork=30&trainforkscale=none',
     { viewport: { width: 375, height: 800 }, colorScheme: 'dark' },
   );
-  await started(page);
+  await untilStarted(page);
   await untilStill(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
@@ -173,7 +159,7 @@ test('in Chinese on a 375 px dark screen: a fork to no scaling at d_k = 64 is wo
 
 test('the walk hands over the fork’s model with the fork’s scaling: a fork to no scaling at step 0 opens the stepper unscaled', async () => {
   const page = await b.open(`${LAB}&trainfork=0&trainforkscale=none`);
-  await started(page);
+  await untilStarted(page);
   await untilStill(page);
   assert.match(await page.textContent('#train-walk-which'), /With a fork, the fork’s model is handed over/);
   await page.click('#train-walk');

@@ -7,30 +7,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile, screenshot, matrixText } from './helpers.mjs';
+import { untilStarted, untilSteps, untilStill, scrubTo } from './train-lab-waits.mjs';
 
 const b = browserForFile();
 
-const untilSteps = (page, n) =>
-  page.waitForFunction((n) => document.querySelector('#train-status')?.dataset.steps === String(n), n, {
-    timeout: 120000,
-  });
-const untilWalkReady = (page) =>
-  page.waitForFunction(() => document.querySelector('#train-walk')?.getAttribute('aria-disabled') === 'false');
 /** The largest |value| of a matrix on the stage. */
 const largest = async (page, name) =>
   Math.max(...(await matrixText(page, name)).flat().map((s) => Math.abs(Number(s.replace('−', '-')))));
 
 test('the untrained snapshot is handed over (the button says step 0), its dO is large, and Back finds the run at step 100', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100');
-  await page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
+  await untilStarted(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
-  await untilWalkReady(page);
+  await untilStill(page, 30000);
   assert.equal(await page.textContent('#train-walk'), 'Open the model after step 100 in the stepper');
   // The converged model: its dO is small (≈ 2·10⁻⁴) — the walk would show little.
-  await page.focus('#train-timeline');
-  await page.keyboard.press('Home');
-  await page.waitForFunction(() => /step 0\b/.test(document.querySelector('#train-timeline-value').textContent));
+  await scrubTo(page, 0);
   assert.equal(await page.textContent('#train-walk'), 'Open the untrained model (step 0) in the stepper');
   await page.click('#train-walk');
   await page.waitForFunction(
@@ -85,17 +78,13 @@ test('the untrained snapshot is handed over (the button says step 0), its dO is 
 
 test('continue from a rewound snapshot: back at step 20, Play trains on to the same numbers as the run never rewound', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=reverse&trainseed=7&traindk=16&trainsteps=100');
-  await page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
+  await untilStarted(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
-  await untilWalkReady(page);
+  await untilStill(page, 30000);
   const straight = await page.textContent('#train-status');
   assert.equal(await page.isHidden('#train-rewind'), true, 'at the live end there is nothing to rewind');
-  await page.focus('#train-timeline');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => /step 20\b/.test(document.querySelector('#train-timeline-value').textContent));
+  await scrubTo(page, 20);
   assert.equal(await page.textContent('#train-rewind'), 'Continue training from this snapshot (step 20)');
   await page.click('#train-rewind');
   await untilSteps(page, 20);
@@ -103,7 +92,7 @@ test('continue from a rewound snapshot: back at step 20, Play trains on to the s
   assert.equal(await page.isHidden('#train-rewind'), true);
   await page.click('#train-play');
   await untilSteps(page, 100);
-  await untilWalkReady(page);
+  await untilStill(page, 30000);
   assert.equal(await page.textContent('#train-status'), straight);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -8,21 +8,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile, screenshot, axeViolations } from './helpers.mjs';
+import { untilStarted, untilSteps } from './train-lab-waits.mjs';
 
 const b = browserForFile();
 
 const steps = (page) => page.$eval('#train-status', (p) => Number(p.dataset.steps));
-const untilSteps = (page, n, timeout = 120000) =>
-  page.waitForFunction((n) => document.querySelector('#train-status').dataset.steps === String(n), n, { timeout });
 const untilPaused = (page) =>
   page.waitForFunction(() => document.querySelector('#train-pause').getAttribute('aria-disabled') === 'true');
-const untilReady = (page) => page.waitForSelector('#train-where:not([hidden])', { timeout: 30000 });
 /** The loss in the status line ("… this batch’s loss 0.001463 · accuracy 1"). */
 const shownLoss = async (page) => Number(/loss ([\d.e−-]+)/.exec(await page.textContent('#train-status'))[1]);
 
 test('reverse: Play trains in a Web Worker until the loss falls below 0.1 and A is anti-diagonal, within 200 steps', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=reverse&trainsteps=200');
-  await untilReady(page);
+  await untilStarted(page);
   assert.equal(await page.getAttribute('#train-where', 'data-mode'), 'worker');
   assert.match(await page.textContent('#train-status'), /^Step 0 \/ 200: not trained yet/);
   // One run: no legend (its swatches name the race's two runs, and would stand here without words).
@@ -48,7 +46,7 @@ test('reverse: Play trains in a Web Worker until the loss falls below 0.1 and A 
 
 test('Pause stops the run, Step then adds exactly one step, Reset goes back to step 0', async () => {
   const page = await b.open('#view=train-lab&lang=en&trainsteps=2000');
-  await untilReady(page);
+  await untilStarted(page);
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('#train-status').dataset.steps) >= 20, null, {
     timeout: 60000,
@@ -72,7 +70,7 @@ test('Pause stops the run, Step then adds exactly one step, Reset goes back to s
 
 test("the timeline: scrubbed back to step 0, a cell's number is step 0's, on hover and by keyboard", async () => {
   const page = await b.open('#view=train-lab&lang=en&trainsteps=100');
-  await untilReady(page);
+  await untilStarted(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
   const cell = '.train-a td.pick[data-i="0"][data-j="5"]';
@@ -104,7 +102,7 @@ test("the timeline: scrubbed back to step 0, a cell's number is step 0's, on hov
 
 test('the √d_k race at d_k = 256: both runs on one chart, compared at step 1 and by the step each learns, then over 16 seeds', async () => {
   const page = await b.open('#view=train-lab&lang=en&trainscale=race&traindk=256&trainsteps=300');
-  await untilReady(page);
+  await untilStarted(page);
   assert.equal(await page.isVisible('#train-race'), true);
   assert.deepEqual(await page.$$eval('#train-legend li', (lis) => lis.map((li) => li.textContent)), [
     '÷√dₖ',
@@ -154,7 +152,7 @@ test('the √d_k race at d_k = 256: both runs on one chart, compared at step 1 a
 
 test('a link replays the same run: the hash carries every field, the same loss after 100 steps', async () => {
   const page = await b.open('#view=train-lab&lang=en');
-  await untilReady(page);
+  await untilStarted(page);
   await page.selectOption('#train-task', 'shift');
   await page.selectOption('#train-lr', '0.03');
   await page.selectOption('#train-dk', '8');
@@ -174,7 +172,7 @@ test('a link replays the same run: the hash carries every field, the same loss a
   await page.context().close();
 
   const again = await b.open(hash);
-  await untilReady(again);
+  await untilStarted(again);
   await again.click('#train-play');
   await untilSteps(again, 100);
   assert.equal(await again.textContent('#train-status'), first);
@@ -186,7 +184,7 @@ test('a link replays the same run: the hash carries every field, the same loss a
 test("where no Web Worker may start, it trains in slices on the page's thread, says so, and gives the same numbers", async () => {
   const hash = '#view=train-lab&lang=en&trainsteps=100';
   const inWorker = await b.open(hash);
-  await untilReady(inWorker);
+  await untilStarted(inWorker);
   await inWorker.click('#train-play');
   await untilSteps(inWorker, 100);
   const expected = await inWorker.textContent('#train-status');
@@ -199,7 +197,7 @@ test("where no Web Worker may start, it trains in slices on the page's thread, s
       };
     },
   });
-  await untilReady(page);
+  await untilStarted(page);
   assert.equal(await page.getAttribute('#train-where', 'data-mode'), 'main-thread');
   assert.match(await page.textContent('#train-where'), /on the page’s own thread in small slices/);
   await page.click('#train-play');
@@ -219,7 +217,7 @@ test('on a 375 px screen, dark, in Chinese: nothing overflows sideways, and axe 
     viewport: { width: 375, height: 800 },
     colorScheme: 'dark',
   });
-  await untilReady(page);
+  await untilStarted(page);
   await page.click('#train-play');
   await untilSteps(page, 100);
   await page.hover('.train-a td.pick[data-i="1"][data-j="4"]');
@@ -237,7 +235,7 @@ test('on a 375 px screen, dark, in Chinese: nothing overflows sideways, and axe 
 
 test('the own rule: a vocabulary that repeats a word and a pair without an arrow are refused beside their fields, the link as it was', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=own&trainseed=8&trainsteps=100');
-  await untilReady(page);
+  await untilStarted(page);
   const hash = await page.evaluate(() => location.hash);
   await page.fill('#train-vocab', '甲 乙 甲');
   await page.press('#train-vocab', 'Enter');
@@ -266,7 +264,7 @@ test('the own rule: a vocabulary that repeats a word and a pair without an arrow
 
 test('induction and sort say why one layer cannot fully learn them; a seed that is no whole number is refused beside its field', async () => {
   const page = await b.open('#view=train-lab&lang=en&traintask=induction&trainsteps=100');
-  await untilReady(page);
+  await untilStarted(page);
   assert.match(await page.textContent('#train-task-note'), /two look-ups in a chain, which takes two layers/);
   assert.equal(await page.getAttribute('#train-task-note', 'class'), 'train-task-note train-limit');
   await page.selectOption('#train-task', 'sort');
