@@ -15,7 +15,8 @@
 // bindings directly with a detached buffer, say) unwinds the wasm frames without running C++
 // destructors, so locals would leak for the module's lifetime. Whatever a call copies in or computes
 // therefore lives in one CallMemory, which the next call empties first (begin_call) and a call that
-// finishes empties on its way out (end_call).
+// finishes empties on its way out (end_call). It and the helpers every binding file shares are in
+// bindings_support.hpp.
 //
 // Nothing the caller installed runs during a call: every object a call hands back — results,
 // errors, their fields — is made without a prototype (new_object: Object.create(null), captured
@@ -35,9 +36,9 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 #include "attention.hpp"
+#include "bindings_support.hpp"
 #include "multi_head.hpp"
 #include "samples.hpp"
 #include "validate.hpp"
@@ -47,176 +48,13 @@ using emscripten::val;
 
 namespace {
 
-// Everything one call copies in and computes (see the header comment).
-struct CallMemory {
-    attn::Matrix q, k, v, x, w, w_k, w_v, w_o;  // project uses x and w; multi-head x, w (as W_Q) … w_o
-    std::vector<double> tokens;                 // a trainer's probe
-    attn::AttentionOptions options;             // holds a custom mask's values
-    attn::Result<attn::AttentionSteps> steps;
-    attn::Result<attn::Matrix> matrix;
-    attn::Result<attn::MultiHeadSteps> multi_head;
-};
-CallMemory& call_memory() {
-    static CallMemory memory;
-    return memory;
-}
-// Frees what a call cut short left behind (normally nothing) and hands out the empty storage.
-CallMemory& begin_call() {
-    call_memory() = CallMemory{};
-    return call_memory();
-}
-// Frees what this call copied in and computed, once its results are JS-owned copies.
-val end_call(val out) {
-    call_memory() = CallMemory{};
-    return out;
-}
+using namespace bindings;
+// (declared here too, so that this file's to_js overloads and the shared ones are found together)
+using bindings::to_js;
+
 // Where a call keeps its result, by type.
 attn::Result<attn::AttentionSteps>& result_slot(CallMemory& m, const attn::AttentionSteps*) { return m.steps; }
 attn::Result<attn::Matrix>& result_slot(CallMemory& m, const attn::Matrix*) { return m.matrix; }
-
-// The property names and the constructors the bindings use on every call, made into JS values once:
-// `m["rows"]` with a C string would turn the name into a JS string again on every access.
-// (Embind's val handles; never freed, like the module.) Made when the module starts
-// (EMSCRIPTEN_BINDINGS below), before any caller code could have replaced Object.create.
-struct Names {
-    val rows{"rows"}, cols{"cols"}, data{"data"}, length{"length"};
-    val scale{"scale"}, temperature{"temperature"}, mask{"mask"}, stable{"stable"}, axis{"axis"},
-        mask_matrix{"maskMatrix"}, out{"out"};
-    val float32_array = val::global("Float32Array");
-    val object_create = val::global("Object")["create"];
-};
-const Names& names() {
-    static const Names n;
-    return n;
-}
-
-// {} without a prototype: out.set(name, value) defines an own property, whatever setters the
-// caller put on Object.prototype (see the top of the file).
-val new_object() { return names().object_create(val::null()); }
-
-// A list of `n` values as a prototype-less { length, 0, 1, … } (an array's indices and push are
-// Array.prototype's, which a caller can reach too); api.mjs turns it into an array.
-template <class T, class ToJs>
-val list_to_js(const std::vector<T>& items, ToJs to_js_item) {
-    val out = new_object();
-    out.set(names().length, static_cast<unsigned>(items.size()));
-    for (std::size_t i = 0; i < items.size(); ++i) out.set(static_cast<unsigned>(i), to_js_item(items[i]));
-    return out;
-}
-
-// { rows, cols, data } → its shape (rows, cols, data.length), before anything is copied.
-attn::Shape shape_of(const val& m) {
-    const Names& n = names();
-    return {m[n.rows].as<unsigned>(), m[n.cols].as<unsigned>(), m[n.data][n.length].as<unsigned>()};
-}
-
-// A view of m's values in wasm memory, valid only until the memory grows: to copy into or out of
-// at once.
-val values_view(const attn::Matrix& m) { return val(emscripten::typed_memory_view(m.data.size(), m.data.data())); }
-
-// { rows, cols, data } of that shape → Matrix. One bulk copy of the values (TypedArray.set on a
-// view of the Matrix's storage), no per-element calls. data is read again here rather than kept
-// from shape_of: a handle held across another argument's copy would be leaked, with the array it
-// holds, if that copy threw (see the top of the file).
-void copy_matrix(const val& m, const attn::Shape& shape, attn::Matrix& out) {
-    out.rows = shape.rows;
-    out.cols = shape.cols;
-    out.data.resize(shape.values);
-    values_view(out).call<void>("set", m[names().data]);
-}
-
-// { rows, cols, data } with m's shape and `data` a Float32Array holding m's values.
-val matrix_object(const attn::Matrix& m, const val& data) {
-    const Names& n = names();
-    val out = new_object();
-    out.set(n.rows, static_cast<unsigned>(m.rows));
-    out.set(n.cols, static_cast<unsigned>(m.cols));
-    out.set(n.data, data);
-    return out;
-}
-
-// Matrix → { rows, cols, data: Float32Array }. The Float32Array constructor copies, so the result
-// stays valid when wasm memory grows (a typed_memory_view would silently detach).
-val to_js(const attn::Matrix& m) { return matrix_object(m, names().float32_array.new_(values_view(m))); }
-
-// Matrix → { rows, cols, data: into }, its values copied into `into`, a Float32Array the caller
-// provided (api.mjs's view of the JS API's `out`) of exactly rows·cols values: no new array, whose
-// fresh memory is slow to write the first time in Chromium here (bench/NOTES.md, issue 20).
-val to_js_into(const attn::Matrix& m, const val& into) {
-    into.call<void>("set", values_view(m));
-    return matrix_object(m, into);
-}
-
-// Error → { error: { code, message, argument?, cell?: { row, col }, params: { name: value } } },
-// which api.mjs throws as a JS Error with the same fields.
-val error(const attn::Error& e) {
-    val fields = new_object();
-    fields.set("code", std::string(attn::code_name(e.code)));
-    fields.set("message", e.message);
-    if (!e.argument.empty()) fields.set("argument", e.argument);
-    if (e.cell) {
-        val cell = new_object();
-        cell.set("row", static_cast<unsigned>(e.cell->row));
-        cell.set("col", static_cast<unsigned>(e.cell->col));
-        fields.set("cell", cell);
-    }
-    val params = new_object();
-    for (const attn::Param& p : e.params) std::visit([&](const auto& value) { params.set(p.name, value); }, p.value);
-    fields.set("params", params);
-    val out = new_object();
-    out.set("error", fields);
-    return out;
-}
-
-// { scale, temperature, mask, maskMatrix?, stable, axis } with the options' names as api.mjs sends
-// them ("sqrt_dk", "causal", "custom", "row", …), turned into enums through the core's name tables
-// only: a name the table lacks is refused with bad_option, never cast. A custom mask's values are
-// not copied here (read_options leaves options.mask.keep empty).
-attn::Result<attn::AttentionOptions> read_options(const val& o) {
-    using Options = attn::Result<attn::AttentionOptions>;
-    const Names& n = names();
-    attn::AttentionOptions out;
-    const auto scale = attn::parse_option("scale", attn::kScaleNames, o[n.scale].as<std::string>());
-    if (!scale.ok()) return Options::failure(scale.error);
-    const auto mask = attn::parse_option("mask", attn::kMaskNames, o[n.mask].as<std::string>());
-    if (!mask.ok()) return Options::failure(mask.error);
-    const auto axis = attn::parse_option("axis", attn::kAxisNames, o[n.axis].as<std::string>());
-    if (!axis.ok()) return Options::failure(axis.error);
-    out.scale = scale.value;
-    out.temperature = o[n.temperature].as<float>();
-    out.mask.kind = mask.value;
-    out.stable = o[n.stable].as<bool>();
-    out.axis = axis.value;
-    return Options::success(std::move(out));
-}
-
-// NonFinite → { scores, scaled, rowMax, shifted, exps, rowSum, weights, output }: counts.
-val to_js(const attn::NonFinite& n) {
-    val out = new_object();
-    const std::pair<const char*, std::size_t> counts[] = {
-        {"scores", n.scores}, {"scaled", n.scaled},  {"rowMax", n.row_max},  {"shifted", n.shifted},
-        {"exps", n.exps},     {"rowSum", n.row_sum}, {"weights", n.weights}, {"output", n.output}};
-    for (const auto& [name, count] : counts) out.set(name, static_cast<double>(count));
-    return out;
-}
-
-// AttentionSteps → { scores, kept, scaled, rowMax, shifted, exps, rowSum, weights, output, nonFinite,
-// divisor }.
-val to_js(const attn::AttentionSteps& st) {
-    val out = new_object();
-    out.set("scores", to_js(st.scores));
-    out.set("kept", to_js(st.kept));
-    out.set("scaled", to_js(st.scaled));
-    out.set("rowMax", to_js(st.row_max));
-    out.set("shifted", to_js(st.shifted));
-    out.set("exps", to_js(st.exps));
-    out.set("rowSum", to_js(st.row_sum));
-    out.set("weights", to_js(st.weights));
-    out.set("output", to_js(st.output));
-    out.set("nonFinite", to_js(st.non_finite));
-    out.set("divisor", st.divisor);
-    return out;
-}
 
 // MultiplyAdds → { projections, scores, weighting, outputProjection, total }.
 val to_js(const attn::MultiplyAdds& m) {
@@ -346,12 +184,6 @@ val multiply_adds(double n, double d_model, double heads, double d_k, double d_v
 
 // The core's tables of names, for tests/node/vocabulary.test.mjs to hold wasm/vocabulary.mjs to:
 // { scales, axes, masks, errorCodes }, each an array of strings.
-template <class Row, std::size_t N>
-val names_of(const Row (&table)[N]) {
-    val out = val::array();
-    for (const Row& row : table) out.call<void>("push", std::string(row.name));
-    return out;
-}
 val vocabulary() {
     val out = new_object();
     out.set("scales", names_of(attn::kScaleNames));
