@@ -7,14 +7,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile, screenshot, stepInUrl, urlWritten, axeViolations } from './helpers.mjs';
 
-const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise'];
+const VIEWS = ['steps', 'scale-lab', 'cost-lab', 'exercise', 'efficiency-lab'];
 // Each lab at a setting a lesson would use: the scale lab at d_k = 256, the cost lab ready to time
-// up to n = 512, the exercise at the worked example's A₁₁ (≈ 0.67).
+// up to n = 512, the exercise at the worked example's A₁₁ (≈ 0.67), the efficiency lab's tiles on it.
 const LINKS = {
   steps: '#step=8',
   'scale-lab': '#view=scale-lab&labdk=256',
   'cost-lab': '#view=cost-lab&costmax=512',
   exercise: '#view=exercise&ex=3',
+  'efficiency-lab': '#view=efficiency-lab',
 };
 
 const b = browserForFile();
@@ -30,6 +31,7 @@ test('the view switch: each view is a link of its own, and the stepper keeps its
     ['cost-lab', 'n² 的代价', null],
     ['exercise', '动手算一算', null],
     ['train-lab', '看注意力学习', null],
+    ['efficiency-lab', '效率与变体', null],
   ]);
   assert.match(
     await page.getAttribute('#views a[data-view="exercise"]', 'href'),

@@ -66,7 +66,7 @@ test('a feature’s view is a view of the page, in the registry’s order', () =
     VIEWS.filter((view) => views.includes(view)),
     views,
   );
-  assert.deepEqual(views, ['scale-lab', 'cost-lab', 'exercise', 'train-lab']);
+  assert.deepEqual(views, ['scale-lab', 'cost-lab', 'exercise', 'train-lab', 'efficiency-lab']);
 });
 
 test('a feature’s fields are in the link only in its view, and read back as written', () => {

@@ -18,7 +18,15 @@ before(async () => {
 });
 
 test('the fixture’s view follows the real ones, the stepper first', () => {
-  assert.deepEqual(state.VIEWS, ['steps', 'scale-lab', 'cost-lab', 'exercise', 'train-lab', 'fixture-lab']);
+  assert.deepEqual(state.VIEWS, [
+    'steps',
+    'scale-lab',
+    'cost-lab',
+    'exercise',
+    'train-lab',
+    'efficiency-lab',
+    'fixture-lab',
+  ]);
 });
 
 test('its fields: in the link only in its view, read back as written', () => {

@@ -20,8 +20,9 @@ import scaleLab from './scale-lab/feature.js';
 import costLab from './cost-lab/feature.js';
 import exercise from './exercise/feature.js';
 import trainLab from './train-lab/feature.js';
+import efficiencyLab from './efficiency-lab/feature.js';
 
-export const FEATURES = Object.freeze([scaleLab, costLab, exercise, trainLab]);
+export const FEATURES = Object.freeze([scaleLab, costLab, exercise, trainLab, efficiencyLab]);
 
 /** The feature that `view` opens, or undefined (the stepper). */
 export const featureOf = (view) => FEATURES.find((feature) => feature.view === view);
