@@ -23,6 +23,8 @@ import { multiHeadMethods } from './multi-head-api.mjs';
 import { codedError, guardCalls, plain } from './boundary.mjs';
 import { backwardMethods } from './backward-api.mjs';
 import { trainingMethods } from './training-api.mjs';
+import { efficiencySharedMethods } from './efficiency-shared-api.mjs';
+import { efficiencyMethods } from './efficiency-api.mjs';
 
 // How a value is named in a message: strings quoted (long ones cut), BigInts with their n.
 function describe(x) {
@@ -402,5 +404,29 @@ export async function wrapCore(createCore, moduleOptions = {}) {
     }),
     // Training (issue 17): createTrainer.
     ...trainingMethods(core, { readArgs, badOption, oneOf, unwrap, record, describe, fail }),
+    // Article 10's shared heads and linear attention: attentionGrouped, attentionLinear.
+    ...efficiencySharedMethods(core, {
+      readArgs,
+      readMatrix: readMatrixHere,
+      encodeOptions: encodeOptionsHere,
+      checkInputSize,
+      badOption,
+      oneOf,
+      onPath,
+      unwrap,
+      callWith,
+      viewsWithMask,
+    }),
+    // Efficiency paths (issue 30): attentionTiled, attentionDecode, attentionWindow.
+    ...efficiencyMethods(core, {
+      readArgs,
+      readMatrix: readMatrixHere,
+      encodeOptions: encodeOptionsHere,
+      checkInputSize,
+      badOption,
+      unwrap,
+      callWith,
+      viewsWithMask,
+    }),
   });
 }
