@@ -155,7 +155,7 @@ TEST_CASE("attention_tiled's trace: the order computed, m non-decreasing, α = e
         const AttentionOptions o = with_mask(MaskKind(mask));
         const auto r = attn::attention_tiled(q, k, v, {4, 5}, o);
         REQUIRE(r.ok());
-        const auto steps = attn::attention_steps(q, k, v, o);
+        const auto steps = attn::attention_steps_simd(q, k, v, o);  // the same dot products
         REQUIRE(steps.ok());
         std::size_t expected_row = 0, expected_col = 0;
         const attn::TileStep* previous = nullptr;
