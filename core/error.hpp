@@ -38,6 +38,7 @@ enum class ErrorCode {
     ProjectionOverflow,  // multi-head: X·W_Q, X·W_K or X·W_V overflowed float32 to ±Infinity
     GradientShape,       // a gradient (gradOutput of the backward pass) of another shape than its output
     GradientNotFinite,   // NaN or ±Infinity in a gradient (unlike inputs, a gradient may hold no NaN)
+    KvHeadsIndivisible,  // grouped attention: heads is not a multiple of kvHeads (no equal groups)
     TooMuchMemory,       // the call's working memory would exceed kMemoryLimitBytes (keep it last:
                          // error_code_table_complete() below counts the codes up to it)
 };
@@ -66,6 +67,7 @@ inline constexpr ErrorCodeName kErrorCodeNames[] = {
     {ErrorCode::ProjectionOverflow, "projection_overflow"},
     {ErrorCode::GradientShape, "gradient_shape"},
     {ErrorCode::GradientNotFinite, "gradient_not_finite"},
+    {ErrorCode::KvHeadsIndivisible, "kv_heads_indivisible"},
     {ErrorCode::TooMuchMemory, "too_much_memory"},
 };
 constexpr bool error_code_table_complete() {

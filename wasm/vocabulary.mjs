@@ -60,6 +60,7 @@ export const CORE_ERROR_CODES = Object.freeze([
   'projection_overflow',
   'gradient_shape',
   'gradient_not_finite',
+  'kv_heads_indivisible',
   'too_much_memory',
 ]);
 
@@ -101,6 +102,11 @@ export const SAMPLE_LIMITS = Object.freeze({
  * attentionStreaming.
  */
 export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);
+
+// ---- Article 10's efficient paths (issue 30) -------------------------------------------------
+
+/** The orders attentionLinear computes (core/efficiency_shared.hpp's kLinearOrderNames): both, (φ(Q)φ(K)ᵀ)V alone, φ(Q)(φ(K)ᵀV) alone. */
+export const LINEAR_ORDERS = Object.freeze(['both', 'quadratic', 'linear']);
 
 // ---- Training (issue 17) ----------------------------------------------------------------------
 

@@ -471,6 +471,17 @@ const CASES = [
       message: "the inputs hold 536870916 values (2048.0 MiB); at most 512 MiB fit in the module's memory",
     },
   ],
+  // shared heads: 3 query heads cannot be split into 2 groups
+  [
+    'kv_heads_indivisible: 3 query heads, 2 key–value heads',
+    (a) => a.attentionGrouped({ q: matrix([[1, 0, 0, 1, 0, 1]]), k: I2, v: V10, heads: 3, kvHeads: 2 }),
+    {
+      code: 'kv_heads_indivisible',
+      argument: 'kvHeads',
+      params: { heads: 3, kvHeads: 2 },
+      message: '3 query heads cannot share 2 key–value heads in groups of equal size; kvHeads must divide heads',
+    },
+  ],
   // multi-head: x (3×4) and 4×4 weights, as 它 是 猫 with 2 heads
   [
     'heads_indivisible: 3 heads cannot split 4 columns',

@@ -349,6 +349,8 @@ export default {
   'core.gradient_not_finite': 'The output gradient is {value} here; a gradient must be a finite number.',
   'core.disposed': 'This trainer has been disposed and cannot be used again.',
   'core.out_of_range': '{name} must be a whole number from {min} to {max} (it is {got}).',
+  'core.kv_heads_indivisible':
+    '{heads} query heads cannot share {kvHeads} key–value heads in groups of equal size; the number of key–value heads must divide the number of heads.',
   'core.heads_indivisible':
     '{name} has {cols} columns, which {heads} heads cannot split into blocks of equal width; give it a multiple of {heads} columns.',
   'core.head_width_mismatch':

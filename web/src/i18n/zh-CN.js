@@ -336,6 +336,7 @@ export default {
   'core.gradient_not_finite': '输出的梯度在这里是 {value};梯度必须是有限数。',
   'core.disposed': '这个训练器已经释放,不能再使用。',
   'core.out_of_range': '{name} 必须是 {min} 到 {max} 之间的整数(收到的是 {got})。',
+  'core.kv_heads_indivisible': '{heads} 个查询头无法平均分成 {kvHeads} 组来共享键值头:键值头的个数必须能整除头数。',
   'core.heads_indivisible': '{name} 有 {cols} 列,{heads} 个头无法把它分成等宽的块:列数必须是 {heads} 的倍数。',
   'core.head_width_mismatch': 'W_Q 有 {need} 列(h·dₖ),W_K 却有 {got} 列:每个头的 Q 和 K 需要相同的 dₖ。',
   'core.wo_mismatch': '各头拼接后有 {need} 列(h·dᵥ),W_O 却有 {got} 行:concat·W_O 需要 {need} 行。',
