@@ -104,6 +104,9 @@ export async function loadEngine({ binaries, build = exactBuild(binaries) } = {}
     dotProductSamples: (args) => call(() => core.dotProductSamples(args)),
     normalMatrix: (args) => call(() => core.normalMatrix(args)),
     workingMemory: (args) => call(() => core.workingMemory(args)),
+    // The efficiency lab (issue 30): heads sharing keys and values, linear attention's two orders.
+    attentionGrouped: (args) => call(() => core.attentionGrouped(args)),
+    attentionLinear: (args) => call(() => core.attentionLinear(args)),
     // One training step through the stepper (issue 17): the backward pass, given dO.
     attentionBackward: (args) => call(() => core.attentionBackward(args)),
     // …and through the whole multi-head layer, given dO for its output O = concat·W_O (issue 26).
