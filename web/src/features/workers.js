@@ -4,5 +4,6 @@
 
 import { costWorker } from './cost-lab/cost-worker.js';
 import { trainWorker } from './train-lab/train-worker.js';
+import { efficiencyWorker } from './efficiency-lab/efficiency-worker.js';
 
-export const WORKER_TASKS = Object.freeze([costWorker, trainWorker]);
+export const WORKER_TASKS = Object.freeze([costWorker, trainWorker, efficiencyWorker]);

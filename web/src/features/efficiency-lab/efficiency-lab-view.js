@@ -10,6 +10,9 @@ import { createPopover } from './efficiency-popover.js';
 import tilesPanel from './efficiency-tiles-panel.js';
 import cachePanel from './efficiency-cache-panel.js';
 import windowPanel from './efficiency-window-panel.js';
+import sharedHeadsPanel from './efficiency-shared-heads-panel.js';
+import linearPanel from './efficiency-linear-panel.js';
+import costsPanel from './efficiency-costs-panel.js';
 
 /**
  * The panels, in the order their buttons stand. Each is a module's default export:
@@ -24,6 +27,9 @@ const PANELS = [
   tilesPanel, // 1. tiles with an online softmax (FlashAttention's idea)
   cachePanel, // 2. the KV cache in decoding
   windowPanel, // 3. the sliding window
+  sharedHeadsPanel, // 4. shared key–value heads (MQA / GQA)
+  linearPanel, // 5. linear attention, φ(x) = elu(x) + 1
+  costsPanel, // 6. the costs, measured in the tab
 ];
 
 /** The panel the state opens: its own, or the first while its id has no panel. */

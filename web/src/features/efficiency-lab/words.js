@@ -5,8 +5,11 @@ import shell from './efficiency-lab-words.js';
 import tiles from './efficiency-tiles-words.js';
 import cache from './efficiency-cache-words.js';
 import windowWords from './efficiency-window-words.js';
+import sharedHeads from './efficiency-shared-heads-words.js';
+import linear from './efficiency-linear-words.js';
+import costs from './efficiency-costs-words.js';
 
-const PARTS = [shell, tiles, cache, windowWords];
+const PARTS = [shell, tiles, cache, windowWords, sharedHeads, linear, costs];
 
 /** The parts merged, language by language; a key two parts both define is a mistake, and says so. */
 function merge(parts) {

@@ -1,0 +1,350 @@
+// Panel 6 of the efficiency lab: the costs, measured in the reader's tab. The tiles' working
+// memory against the n² scores (the core's own figures, at once); then, on Run, the KV cache's
+// decoding step against recomputing, the sliding window against the full causal attention, and
+// linear attention's two orders, timed in the labs' Web Worker (or in slices on the page's thread,
+// labs/lab-run.js) and drawn as they arrive on log–log axes with their fitted slopes, and the
+// crossover n* of linear attention. The numbers are efficiency-costs.js's.
+//
+// The run lives in this panel: update() (a change of language included) re-labels what is on
+// screen and the run goes on; destroy() stops it.
+
+import { h, setText } from '../../views/dom.js';
+import { formatBytes } from './efficiency-lab.js';
+import { numberTable } from './efficiency-parts.js';
+import { startLabRun } from '../../labs/lab-run.js';
+import { SLICE_MS } from '../../labs/worker-host.js';
+import { logLogCharts, decades } from '../../labs/loglog-chart.js';
+import workerSource from '../../labs/labs-worker-source.js';
+import {
+  EFFICIENCY_COST_PLAN,
+  SHORT_COST_PLAN,
+  COST_PARTS,
+  COMPUTE_BOUND_FACTOR,
+  MIN_FITTED,
+  RUNS,
+  MEMORY_TILE_COLS,
+  planSteps,
+  runEfficiencyCosts,
+  slopes,
+  crossover,
+  memoryRows,
+} from './efficiency-costs.js';
+
+const PLANS = { short: SHORT_COST_PLAN, full: EFFICIENCY_COST_PLAN };
+
+// Each part's two series: the efficient path first (a circle), the n² one second (a square).
+const { chartFigure, legendItem } = logLogCharts({
+  prefix: 'eff-cost',
+  marks: {
+    cached: 'circle',
+    window: 'circle',
+    linear: 'circle',
+    recompute: 'square',
+    causal: 'square',
+    quadratic: 'square',
+  },
+});
+
+/** A time in milliseconds, three significant digits: "0.0612 ms", "12.3 ms", "2.41 s". */
+const duration = (ms) => (ms >= 999.5 ? `${Number((ms / 1000).toPrecision(3))} s` : `${Number(ms.toPrecision(3))} ms`);
+const slopeText = (fit) => (fit ? fit.slope.toFixed(2) : '—');
+
+/** A series' name, with the window's w where it has one. */
+const seriesName = (t, series, plan) => t(`eff.costs.series.${series}`, { w: plan.window.w });
+
+/** The memory part: the scores, the tiles' working set and the core's streaming figure, n = 1024 … 16,384. */
+function memoryPart(t, engine) {
+  const rows = memoryRows(engine);
+  const limit = rows[0].limit;
+  const cell = (bytes) =>
+    bytes > limit
+      ? h('span', {}, formatBytes(bytes), ' ', h('span', { class: 'eff-cost-over' }, t('eff.costs.memory.over')))
+      : formatBytes(bytes);
+  return h(
+    'section',
+    { class: 'eff-cost-part', id: 'eff-cost-memory' },
+    h('h4', {}, t('eff.costs.memory.title')),
+    h(
+      'p',
+      { class: 'explain' },
+      t('eff.costs.memory.text', { d: EFFICIENCY_COST_PLAN.d, tileCols: MEMORY_TILE_COLS, limit: formatBytes(limit) }),
+    ),
+    numberTable({
+      className: 'eff-cost-memory',
+      head: [
+        t('eff.costs.memory.n'),
+        t('eff.costs.memory.scores'),
+        t('eff.costs.memory.tiles'),
+        t('eff.costs.memory.streaming'),
+      ],
+      rows: rows.map((row) => ({
+        name: String(row.n),
+        cells: [cell(row.scores), cell(row.tiles), cell(row.streaming)],
+        attrs: { dataset: { n: row.n, scores: row.scores, tiles: row.tiles, streaming: row.streaming } },
+      })),
+    }),
+  );
+}
+
+/** One timed part (decode, window, linear): its chart with a legend of slopes, its table, and (linear) the crossover. */
+function createTimedPart(part) {
+  const { title, text, legend, chart, caption, figure } = chartFigure(`eff-cost-chart-${part}`);
+  const extra = h('p', { class: 'eff-cost-crossover', id: `eff-cost-${part}-note`, hidden: part !== 'linear' });
+  const summary = h('summary', {});
+  const table = h('div', { class: 'eff-cost-table' });
+  const el = h(
+    'section',
+    { class: 'eff-cost-part', id: `eff-cost-${part}`, dataset: { part } },
+    title,
+    text,
+    figure,
+    extra,
+    h('details', { class: 'eff-cost-details' }, summary, table),
+  );
+
+  function draw(t, record, plan) {
+    const series = COST_PARTS[part];
+    const results = record?.results ?? [];
+    const fitted = slopes(results);
+    setText(title, t(`eff.costs.${part}.title`, { w: plan.window.w }));
+    setText(text, t(`eff.costs.${part}.text`, { d: plan.d }));
+    setText(caption, t('eff.costs.method', { runs: RUNS, factor: COMPUTE_BOUND_FACTOR, fitted: MIN_FITTED }));
+    setText(summary, t('eff.costs.table'));
+    legend.replaceChildren(
+      ...series.map((name) =>
+        legendItem(
+          name,
+          seriesName(t, name, plan),
+          { dataset: { series: name, slope: fitted[name]?.slope ?? '' } },
+          h('span', { class: 'eff-cost-slope' }, t('eff.costs.slope', { slope: slopeText(fitted[name]) })),
+        ),
+      ),
+    );
+    const measured = (name) =>
+      results.filter((r) => r.type === 'measure' && r.series === name).sort((a, b) => a.n - b.n);
+    const times = series.flatMap((name) => measured(name).map((r) => r.ms));
+    const sizes = plan[part].sizes;
+    chart.draw({
+      x: { min: sizes[0], max: sizes.at(-1), ticks: sizes, label: t('eff.costs.axis.n') },
+      y: {
+        ...decades(times.length ? Math.min(...times) : 0.001, times.length ? Math.max(...times) : 10, 10, 2),
+        format: duration,
+        label: t('eff.costs.axis.time'),
+      },
+      series: series.map((name) => ({
+        key: name,
+        points: measured(name).map((r) => ({
+          x: r.n,
+          y: r.ms,
+          title: `${seriesName(t, name, plan)}, n = ${r.n}: ${duration(r.ms)}`,
+        })),
+      })),
+      hint: times.length ? null : t('eff.costs.hint'),
+    });
+    const said = times.length
+      ? series
+          .map((name) =>
+            t('eff.costs.chart.series', {
+              series: seriesName(t, name, plan),
+              points: measured(name).length,
+              slope: slopeText(fitted[name]),
+            }),
+          )
+          .join('; ')
+      : t('eff.costs.chart.empty');
+    chart.svg.setAttribute('aria-label', t('eff.costs.chart', { title: title.textContent, summary: said }));
+    const byKey = new Map(results.map((r) => [`${r.series}:${r.n}`, r]));
+    const cell = (r) => {
+      if (!r) return '—';
+      if (r.type === 'measure') return duration(r.ms);
+      return t(`eff.costs.cell.${r.reason}`, { ms: SLICE_MS });
+    };
+    table.replaceChildren(
+      numberTable({
+        className: 'eff-cost-times',
+        head: ['n', ...series.map((name) => seriesName(t, name, plan))],
+        rows: sizes.map((n) => ({ name: String(n), cells: series.map((name) => cell(byKey.get(`${name}:${n}`))) })),
+      }),
+    );
+    if (part === 'linear') drawCrossover(t, results);
+  }
+
+  function drawCrossover(t, results) {
+    const at = crossover(results);
+    extra.dataset.n = at?.n ?? '';
+    if (!at) setText(extra, t('eff.costs.crossover.none'));
+    else if (at.below) setText(extra, t('eff.costs.crossover.below', { n: at.below }));
+    else if (at.above) setText(extra, t('eff.costs.crossover.above', { n: at.above }));
+    else setText(extra, t('eff.costs.crossover.at', { n: Math.round(at.n), lo: at.between[0], hi: at.between[1] }));
+  }
+
+  return { el, draw, destroy: chart.destroy };
+}
+
+/** A new run's record: what its events have said so far. */
+const newRecord = (handle, plan) => ({
+  handle,
+  plan,
+  status: 'running',
+  mode: null,
+  reason: null,
+  results: [],
+  done: 0,
+  total: planSteps(plan).length,
+  error: null,
+});
+
+/** What one event of the run changes in its record. */
+function takeEvent(record, event) {
+  if (event.type === 'start') Object.assign(record, { mode: event.mode, reason: event.reason ?? null });
+  else if (event.type === 'measure' || event.type === 'skipped') record.results.push(event);
+  else if (event.type === 'progress') record.done = event.done;
+  else if (event.type === 'done') record.status = 'done';
+  else if (event.type === 'stopped') record.status = 'stopped';
+  else if (event.type === 'error') Object.assign(record, { status: 'error', error: event.error });
+}
+
+/** The run's status in a line. */
+function statusLine(t, record) {
+  if (!record) return t('eff.costs.status.idle');
+  if (record.status === 'done') return t('eff.costs.status.done', { count: record.total });
+  if (record.status === 'stopped') return t('eff.costs.status.stopped', { done: record.done, total: record.total });
+  if (record.status === 'error') return t('eff.costs.status.error', { message: record.error?.message ?? '' });
+  const next = planSteps(record.plan)[record.done];
+  if (!record.mode || !next) return t('eff.costs.status.starting');
+  return t('eff.costs.status.running', {
+    series: seriesName(t, next.series, record.plan),
+    n: next.n,
+    step: record.done + 1,
+    total: record.total,
+  });
+}
+
+export default {
+  id: 'costs',
+  titleKey: 'eff.costs.title',
+  create({ engine, announce }) {
+    const view = { t: null, lang: null, plan: 'short', record: null, destroyed: false };
+    const title = h('h3', {});
+    const lede = h('p', { class: 'explain' });
+    const memory = h('div', {});
+    const planLabel = h('label', { for: 'eff-cost-plan' });
+    const planSelect = h(
+      'select',
+      { id: 'eff-cost-plan', onchange: () => ((view.plan = planSelect.value), render()) },
+      Object.keys(PLANS).map((key) => h('option', { value: key })),
+    );
+    const runButton = h('button', { type: 'button', id: 'eff-cost-run', class: 'primary', onclick: () => begin() });
+    const stopButton = h('button', { type: 'button', id: 'eff-cost-stop', onclick: () => view.record?.handle.stop() });
+    const progress = h('progress', { id: 'eff-cost-progress', max: 1, value: 0 });
+    const status = h('p', { class: 'eff-cost-status', id: 'eff-cost-status' });
+    const where = h('p', { class: 'eff-cost-where', id: 'eff-cost-where' });
+    const controls = h(
+      'div',
+      { class: 'eff-cost-controls' },
+      h('span', { class: 'eff-field' }, planLabel, planSelect),
+      h('span', { class: 'eff-cost-buttons' }, runButton, stopButton),
+      h('span', { class: 'eff-cost-progress' }, progress, status),
+    );
+    const parts = Object.keys(COST_PARTS).map(createTimedPart);
+    const element = h(
+      'section',
+      { class: 'eff-panel eff-costs', id: 'eff-costs', dataset: { status: 'idle' } },
+      title,
+      lede,
+      memory,
+      controls,
+      where,
+      parts.map((part) => part.el),
+    );
+
+    function render() {
+      const { t, record } = view;
+      const plan = record?.plan ?? PLANS[view.plan];
+      const running = record?.status === 'running';
+      element.dataset.status = record?.status ?? 'idle';
+      setText(title, t('eff.costs.title'));
+      setText(lede, t('eff.costs.lede', { d: plan.d }));
+      setText(planLabel, t('eff.costs.plan.label'));
+      for (const option of planSelect.options) setText(option, t(`eff.costs.plan.${option.value}`));
+      planSelect.value = view.plan;
+      planSelect.disabled = running; // the run in progress keeps its plan
+      setText(runButton, t(record && !running ? 'eff.costs.run.again' : 'eff.costs.run'));
+      setText(stopButton, t('eff.costs.stop'));
+      runButton.disabled = running;
+      stopButton.disabled = !running;
+      progress.setAttribute('aria-label', t('eff.costs.progress'));
+      progress.max = record?.total ?? 1;
+      progress.value = record?.done ?? 0;
+      setText(status, statusLine(t, record));
+      where.dataset.mode = record?.mode ?? '';
+      setText(
+        where,
+        !record?.mode
+          ? ''
+          : record.mode === 'worker'
+            ? t('eff.costs.where.worker')
+            : t('eff.costs.where.main', { reason: t(`eff.costs.reason.${record.reason}`), ms: SLICE_MS }),
+      );
+      for (const part of parts) part.draw(t, record, plan);
+    }
+
+    async function begin() {
+      if (view.record?.status === 'running') return;
+      const plan = PLANS[view.plan];
+      const handle = startLabRun({
+        engine,
+        workerSource,
+        request: { type: 'efficiency-run', plan },
+        generate: (on, { sliceMs, now }) => runEfficiencyCosts(on, { plan, sliceMs, now }),
+      });
+      const mine = newRecord(handle, plan);
+      view.record = mine;
+      const wasOnRun = document.activeElement === runButton;
+      render();
+      // A disabled button loses focus: it moves to where the next action is (and back at the end).
+      if (wasOnRun) stopButton.focus({ preventScroll: true });
+      announce(view.t('eff.costs.announce.start'));
+      for await (const event of handle) {
+        if (view.destroyed || view.record !== mine) return;
+        const onStop = document.activeElement === stopButton;
+        takeEvent(mine, event);
+        render();
+        if (onStop && stopButton.disabled) runButton.focus({ preventScroll: true });
+      }
+      if (view.destroyed) return;
+      if (mine.status !== 'done') return announce(statusLine(view.t, mine));
+      const fitted = slopes(mine.results);
+      announce(
+        view.t('eff.costs.announce.done', {
+          cached: slopeText(fitted.cached),
+          recompute: slopeText(fitted.recompute),
+          window: slopeText(fitted.window),
+        }),
+      );
+    }
+
+    return {
+      element,
+      update({ state, t }) {
+        view.t = t;
+        if (view.lang !== state.lang) {
+          view.lang = state.lang;
+          try {
+            memory.replaceChildren(memoryPart(t, engine));
+          } catch (error) {
+            memory.replaceChildren(
+              h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })),
+            );
+          }
+        }
+        render();
+      },
+      destroy() {
+        view.destroyed = true;
+        for (const part of parts) part.destroy();
+        view.record?.handle.stop();
+      },
+    };
+  },
+};

@@ -1,0 +1,235 @@
+// Panel 4 of the efficiency lab: shared key–value heads (MQA / GQA). The reader chooses h query
+// heads and g key–value heads; the panel shows the core's grouped attention beside multi-head
+// attention with each group's K, V repeated (equal, as computed), the KV cache's bytes ÷ h/g, and
+// how far the result is from multi-head attention with every head's own K, V. The numbers are
+// efficiency-shared-heads.js's.
+
+import { h, setText } from '../../views/dom.js';
+import { num, formatBytes } from './efficiency-lab.js';
+import { numberTable, agreement, subscript } from './efficiency-parts.js';
+import {
+  HEAD_CHOICES,
+  KV_HEAD_CHOICES,
+  sharesEvenly,
+  groupOf,
+  sharedHeadsInputs,
+  sharedHeads,
+} from './efficiency-shared-heads.js';
+
+/** The outputs are listed value by value up to this many numbers; beyond, only their comparisons. */
+const LISTED_CELLS = 128;
+
+/** A labelled select of whole numbers; choose(value) on a change. */
+function numberSelect({ id, values, choose }) {
+  const label = h('label', { for: id });
+  const select = h(
+    'select',
+    { id, onchange: () => choose(Number(select.value)) },
+    values.map((value) => h('option', { value: String(value) }, String(value))),
+  );
+  return { label, select };
+}
+
+/** The groups in words: "key–value head 1 ← query heads 1, 2; …". */
+function groupsText(t, heads, kvHeads) {
+  const members = Array.from({ length: kvHeads }, () => []);
+  for (let i = 0; i < heads; i++) members[groupOf(i, heads, kvHeads)].push(i + 1);
+  return members
+    .map((list, g) => t('eff.heads.group', { g: g + 1, heads: list.join(', ') }))
+    .join(t('eff.heads.groupSep'));
+}
+
+/** An output of h heads side by side as a table: a column per number, headed by its head and column. */
+function outputTable(t, m, heads, className) {
+  const per = m.cols / heads;
+  const head = [
+    '',
+    ...Array.from(
+      { length: m.cols },
+      (_, c) => `${t('eff.heads.output.head', { i: Math.floor(c / per) + 1 })} · ${(c % per) + 1}`,
+    ),
+  ];
+  const rows = Array.from({ length: m.rows }, (_, i) => ({
+    name: `o${subscript(i + 1)}`,
+    cells: Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), num),
+  }));
+  return numberTable({ className, head, rows });
+}
+
+export default {
+  id: 'heads',
+  titleKey: 'eff.heads.title',
+  create({ engine, announce }) {
+    // choice: the reader's h and g (the panel's own, kept while it is open); key: what `lab` was
+    // computed from; speak: the next drawing follows the reader's choice, say its result.
+    const view = { choice: { heads: 2, kvHeads: 1 }, key: null, lab: null, error: null, speak: false };
+    const choose = (patch) => {
+      Object.assign(view.choice, patch);
+      view.speak = true;
+      draw();
+    };
+    const hField = numberSelect({ id: 'eff-heads-h', values: HEAD_CHOICES, choose: (heads) => choose({ heads }) });
+    const gField = numberSelect({
+      id: 'eff-heads-g',
+      values: KV_HEAD_CHOICES,
+      choose: (kvHeads) => choose({ kvHeads }),
+    });
+    const gError = h('span', { id: 'eff-heads-g-error', class: 'field-error eff-field-error', role: 'alert' });
+    gField.select.setAttribute('aria-describedby', gError.id);
+
+    const title = h('h3', {});
+    const lede = h('p', { class: 'explain' });
+    const controls = h(
+      'div',
+      { class: 'eff-heads-controls' },
+      h('span', { class: 'eff-field' }, hField.label, hField.select),
+      h('span', { class: 'eff-field' }, gField.label, gField.select, gError),
+    );
+    const source = h('p', { class: 'eff-heads-source', id: 'eff-heads-source' });
+    const groups = h('p', { class: 'eff-heads-groups', id: 'eff-heads-groups' });
+    const body = h('div', { class: 'eff-heads-body', id: 'eff-heads-body' });
+    const element = h(
+      'section',
+      { class: 'eff-panel eff-heads', id: 'eff-heads' },
+      title,
+      lede,
+      controls,
+      source,
+      groups,
+      body,
+    );
+    let last = null; // the last update's ctx
+
+    function compute(qkv, seed) {
+      const { heads, kvHeads } = view.choice;
+      const key = `${heads}:${kvHeads}:${seed}`;
+      if (view.key?.qkv === qkv && view.key.text === key) return;
+      view.key = { qkv, text: key };
+      try {
+        const inputs = sharedHeadsInputs(qkv, { heads, seed });
+        view.lab = sharedHeads(engine, inputs, { heads, kvHeads });
+        view.error = null;
+      } catch (error) {
+        view.lab = null;
+        view.error = error;
+      }
+    }
+
+    function drawBody(t, lab, n) {
+      const { heads, kvHeads, inputs, grouped, full, equal, price, bytes, ratio } = lab;
+      const cache = numberTable({
+        className: 'eff-heads-cache',
+        head: ['', t('eff.heads.cache.title')],
+        rows: [
+          {
+            name: t('eff.heads.cache.full', { h: heads }),
+            cells: [formatBytes(bytes.full)],
+            attrs: { dataset: { bytes: bytes.full } },
+          },
+          {
+            name: t('eff.heads.cache.shared', { g: kvHeads }),
+            cells: [formatBytes(bytes.shared)],
+            attrs: { dataset: { bytes: bytes.shared } },
+          },
+        ],
+      });
+      const listed = grouped.data.length <= LISTED_CELLS;
+      body.replaceChildren(
+        h('h4', {}, t('eff.heads.same.title')),
+        h('p', { class: 'explain' }, t('eff.heads.same.text')),
+        h('div', { id: 'eff-heads-equal' }, agreement(t, equal)),
+        h('h4', {}, t('eff.heads.cache.title')),
+        h('p', { class: 'explain' }, t('eff.heads.cache.text')),
+        cache,
+        h(
+          'p',
+          { class: 'eff-heads-ratio', id: 'eff-heads-ratio', dataset: { ratio } },
+          t('eff.heads.cache.ratio', { ratio: num(ratio), h: heads, g: kvHeads }),
+        ),
+        h('h4', {}, t('eff.heads.price.title')),
+        h('p', { class: 'explain' }, t('eff.heads.price.text')),
+        h('div', { id: 'eff-heads-price' }, agreement(t, price)),
+        listed
+          ? h(
+              'div',
+              { class: 'eff-heads-outputs' },
+              h('h4', {}, t('eff.heads.output.grouped')),
+              outputTable(t, grouped, heads, 'eff-heads-grouped'),
+              h('h4', {}, t('eff.heads.output.full')),
+              outputTable(t, full, heads, 'eff-heads-full'),
+            )
+          : h('p', { class: 'explain' }, t('eff.heads.tooWide', { rows: grouped.rows, cols: grouped.cols })),
+      );
+      setText(
+        source,
+        t(`eff.heads.source.${inputs.source}`, {
+          dk: last.qkv.q.cols,
+          dv: last.qkv.v.cols,
+          h: heads,
+          n,
+          seed: last.state.effseed,
+          dkHead: inputs.dk,
+          dvHead: inputs.dv,
+        }),
+      );
+      setText(groups, t('eff.heads.groups', { groups: groupsText(t, heads, kvHeads) }));
+    }
+
+    function draw() {
+      if (!last) return;
+      const { t, qkv, state } = last;
+      const { heads, kvHeads } = view.choice;
+      hField.select.value = String(heads);
+      gField.select.value = String(kvHeads);
+      const even = sharesEvenly(heads, kvHeads);
+      gField.select.setAttribute('aria-invalid', String(!even));
+      const divisors = KV_HEAD_CHOICES.filter((g) => sharesEvenly(heads, g));
+      setText(gError, even ? '' : t('eff.heads.indivisible', { g: kvHeads, h: heads, choices: divisors.join(', ') }));
+      element.dataset.heads = String(heads);
+      element.dataset.kvHeads = String(kvHeads);
+      if (!even || !qkv) {
+        // The last good result stays off the screen: a refusal shows nothing computed for it.
+        body.replaceChildren();
+        setText(source, '');
+        setText(groups, '');
+        view.speak = false;
+        return;
+      }
+      compute(qkv, state.effseed);
+      if (view.error) {
+        body.replaceChildren(
+          h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: view.error.message })),
+        );
+        view.speak = false;
+        return;
+      }
+      drawBody(t, view.lab, qkv.k.rows);
+      if (view.speak)
+        announce(
+          t('eff.heads.announce', {
+            h: heads,
+            g: kvHeads,
+            ratio: num(view.lab.ratio),
+            largest: num(view.lab.price.largest),
+          }),
+        );
+      view.speak = false;
+    }
+
+    return {
+      element,
+      update(ctx) {
+        last = ctx;
+        const { t } = ctx;
+        setText(title, t('eff.heads.title'));
+        setText(lede, t('eff.heads.lede'));
+        setText(hField.label, t('eff.heads.h'));
+        setText(gField.label, t('eff.heads.g'));
+        draw();
+      },
+      destroy() {
+        last = null;
+      },
+    };
+  },
+};
