@@ -20,6 +20,8 @@
 #   3. the runs: bench/harness.mjs (Node, one process per run) and bench/browser/run.mjs (one
 #      fresh Chromium per run) → build/bench/runs/{node,browser}-<i>.json;
 #   4. bench/report.mjs → results.md, results.json (medians across the runs, each run's ratio);
+#      with the Node part, linear attention's crossover n* at d = 16 and 64 over the same number
+#      of runs (bench/linear-crossover.mjs → linear-crossover.md, .json);
 #   5. a full run's training part (issue 17, item 7): TensorFlow.js with its gradients and the labs'
 #      Worker bundled (bench/training-bundle.mjs), training steps per second in Node
 #      (bench/training.mjs) and in Chromium's labs' Worker (bench/browser/training-run.mjs, with the
@@ -109,6 +111,11 @@ done
 
 step "report (bench/report.mjs) → $OUT/results.md"
 node bench/report.mjs --runs "$DIR" --out "$OUT" > /dev/null
+
+if [ "$NODE_RUNS" = 1 ] && [ -z "$BREAK" ]; then
+  step "linear attention's crossover n* at d = 16, 64, $RUNS runs (bench/linear-crossover.mjs) → $OUT/linear-crossover.md"
+  node bench/linear-crossover.mjs --runs "$RUNS" --out "$OUT" $QUICK > /dev/null
+fi
 
 if [ -z "$QUICK$BREAK" ]; then
   step "training: TensorFlow.js with its gradients and the labs' Worker, bundled (bench/training-bundle.mjs)"
