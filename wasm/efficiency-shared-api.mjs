@@ -8,6 +8,9 @@ import { LINEAR_ORDERS } from './vocabulary.mjs';
 
 const GROUPED_KEYS = ['q', 'k', 'v', 'heads', 'kvHeads', 'scale', 'temperature', 'mask', 'path'];
 const LINEAR_KEYS = ['q', 'k', 'v', 'causal', 'order', 'weights', 'path'];
+// The options of a call without a mask, as viewsWithMask reads them: no prototype, so that its
+// maskMatrix is absent whatever a caller put on Object.prototype.
+const NO_MASK = Object.freeze(Object.create(null));
 
 /**
  * The methods over the Embind module `core`, with api.mjs's own helpers (so that every Error is
@@ -71,7 +74,7 @@ export function efficiencySharedMethods(core, helpers) {
         badOption(fn, 'weights', "false with order 'linear' (the weights are the quadratic order's)", weights);
       checkInputSize([q, k, v]);
       const binding = onPath(core, fn, snapshot);
-      return unwrap(callWith(viewsWithMask({ q, k, v }, {}), binding, q, k, v, causal, order, weights));
+      return unwrap(callWith(viewsWithMask({ q, k, v }, NO_MASK), binding, q, k, v, causal, order, weights));
     },
   };
 }

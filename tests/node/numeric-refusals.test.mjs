@@ -62,6 +62,24 @@ function cases(attn) {
     (x) => attn.multiHeadAttentionBackward({ ...layer, gradOutput: withCell(x) }),
     new Set([1 + 1e-7, 1e-50]),
   );
+  const grouped = { ...qkv, heads: 1, kvHeads: 1 };
+  for (const key of ['heads', 'kvHeads'])
+    add(`attentionGrouped ${key}`, (x) => attn.attentionGrouped({ ...grouped, [key]: x }));
+  add(
+    'attentionGrouped temperature',
+    (x) => attn.attentionGrouped({ ...grouped, temperature: x }),
+    new Set([1 + 1e-7]),
+  );
+  add(
+    'attentionGrouped a cell of v',
+    (x) => attn.attentionGrouped({ ...grouped, v: withCell(x) }),
+    new Set([1 + 1e-7, 1e-50, NaN]),
+  );
+  add(
+    'attentionLinear a cell of v',
+    (x) => attn.attentionLinear({ ...qkv, v: withCell(x) }),
+    new Set([1 + 1e-7, 1e-50, NaN]),
+  );
   const shape = { n: 2, dModel: 2, heads: 1, dk: 2, dv: 2, dOut: 2 };
   for (const key of Object.keys(shape))
     add(`multiHeadMultiplyAdds ${key}`, (x) => attn.multiHeadMultiplyAdds({ ...shape, [key]: x }));

@@ -19,6 +19,7 @@ const OPTION_KEYS = [
   ...['operation', 'nq', 'nk', 'd'],
   ...['task', 'length', 'symbols', 'values', 'shift', 'dToken', 'dHead', 'position', 'optimizer'],
   ...['learningRate', 'batch', 'tokens'],
+  ...['kvHeads', 'order'],
 ];
 const RESULT_KEYS = [
   ...['scores', 'kept', 'scaled', 'rowMax', 'shifted', 'exps', 'rowSum', 'weights', 'output', 'nonFinite', 'divisor'],
@@ -29,6 +30,7 @@ const RESULT_KEYS = [
   ...['tokenEmbedding', 'positionEmbedding', 'wQ', 'wK', 'wV', 'wOut', 'bOut'],
   ...['error', 'code', 'message', 'argument', 'cell', 'params', 'row', 'col', 'got', 'need', 'index'],
   ...['min', 'max', 'value', 'reason', 'function', 'running', 'known'],
+  ...['quadratic', 'linear'],
 ];
 const KEYS = [...new Set([...OPTION_KEYS, ...RESULT_KEYS])];
 
@@ -168,6 +170,31 @@ for (const build of ['simd', 'scalar']) {
       // n·d_model·h·(2d_k + d_v) = 24, h·n²·d_k = 8, h·n²·d_v = 8, n·h·d_v·d_out = 8
       assert.deepEqual(counts, { projections: 24, scores: 8, weighting: 8, outputProjection: 8, total: 48 });
       assert.deepEqual(mh.multiplyAdds, counts);
+    });
+
+    it('attentionGrouped and attentionLinear: their own fields, the article’s numbers', () => {
+      for (const path of ['simd', 'reference']) {
+        const g = clean(() => attn.attentionGrouped({ q: I2, k: I2, v: V10, heads: 1, kvHeads: 1, path }), path);
+        assertComplete(g, ['output'], `grouped ${path}`);
+        assertClose(assert, g.output, AV, 1e-4, `grouped ${path}`);
+        const l = clean(() => attn.attentionLinear({ q: I2, k: I2, v: V10, weights: true, path }), path);
+        const linearKeys = ['output', 'quadratic', 'linear', 'weights', 'multiplyAdds', 'nonFinite'];
+        assertComplete(l, linearKeys, `linear ${path}`);
+        for (const key of ['output', 'quadratic', 'linear', 'weights'])
+          assertComplete(l[key], MATRIX_KEYS, `linear ${path}: ${key}`);
+        // φ(I₂) = [[2, 1], [1, 2]], W = [[5, 4], [4, 5]]: AV = [[50, 40], [40, 50]] / 9
+        assertClose(
+          assert,
+          l.output,
+          [
+            [50 / 9, 40 / 9],
+            [40 / 9, 50 / 9],
+          ],
+          1e-5,
+          `linear ${path}`,
+        );
+        assert.deepEqual(l.multiplyAdds, { quadratic: 20, linear: 24 });
+      }
     });
 
     it('attentionBackward: every gradient (a setter on Object.prototype swallowed them all: {})', () => {
