@@ -17,10 +17,17 @@
 // scores — never an n_q×n_k matrix. The trace (TileStep, efficiency_paths.hpp) is what this loop
 // holds after each tile, copied as it goes.
 //
-// The dot products, the max, the exps and their sum, and the O update run on simd_kernels.hpp's
-// loops. NaN follows the reference's policy: a NaN kept score makes its row NaN from that tile on
-// (the max is NaN, so is α); a masked key's score and value are never read; a fully masked row
-// has ℓ = 0 and output 0.
+// Two loops compute it, each recording its own trace:
+//  - one row at a time (tiles_row_by_row): the formulas as written, on simd_kernels.hpp's dot,
+//    max, exp-sum and axpy loops. It follows the reference's NaN policy — a NaN kept score makes
+//    its row NaN from that tile on (the max is NaN, so is α); a masked key's score and value are
+//    never read; a fully masked row has ℓ = 0 and output 0 — so it takes the inputs the fast
+//    paths hand to the reference (NaN, values that could overflow: fast::needs_reference), and
+//    it is attention_tiled_reference, which the tests hold the other to;
+//  - the streaming kernel's microkernels (tiles_on_microkernels, attention_streaming.cpp): groups
+//    of MR query rows in SIMD lanes, K packed tile by tile so that every tile starts a panel, V in
+//    column panels. The same formulas, with the running max kept in unscaled score units (exp of
+//    (s − m)/divisor) and recorded ÷ divisor, so both traces read in the same units.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,6 +37,9 @@
 #include "checked_size.hpp"
 #include "efficiency_paths.hpp"
 #include "efficiency_rows.hpp"
+#include "fast_kernels.hpp"
+#include "fast_path.hpp"
+#include "packing.hpp"
 #include "reference.hpp"
 #include "simd_kernels.hpp"
 
@@ -103,16 +113,165 @@ TileStep record(const RunningBlock& b, std::size_t r0, std::size_t r1, std::size
     return t;
 }
 
+// One row block through its key tiles, one row at a time (the first loop of the header), with
+// the state after every tile appended to result.tiles.
+void tiles_row_by_row(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask, std::size_t r0,
+                      std::size_t r1, std::size_t bc, TiledAttention& result) {
+    const std::size_t n_k = k.rows, d_v = v.cols;
+    RunningBlock block(r1 - r0, d_v, bc);
+    for (std::size_t c0 = 0; c0 < visible_end(mask, r1 - 1, n_k); c0 += bc) {
+        const std::size_t c1 = std::min(c0 + bc, n_k);
+        for (std::size_t i = r0; i < r1; ++i) update_row(q, k, v, mask, result.divisor, i, c0, c1, i - r0, block);
+        result.tiles.push_back(record(block, r0, r1, c0, c1, d_v));
+    }
+}
+
+// K tile by tile, each tile's keys in panels of their own (packing.hpp's layout, padded with zero
+// keys), so that a tile of any width starts at a panel: tile t's panels begin at kp[offset[t]].
+struct PackedKeyTiles {
+    std::vector<float> kp;
+    std::vector<std::size_t> offset;
+};
+PackedKeyTiles pack_key_tiles(const Matrix& k, std::size_t bc) {
+    using fast::kNK;
+    PackedKeyTiles out;
+    std::vector<float> panels;
+    for (std::size_t c0 = 0; c0 < k.rows; c0 += bc) {
+        const std::size_t nb = std::min(bc, k.rows - c0);
+        const Matrix tile(nb, k.cols, std::vector<float>(k.row(c0), k.row(c0) + nb * k.cols));
+        fast::pack_keys(tile, kNK, panels);
+        out.offset.push_back(out.kp.size());
+        out.kp.insert(out.kp.end(), panels.begin(), panels.begin() + (nb + kNK - 1) / kNK * kNK * k.cols);
+    }
+    return out;
+}
+
+// The running state of one group of MR query rows, one lane per row: m in unscaled score units.
+struct LaneState {
+    std::vector<float> qp, o, m, l, alpha;  // (d, MR), (d_v, MR), MR, MR, MR
+    LaneState(std::size_t d, std::size_t d_v)
+        : qp(d * fast::kMR),
+          o(d_v * fast::kMR, 0.0f),
+          m(fast::kMR, kMinusInf),
+          l(fast::kMR, 0.0f),
+          alpha(fast::kMR, 1.0f) {}
+};
+
+// One row block through its key tiles on the microkernels (the second loop of the header).
+void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTiles& keys, const std::vector<float>& vp,
+                           std::size_t n_k, std::size_t d_v, std::size_t r0, std::size_t r1, std::size_t bc,
+                           std::vector<float>& s, TiledAttention& result) {
+    using fast::kMR;
+    using fast::kNC;
+    using fast::kNK;
+    const std::size_t d = q.cols;
+    const float inv_divisor = 1.0f / result.divisor;
+    std::vector<LaneState> groups;
+    for (std::size_t i0 = r0; i0 < r1; i0 += kMR) {
+        groups.emplace_back(d, d_v);
+        fast::pack_query_group(q, i0, std::min(kMR, r1 - i0), kMR, groups.back().qp.data());
+    }
+    for (std::size_t c0 = 0, t = 0; c0 < visible_end(mask, r1 - 1, n_k); c0 += bc, ++t) {
+        const std::size_t c1 = std::min(c0 + bc, n_k), nb = c1 - c0;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            LaneState& st = groups[g];
+            const std::size_t i0 = r0 + g * kMR;
+            // S_t (nb, MR) = Q_group · K_tᵀ, masked
+            fast::qk_panels(st.qp.data(), keys.kp.data() + keys.offset[t], d, (nb + kNK - 1) / kNK, s.data());
+            fast::mask_group(s.data(), kMR, i0, std::min(kMR, r1 - i0), c0, nb, mask);
+            // m' = max(m, max_j S_t); α = exp((m − m')/divisor); P_t = exp((S_t − m')/divisor)
+            float m_new[kMR], l_tile[kMR];
+            std::copy(st.m.begin(), st.m.end(), m_new);
+            fast::col_max(s.data(), nb, m_new);
+            for (std::size_t r = 0; r < kMR; ++r)
+                st.alpha[r] = m_new[r] == kMinusInf ? 1.0f : fast::exp_scalar((st.m[r] - m_new[r]) * inv_divisor);
+            fast::exp_sum(s.data(), nb, m_new, inv_divisor, l_tile);
+            // ℓ = α·ℓ + Σ_j P_t; O = α·O + P_tᵀ·V_t
+            for (std::size_t r = 0; r < kMR; ++r) {
+                st.l[r] = st.l[r] * st.alpha[r] + l_tile[r];
+                st.m[r] = m_new[r];
+            }
+            fast::pv_block(s.data(), vp.data() + c0 * kNC, n_k * kNC, nb, d_v, st.o.data(), st.alpha.data());
+        }
+        // The trace: each row's lane, m back in the units of the scaled scores.
+        TileStep step;
+        step.row_start = r0, step.row_end = r1, step.col_start = c0, step.col_end = c1;
+        step.m = Matrix(r1 - r0, 1), step.l = Matrix(r1 - r0, 1), step.alpha = Matrix(r1 - r0, 1);
+        step.o = Matrix(r1 - r0, d_v);
+        for (std::size_t i = r0; i < r1; ++i) {
+            const LaneState& st = groups[(i - r0) / kMR];
+            const std::size_t r = (i - r0) % kMR;
+            step.m(i - r0, 0) = st.m[r] / result.divisor;
+            step.l(i - r0, 0) = st.l[r];
+            step.alpha(i - r0, 0) = st.alpha[r];
+            for (std::size_t c = 0; c < d_v; ++c) step.o(i - r0, c) = st.o[c * kMR + r];
+        }
+        result.tiles.push_back(std::move(step));
+    }
+}
+
 // What one TileStep costs besides its floats: the struct and four allocations (a header each).
 constexpr std::uint64_t kTileOverheadBytes = sizeof(TileStep) + 4 * 16;
 
+// Both loops, the checks done: the trace, and output_i = O_i / ℓ_i from each row block's last
+// tile (a fully masked row has ℓ = 0 and keeps its zeros).
+TiledAttention tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile, const AttentionOptions& options,
+                     bool row_by_row) {
+    const std::size_t n_q = q.rows, n_k = k.rows, d_v = v.cols;
+    const std::size_t br = static_cast<std::size_t>(tile.rows), bc = static_cast<std::size_t>(tile.cols);
+    TiledAttention result;
+    result.divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    result.output = Matrix(n_q, d_v);
+    PackedKeyTiles keys;
+    std::vector<float> vp, s;
+    if (!row_by_row) {
+        keys = pack_key_tiles(k, bc);
+        fast::pack_values<fast::kNC>(v, vp);
+        s.resize((bc + fast::kNK - 1) / fast::kNK * fast::kNK * fast::kMR);
+    }
+    for (std::size_t r0 = 0; r0 < n_q; r0 += br) {
+        const std::size_t r1 = std::min(r0 + br, n_q);
+        if (row_by_row)
+            tiles_row_by_row(q, k, v, options.mask, r0, r1, bc, result);
+        else
+            tiles_on_microkernels(q, options.mask, keys, vp, n_k, d_v, r0, r1, bc, s, result);
+        const TileStep& last = result.tiles.back();
+        for (std::size_t i = r0; i < r1; ++i) {
+            const float l = last.l(i - r0, 0);
+            if (l == 0.0f) continue;
+            for (std::size_t c = 0; c < d_v; ++c) result.output(i, c) = last.o(i - r0, c) / l;
+        }
+    }
+    return result;
+}
+
+// The checks of both entry points: the shapes, the tile sizes and the memory, then the values.
+Error check_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile, const AttentionOptions& options) {
+    const bool custom = options.mask.kind == MaskKind::Custom;
+    const Shape mask = shape_of(options.mask.keep);
+    if (Error e = check_tiled_shapes(shape_of(q), shape_of(k), shape_of(v), custom ? &mask : nullptr, tile, options))
+        return e;
+    return check_attention(q, k, v, options);
+}
+
 }  // namespace
 
-std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d_v, TileSize tile, MaskKind mask) {
+std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v, TileSize tile,
+                                  MaskKind mask) {
+    using fast::kMR;
+    using fast::kNC;
+    using fast::kNK;
     const std::uint64_t br = static_cast<std::uint64_t>(tile.rows), bc = static_cast<std::uint64_t>(tile.cols);
     if (br == 0 || bc == 0) return kSizeOverflow;
-    // Output, one block's running state (m, ℓ, α, O) and a tile of scores.
-    std::uint64_t bytes = float_bytes(size_sum(size_product(n_q, d_v), size_product(br, size_sum(d_v, 3)), bc));
+    const std::uint64_t tiles_per_row = (std::uint64_t{n_k} + bc - 1) / bc;
+    // The output; K packed tile by tile (each tile padded to whole panels of NK keys) and V in
+    // column panels of NC; one row block's groups of MR lanes (packed queries, O, m, ℓ, α) and
+    // one tile of scores. (The row-by-row loop needs less.)
+    const std::uint64_t floats =
+        size_sum(size_product(n_q, d_v), size_product(size_sum(n_k, size_product(tiles_per_row, kNK)), d),
+                 size_product(size_sum(d_v, kNC), n_k), size_product(size_sum(br, kMR), size_sum(d, d_v, 3)),
+                 size_product(size_sum(bc, kNK), kMR));
+    std::uint64_t bytes = float_bytes(floats);
     // The trace, row block by row block: each tile keeps rows·(3 + d_v) floats. Counting stops
     // once past the limit, so that even 2³¹ one-row blocks cost a bounded loop.
     for (std::uint64_t r0 = 0; r0 < n_q && bytes <= kMemoryLimitBytes; r0 += br) {
@@ -135,41 +294,20 @@ Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const S
         return rows::whole_number_out_of_range("tileCols", tile.cols, 1, static_cast<double>(k.rows),
                                                "from 1 to n_k = " + std::to_string(k.rows));
     return check_memory("attention_tiled", "trace", q.rows, k.rows,
-                        tiled_working_bytes(q.rows, k.rows, v.cols, tile, options.mask.kind));
+                        tiled_working_bytes(q.rows, k.rows, q.cols, v.cols, tile, options.mask.kind));
 }
 
 Result<TiledAttention> attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
                                        const AttentionOptions& options) {
-    using Out = Result<TiledAttention>;
-    const bool custom = options.mask.kind == MaskKind::Custom;
-    const Shape mask = shape_of(options.mask.keep);
-    if (Error e = check_tiled_shapes(shape_of(q), shape_of(k), shape_of(v), custom ? &mask : nullptr, tile, options))
-        return Out::failure(e);
-    if (Error e = check_attention(q, k, v, options)) return Out::failure(e);
+    if (Error e = check_tiled(q, k, v, tile, options)) return Result<TiledAttention>::failure(e);
+    const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    return Result<TiledAttention>::success(tiled(q, k, v, tile, options, fast::needs_reference(q, k, v, divisor)));
+}
 
-    const std::size_t n_q = q.rows, n_k = k.rows, d_v = v.cols;
-    const std::size_t br = static_cast<std::size_t>(tile.rows), bc = static_cast<std::size_t>(tile.cols);
-    TiledAttention result;
-    result.divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
-    result.output = Matrix(n_q, d_v);
-    for (std::size_t r0 = 0; r0 < n_q; r0 += br) {
-        const std::size_t r1 = std::min(r0 + br, n_q);
-        RunningBlock block(r1 - r0, d_v, bc);
-        for (std::size_t c0 = 0; c0 < visible_end(options.mask, r1 - 1, n_k); c0 += bc) {
-            const std::size_t c1 = std::min(c0 + bc, n_k);
-            for (std::size_t i = r0; i < r1; ++i)
-                update_row(q, k, v, options.mask, result.divisor, i, c0, c1, i - r0, block);
-            result.tiles.push_back(record(block, r0, r1, c0, c1, d_v));
-        }
-        // output_i = O_i / ℓ_i; a fully masked row has ℓ = 0 and keeps its zeros
-        for (std::size_t i = r0; i < r1; ++i) {
-            const float l = block.l[i - r0];
-            if (l == 0.0f) continue;
-            const float* o = block.o.data() + (i - r0) * d_v;
-            for (std::size_t c = 0; c < d_v; ++c) result.output(i, c) = o[c] / l;
-        }
-    }
-    return Out::success(std::move(result));
+Result<TiledAttention> attention_tiled_reference(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
+                                                 const AttentionOptions& options) {
+    if (Error e = check_tiled(q, k, v, tile, options)) return Result<TiledAttention>::failure(e);
+    return Result<TiledAttention>::success(tiled(q, k, v, tile, options, true));
 }
 
 }  // namespace attn

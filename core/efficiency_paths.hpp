@@ -63,9 +63,16 @@ struct TileSize {
 // softmax(QKᵀ/divisor)·V through B_r × B_c tiles, with the trace. Options: scale, temperature and
 // mask as attention_steps takes them (options.stable and options.axis do not apply: this is the
 // stable softmax along rows by construction). A causal mask skips the tiles it hides whole (keys
-// after a row block's last row); they are not in the trace.
+// after a row block's last row); they are not in the trace. Runs on the streaming kernel's
+// microkernels; inputs with NaN or values that could overflow go to attention_tiled_reference's loop.
 Result<TiledAttention> attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
                                        const AttentionOptions& options = {});
+
+// The same tiles one row at a time, the formulas as written (attention_tiled.cpp): the same trace
+// within float32 rounding, with m bit for bit attention_steps_simd's row max at each row's last
+// tile (the same dot products and divisions).
+Result<TiledAttention> attention_tiled_reference(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
+                                                 const AttentionOptions& options = {});
 
 // The shape checks of attention_tiled, before any value is read: check_attention_shapes, the tile
 // sizes (out_of_range, argument tileRows or tileCols) and the memory of the trace (too_much_memory,
@@ -74,8 +81,10 @@ Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const S
                          const AttentionOptions& options);
 
 // Bytes attention_tiled works in: the trace (every tile's m, ℓ, α, O and its bookkeeping), the
-// output and one row block's running state. Saturates (checked_size.hpp) instead of wrapping.
-std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d_v, TileSize tile, MaskKind mask);
+// output, K and V packed for the microkernels and one row block's running state. Saturates
+// (checked_size.hpp) instead of wrapping.
+std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v, TileSize tile,
+                                  MaskKind mask);
 
 // --- Decoding with a KV cache ----------------------------------------------------------------
 

@@ -144,8 +144,24 @@ TEST_CASE("attention_tiled against float64 on random shapes, tiles that do not d
                 CAPTURE(tile.cols);
                 CAPTURE(mask);
                 const auto r = attn::attention_tiled(q, k, v, tile, o);
+                const auto by_row = attn::attention_tiled_reference(q, k, v, tile, o);
                 REQUIRE(r.ok());
-                testing::check_close(r.value.output, float64_attention(q, k, v, divisor_of(c.d_k), o.mask), 1e-5, 1e-4);
+                REQUIRE(by_row.ok());
+                const Matrix want = float64_attention(q, k, v, divisor_of(c.d_k), o.mask);
+                testing::check_close(r.value.output, want, 1e-5, 1e-4, "microkernels");
+                testing::check_close(by_row.value.output, want, 1e-5, 1e-4, "row by row");
+                // The two loops' traces: the same tiles, the same numbers within float32 rounding.
+                REQUIRE(r.value.tiles.size() == by_row.value.tiles.size());
+                for (std::size_t t = 0; t < r.value.tiles.size(); ++t) {
+                    const attn::TileStep &a = r.value.tiles[t], &b = by_row.value.tiles[t];
+                    REQUIRE(a.row_start == b.row_start);
+                    REQUIRE(a.col_start == b.col_start);
+                    REQUIRE(a.col_end == b.col_end);
+                    testing::check_close(a.m, b.m, 1e-6, 1e-5, "m");
+                    testing::check_close(a.l, b.l, 1e-5, 1e-5, "l");
+                    testing::check_close(a.alpha, b.alpha, 1e-6, 1e-5, "alpha");
+                    testing::check_close(a.o, b.o, 1e-5, 1e-4, "o");
+                }
             }
 }
 
@@ -153,7 +169,7 @@ TEST_CASE("attention_tiled's trace: the order computed, m non-decreasing, α = e
     const Matrix q = random_matrix(11, 6, 5, -2, 2), k = random_matrix(13, 6, 6, -2, 2), v = random_matrix(13, 3, 7);
     for (int mask = 0; mask < 2; ++mask) {
         const AttentionOptions o = with_mask(MaskKind(mask));
-        const auto r = attn::attention_tiled(q, k, v, {4, 5}, o);
+        const auto r = attn::attention_tiled_reference(q, k, v, {4, 5}, o);
         REQUIRE(r.ok());
         const auto steps = attn::attention_steps_simd(q, k, v, o);  // the same dot products
         REQUIRE(steps.ok());
@@ -327,5 +343,5 @@ TEST_CASE("the efficiency paths' refusals: tile sizes, the window, shapes, value
     // 64×64 tiles at n = 1024 fit (16 MiB of trace).
     const attn::Shape n1024{1024, 64, 1024 * 64};
     CHECK(!attn::check_tiled_shapes(n1024, n1024, n1024, nullptr, {64, 64}, {}));
-    CHECK(attn::tiled_working_bytes(1024, 1024, 64, {64, 64}, MaskKind::None) < (std::uint64_t{32} << 20));
+    CHECK(attn::tiled_working_bytes(1024, 1024, 64, 64, {64, 64}, MaskKind::None) < (std::uint64_t{32} << 20));
 }
