@@ -51,6 +51,14 @@ val grouped(const val& q, const val& k, const val& v, double heads, double kv_he
     return end_call(m.matrix.ok() ? to_js(m.matrix.value) : error(m.matrix.error));
 }
 
+// LinearMultiplyAdds → { quadratic, linear }.
+val to_js(const attn::LinearMultiplyAdds& m) {
+    val out = new_object();
+    out.set("quadratic", static_cast<double>(m.quadratic));
+    out.set("linear", static_cast<double>(m.linear));
+    return out;
+}
+
 // LinearAttention → { output (the linear order's, or the quadratic's when it ran alone), quadratic?,
 // linear?, weights?, multiplyAdds: { quadratic, linear }, nonFinite: { quadratic, linear, weights } }.
 // `output` is a copy of its own, so that writing into one array leaves the other as computed.
@@ -61,10 +69,7 @@ val to_js(const attn::LinearAttention& r) {
     if (quadratic) out.set("quadratic", to_js(r.quadratic));
     if (linear) out.set("linear", to_js(r.linear));
     if (r.weights.size() > 0) out.set("weights", to_js(r.weights));
-    val counts = new_object();
-    counts.set("quadratic", static_cast<double>(r.multiply_adds.quadratic));
-    counts.set("linear", static_cast<double>(r.multiply_adds.linear));
-    out.set("multiplyAdds", counts);
+    out.set("multiplyAdds", to_js(r.multiply_adds));
     val cells = new_object();
     cells.set("quadratic", static_cast<double>(r.non_finite.quadratic));
     cells.set("linear", static_cast<double>(r.non_finite.linear));
@@ -93,6 +98,13 @@ val linear(const val& q, const val& k, const val& v, bool causal, const std::str
     return end_call(r.ok() ? to_js(r.value) : error(r.error));
 }
 
+// { quadratic, linear }: the multiply-adds of attention_linear's two orders for that shape, with no
+// matrix (api.mjs has checked that every size is a whole number from 1 to MAX_DIM).
+val linear_multiply_adds(double n_q, double n_k, double d_k, double d_v, bool causal) {
+    const auto size = [](double x) { return static_cast<std::uint64_t>(x); };
+    return to_js(attn::linear_multiply_adds(size(n_q), size(n_k), size(d_k), size(d_v), causal));
+}
+
 // { linearOrders }: the core's names, for tests/node/efficiency-shared.test.mjs to hold
 // wasm/vocabulary.mjs's LINEAR_ORDERS to.
 val efficiency_shared_vocabulary() {
@@ -108,5 +120,6 @@ EMSCRIPTEN_BINDINGS(efficiency_shared) {
     emscripten::function("attentionGroupedSimd", &grouped<attn::attention_grouped, true>);
     emscripten::function("attentionLinear", &linear<attn::attention_linear_reference, false>);
     emscripten::function("attentionLinearSimd", &linear<attn::attention_linear, true>);
+    emscripten::function("linearMultiplyAdds", &linear_multiply_adds);
     emscripten::function("efficiencySharedVocabulary", &efficiency_shared_vocabulary);
 }

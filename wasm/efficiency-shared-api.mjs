@@ -1,13 +1,14 @@
 // efficiency-shared-api.mjs — the JS side of two of article 10's efficient paths
 // (core/efficiency_shared.hpp), added to the public API by api.mjs: attentionGrouped, heads that
 // share keys and values (MQA, GQA), and attentionLinear, linear attention with φ(x) = elu(x) + 1 in
-// both orders. As in api.mjs, this layer checks only what C++ cannot see — JS types and unknown
+// both orders, with linearMultiplyAdds, what the two orders cost for a shape. As in api.mjs, this layer checks only what C++ cannot see — JS types and unknown
 // keys; shapes, the heads' ranges and divisibility, values and memory are checked once, in the core.
 
-import { LINEAR_ORDERS } from './vocabulary.mjs';
+import { LINEAR_ORDERS, MAX_DIM } from './vocabulary.mjs';
 
 const GROUPED_KEYS = ['q', 'k', 'v', 'heads', 'kvHeads', 'scale', 'temperature', 'mask', 'path'];
 const LINEAR_KEYS = ['q', 'k', 'v', 'causal', 'order', 'weights', 'path'];
+const COUNT_KEYS = ['nq', 'nk', 'dk', 'dv', 'causal'];
 // The options of a call without a mask, as viewsWithMask reads them: no prototype, so that its
 // maskMatrix is absent whatever a caller put on Object.prototype.
 const NO_MASK = Object.freeze(Object.create(null));
@@ -75,6 +76,24 @@ export function efficiencySharedMethods(core, helpers) {
       checkInputSize([q, k, v]);
       const binding = onPath(core, fn, snapshot);
       return unwrap(callWith(viewsWithMask({ q, k, v }, NO_MASK), binding, q, k, v, causal, order, weights));
+    },
+    /**
+     * { quadratic, linear }: the multiply-adds of attentionLinear's two orders for q (nq × dk),
+     * k (nk × dk), v (nk × dv), causal or not — the counts its result's multiplyAdds holds, without
+     * the matrices, so that a chart over n needs no call of that size. A count past 2⁶⁴ − 1 stays there.
+     */
+    linearMultiplyAdds(args) {
+      const fn = 'linearMultiplyAdds';
+      const snapshot = readArgs(fn, args, COUNT_KEYS);
+      const sizes = COUNT_KEYS.slice(0, 4).map((key) => {
+        const value = snapshot[key];
+        if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
+          badOption(fn, key, `a whole number from 1 to ${MAX_DIM}`, value);
+        return value;
+      });
+      const { causal = false } = snapshot;
+      if (typeof causal !== 'boolean') badOption(fn, 'causal', 'true or false', causal);
+      return unwrap(core.linearMultiplyAdds(...sizes, causal));
     },
   };
 }

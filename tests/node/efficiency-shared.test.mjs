@@ -278,6 +278,28 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
       assertEachCell(assert, attn.attentionLinear({ q, k, v }).output, linearF64(q, k, v).output, 'tiny', near(1e-5));
     });
 
+    it('linearMultiplyAdds: the counts of a call, without its matrices; n²·(2d + 1) against 2n·d(d + 1)', () => {
+      for (const [nq, nk, dk, dv] of [
+        [5, 3, 2, 4],
+        [2, 6, 1, 1],
+        [64, 64, 16, 16],
+      ])
+        for (const causal of [false, true]) {
+          const m = (rows, cols) => random(rows, cols, rows + cols);
+          const { multiplyAdds } = attn.attentionLinear({ q: m(nq, dk), k: m(nk, dk), v: m(nk, dv), causal });
+          assert.deepEqual(attn.linearMultiplyAdds({ nq, nk, dk, dv, causal }), multiplyAdds, `${nq}×${nk}`);
+        }
+      // n = 4096, d = 64: 4096²·129 against 2·4096·64·65.
+      assert.deepEqual(attn.linearMultiplyAdds({ nq: 4096, nk: 4096, dk: 64, dv: 64 }), {
+        quadratic: 4096 * 4096 * 129,
+        linear: 2 * 4096 * 64 * 65,
+      });
+      assert.equal(
+        attn.linearMultiplyAdds({ nq: 2 ** 31 - 1, nk: 2 ** 31 - 1, dk: 2 ** 31 - 1, dv: 1 }).quadratic,
+        2 ** 64,
+      );
+    });
+
     it("LINEAR_ORDERS are the core's names", () => {
       assert.deepEqual([...core.efficiencySharedVocabulary().linearOrders], [...LINEAR_ORDERS]);
     });
@@ -369,6 +391,13 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
         { code: 'too_much_memory', params: { operation: 'attention_linear' } },
       ],
     ];
+    const counts = (args) => () => attn.linearMultiplyAdds({ nq: 2, nk: 2, dk: 2, dv: 2, ...args });
+    cases.push(
+      ['linearMultiplyAdds: nq 0', counts({ nq: 0 }), { code: 'bad_option', argument: 'nq' }],
+      ['linearMultiplyAdds: dv 1.5', counts({ dv: 1.5 }), { code: 'bad_option', argument: 'dv' }],
+      ['linearMultiplyAdds: causal 1', counts({ causal: 1 }), { code: 'bad_option', argument: 'causal' }],
+      ['linearMultiplyAdds: an unknown key', counts({ n: 2 }), { code: 'unknown_option', argument: 'n' }],
+    );
     for (const [what, call, want] of cases)
       it(`${what}: ${want.code}`, () => {
         assert.throws(call, (e) => {

@@ -75,6 +75,9 @@ function cases(attn) {
     (x) => attn.attentionGrouped({ ...grouped, v: withCell(x) }),
     new Set([1 + 1e-7, 1e-50, NaN]),
   );
+  const linearShape = { nq: 2, nk: 2, dk: 2, dv: 2 };
+  for (const key of Object.keys(linearShape))
+    add(`linearMultiplyAdds ${key}`, (x) => attn.linearMultiplyAdds({ ...linearShape, [key]: x }));
   add(
     'attentionLinear a cell of v',
     (x) => attn.attentionLinear({ ...qkv, v: withCell(x) }),
