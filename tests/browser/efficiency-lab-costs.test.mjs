@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserForFile, axeViolations } from './helpers.mjs';
 import { inEachEngine, openOfflineFile, setField, OFFLINE_FILE } from './drivers.mjs';
+import { SHORT_COST_PLAN } from '../../web/src/features/efficiency-lab/efficiency-costs.js';
 
 const b = browserForFile();
 
@@ -97,7 +98,10 @@ test('a short cost run in the worker ends with every slope and the crossover sho
   for (const series of SERIES)
     assert.ok(Number.isFinite(Number.parseFloat(slopes[series])), `${series}: ${slopes[series]}`);
   assert.notEqual(await page.textContent('#eff-cost-linear-note'), '');
-  assert.equal(await page.locator('#eff-cost-chart-decode .mark').count(), 4 + 4);
+  // a point per size of each series, the recompute timed up to its largest n
+  const { decode } = SHORT_COST_PLAN;
+  const recomputed = decode.sizes.filter((n) => n <= decode.recomputeMax).length;
+  assert.equal(await page.locator('#eff-cost-chart-decode .mark').count(), decode.sizes.length + recomputed);
   assert.equal(await page.isDisabled('#eff-cost-run'), false);
   assert.deepEqual(page.problems, []);
 });

@@ -30,6 +30,7 @@ import {
   SHORT_COST_PLAN,
   EFFICIENCY_COST_PLAN,
   COMPUTE_BOUND_FACTOR,
+  RUNS,
 } from '../../web/src/features/efficiency-lab/efficiency-costs.js';
 import { startLabRun } from '../../web/src/labs/lab-run.js';
 import { bundleLabsWorker } from '../../scripts/lib/labs-worker.mjs';
@@ -309,13 +310,25 @@ test('the tiles’ working set n·(d + B_c)·4 against n²·4 up to n = 16,384, 
   assert.ok(last.streaming < last.scores / 16 && last.streaming <= last.limit, `streaming ${last.streaming}`);
 });
 
+// Small sizes, so that the runs below take a moment: their events, not their times, are tested.
+const TINY_PLAN = {
+  ...SHORT_COST_PLAN,
+  warmUpMs: 5,
+  decode: { sizes: [64, 128, 256], recomputeMax: 256 },
+  window: { w: 8, sizes: [64, 128, 256], causalMax: 128 },
+  linear: { sizes: [8, 16, 32] },
+};
+
 test('a short run on the page’s thread: every step measured or skipped, the slopes and the crossover at the end', async () => {
-  const plan = { ...SHORT_COST_PLAN, warmUpMs: 5 };
+  const plan = TINY_PLAN;
   const events = [...runEfficiencyCosts(engine, { plan })].filter((event) => event.type !== 'tick');
   const done = events.at(-1);
   assert.equal(done.type, 'done');
   assert.equal(done.results.length, planSteps(plan).length);
-  assert.ok(done.results.every((r) => r.type === 'measure' && r.ms > 0 && r.runs.length === 5));
+  const skipped = done.results.filter((r) => r.type === 'skipped');
+  assert.deepEqual(skipped, [{ type: 'skipped', series: 'causal', n: 256, reason: 'capped' }]);
+  const measured = done.results.filter((r) => r.type === 'measure');
+  assert.ok(measured.every((r) => r.ms > 0 && r.runs.length === RUNS));
   for (const series of ['cached', 'recompute', 'window', 'causal', 'quadratic', 'linear'])
     assert.ok(Number.isFinite(done.slopes[series]?.slope), series);
   assert.ok(done.crossover !== null);
@@ -329,7 +342,7 @@ test('the full plan: n up to 16,384 for the window, the recompute capped where a
 
 test('in the labs’ worker (the real bundle, in a Node thread): ready, then the same events, ending with done', async () => {
   const workerSource = await bundleLabsWorker();
-  const plan = { ...SHORT_COST_PLAN, warmUpMs: 5 };
+  const plan = TINY_PLAN;
   const run = startLabRun({
     engine,
     workerSource,

@@ -19,6 +19,7 @@ import {
   EFFICIENCY_COST_PLAN,
   SHORT_COST_PLAN,
   COST_PARTS,
+  COST_SERIES,
   COMPUTE_BOUND_FACTOR,
   MIN_FITTED,
   RUNS,
@@ -157,7 +158,7 @@ function createTimedPart(part) {
     const cell = (r) => {
       if (!r) return '—';
       if (r.type === 'measure') return duration(r.ms);
-      return t(`eff.costs.cell.${r.reason}`, { ms: SLICE_MS });
+      return t(`eff.costs.cell.${r.reason}`, { ms: SLICE_MS, max: COST_SERIES[r.series].maxN?.(plan) });
     };
     table.replaceChildren(
       numberTable({
