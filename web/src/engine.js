@@ -113,6 +113,11 @@ export async function loadEngine({ binaries, build = exactBuild(binaries) } = {}
     multiHeadAttentionBackward: (args) => call(() => core.multiHeadAttentionBackward(args)),
     // The training lab (issue 17): a trainer lives in this instance until its dispose().
     createTrainer: (args) => call(() => core.createTrainer(args)),
+    // The efficiency lab (issue 30): tiles with an online softmax and their trace, decoding with a
+    // KV cache, a sliding window.
+    attentionTiled: (args) => call(() => core.attentionTiled(args)),
+    attentionDecode: (args) => call(() => core.attentionDecode(args)),
+    attentionWindow: (args) => call(() => core.attentionWindow(args)),
     /** The bytes of this build's .wasm, for a Web Worker that runs its own instance (the training lab). */
     wasmBytes,
     timing,
