@@ -20,6 +20,8 @@
 #   3. the runs: bench/harness.mjs (Node, one process per run) and bench/browser/run.mjs (one
 #      fresh Chromium per run) → build/bench/runs/{node,browser}-<i>.json;
 #   4. bench/report.mjs → results.md, results.json (medians across the runs, each run's ratio);
+#      with Node, bench/efficiency-paths.mjs → efficiency-paths.md (issue 30: attentionTiled
+#      against attentionStreaming, attentionDecode per token, attentionWindow against causal);
 #      with the Node part, linear attention's crossover n* at d = 16 and 64 over the same number
 #      of runs (bench/linear-crossover.mjs → linear-crossover.md, .json);
 #   5. a full run's training part (issue 17, item 7): TensorFlow.js with its gradients and the labs'
@@ -111,6 +113,11 @@ done
 
 step "report (bench/report.mjs) → $OUT/results.md"
 node bench/report.mjs --runs "$DIR" --out "$OUT" > /dev/null
+
+if [ "$NODE_RUNS" = 1 ]; then
+  step "efficiency paths (issue 30): tiles, decoding, a window, $RUNS runs (bench/efficiency-paths.mjs) → $OUT/efficiency-paths.md"
+  node bench/efficiency-paths.mjs --runs "$RUNS" --out "$OUT" $QUICK > /dev/null
+fi
 
 if [ "$NODE_RUNS" = 1 ] && [ -z "$BREAK" ]; then
   step "linear attention's crossover n* at d = 16, 64, $RUNS runs (bench/linear-crossover.mjs) → $OUT/linear-crossover.md"

@@ -113,8 +113,9 @@ Error check_decode_shapes(const Shape& q, const Shape& k, const Shape& v);
 // --- A sliding window ------------------------------------------------------------------------
 
 // Attention where query i sees key j iff i − window < j ≤ i: causal, and at most `window` keys
-// back. O(n_q·window·d) time, never an n_q×n_k matrix; bit for bit attention_steps_simd with that
-// band as its custom mask (attention_window.cpp). window ≥ n_k is causal attention.
+// back. O(n_q·window·d) time, never an n_q×n_k matrix. Up to 64 keys (and for NaN or huge values)
+// bit for bit attention_steps_simd with that band as its custom mask; above, on the microkernels,
+// equal to it within float32 rounding (attention_window.cpp). window ≥ n_k is causal attention.
 Result<Matrix> attention_window(const Matrix& q, const Matrix& k, const Matrix& v, std::int64_t window,
                                 Scale scale = Scale::SqrtDk);
 

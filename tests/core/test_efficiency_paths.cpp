@@ -303,6 +303,24 @@ TEST_CASE("attention_window: bit for bit the full attention masked to the band i
     for (std::size_t c = 0; c < 3; ++c) CHECK(past.value(5, c) == 0.0f);
 }
 
+TEST_CASE("attention_window above 64 keys (the microkernels): the banded attention within float32 rounding") {
+    const Case cases[] = {{65, 65, 64, 64}, {100, 70, 7, 5}, {70, 129, 1, 3}, {300, 300, 33, 17}};
+    for (const Case& c : cases)
+        for (std::size_t w : {1, 2, 7, 8, 9, 64, 100, 1000}) {
+            const Matrix q = random_matrix(c.n_q, c.d_k, 26), k = random_matrix(c.n_k, c.d_k, 27),
+                         v = random_matrix(c.n_k, c.d_v, 28);
+            CAPTURE(c.n_q);
+            CAPTURE(c.n_k);
+            CAPTURE(w);
+            const auto r = attn::attention_window(q, k, v, static_cast<std::int64_t>(w));
+            REQUIRE(r.ok());
+            const auto full = attn::attention_steps_simd(q, k, v, with_mask(MaskKind::Custom, band(c.n_q, c.n_k, w)));
+            REQUIRE(full.ok());
+            testing::check_close(r.value, full.value.output, 1e-5, 1e-4, "against the banded steps");
+            testing::check_close(r.value, float64_attention(q, k, v, divisor_of(c.d_k), {}, w), 1e-5, 1e-4, "float64");
+        }
+}
+
 TEST_CASE("the efficiency paths' refusals: tile sizes, the window, shapes, values and the 1 GiB rule") {
     const Matrix q = random_matrix(3, 2, 23), k = random_matrix(4, 2, 24), v = random_matrix(4, 2, 25);
     struct Refusal {

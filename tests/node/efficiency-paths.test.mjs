@@ -1,7 +1,8 @@
 // attentionTiled, attentionDecode and attentionWindow (issue 30) on the three builds: the worked
 // example through 1×1 tiles, a float64 reference computed here on random shapes (n_q ≠ n_k, d = 1,
 // tiles that do not divide n, every mask, a fully masked row), the tile trace's invariants, decode
-// and window bit for bit equal to the full attention the lab shows them beside, and every refusal.
+// and window (up to 64 keys, the page's sizes) bit for bit equal to the full attention the lab
+// shows them beside, the window above 64 keys within rounding, and every refusal.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -229,6 +230,23 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
             sameBits(r.output, attn.attentionSteps({ q, k, v, mask: 'causal' }).output, `${shape}: w ≥ n is causal`);
         }
       });
+    });
+
+    it('attentionWindow above 64 keys (the microkernels): the banded attention within float32 rounding', () => {
+      for (const shape of [
+        [100, 90, 16, 8],
+        [200, 200, 64, 64],
+      ]) {
+        const [nQ, nK, dK] = shape;
+        const { q, k, v } = inputs(shape, 90);
+        for (const window of [1, 7, 64, 256]) {
+          const r = attn.attentionWindow({ q, k, v, window });
+          const banded = attn.attentionSteps({ q, k, v, mask: bandMask(nQ, nK, window) });
+          assertEachCell(assert, r.output, banded.output, `${shape} w ${window}: steps`, near);
+          const float64 = float64Attention(q, k, v, Math.sqrt(dK), band(window));
+          assertEachCell(assert, r.output, float64, `${shape} w ${window}: float64`, near);
+        }
+      }
     });
 
     it('every refusal has its code and argument, and the module still answers after them', () => {
