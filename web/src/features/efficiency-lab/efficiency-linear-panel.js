@@ -19,7 +19,7 @@ const count = (x) => Number(x).toLocaleString('en-US');
 function weightsTable(m, className) {
   return numberTable({
     className,
-    head: ['', ...Array.from({ length: m.cols }, (_, j) => `k${subscript(j + 1)}`)],
+    head: ['A', ...Array.from({ length: m.cols }, (_, j) => `k${subscript(j + 1)}`)],
     rows: Array.from({ length: m.rows }, (_, i) => ({
       name: `q${subscript(i + 1)}`,
       cells: Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), num),
@@ -81,7 +81,7 @@ export default {
         h('p', { class: 'explain' }, t('eff.linear.counts.text', { n: q.rows, dk: q.cols, dv: v.cols })),
         numberTable({
           className: 'eff-linear-counts',
-          head: ['', t('eff.linear.counts.head')],
+          head: [t('eff.linear.order.head'), t('eff.linear.counts.head')],
           rows: ['quadratic', 'linear'].map((order) => ({
             name: t(`eff.linear.order.${order}`),
             cells: [count(multiplyAdds[order])],
@@ -93,7 +93,7 @@ export default {
         h('p', { class: 'explain' }, t('eff.linear.price.text')),
         numberTable({
           className: 'eff-linear-kl',
-          head: ['', t('eff.linear.kl.head')],
+          head: [t('eff.linear.kl.rows'), t('eff.linear.kl.head')],
           rows: Array.from(divergence, (kl, i) => ({
             name: t('eff.linear.kl.row', { i: i + 1 }),
             cells: [num(kl)],

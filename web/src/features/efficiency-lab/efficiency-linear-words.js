@@ -13,6 +13,7 @@ export default {
     'eff.linear.order.quadratic': '(φ(Q)φ(K)ᵀ)V',
     'eff.linear.order.linear': 'φ(Q)(φ(K)ᵀV)',
     'eff.linear.counts.head': '乘加次数',
+    'eff.linear.order.head': '顺序',
     'eff.linear.counts.fewer.linear': '这里第二种顺序少做 {times} 倍。',
     'eff.linear.counts.fewer.quadratic': '这里第一种顺序少做 {times} 倍:n 还不够大。',
     'eff.linear.counts.same': '这里两种顺序一样多。',
@@ -20,6 +21,7 @@ export default {
     'eff.linear.price.text':
       '同样的 Q、K、V,softmax(QKᵀ/√dₖ) 的每一行权重和线性注意力的每一行有多远?用 KL 散度 KL(softmax 行 ‖ 线性行) = Σⱼ pᵢⱼ·ln(pᵢⱼ / aᵢⱼ) 来量(单位 nat;两行相同时为 0):',
     'eff.linear.kl.head': 'KL 散度',
+    'eff.linear.kl.rows': '查询',
     'eff.linear.kl.row': '第 {i} 行',
     'eff.linear.kl.largest': '最大的一行:第 {row} 行,KL = {kl}。',
     'eff.linear.output': '输出和 softmax 注意力的输出相比:',
@@ -41,6 +43,7 @@ export default {
     'eff.linear.order.quadratic': '(φ(Q)φ(K)ᵀ)V',
     'eff.linear.order.linear': 'φ(Q)(φ(K)ᵀV)',
     'eff.linear.counts.head': 'multiply-adds',
+    'eff.linear.order.head': 'order',
     'eff.linear.counts.fewer.linear': 'Here the second order does {times} times fewer.',
     'eff.linear.counts.fewer.quadratic': 'Here the first order does {times} times fewer: n is not large enough yet.',
     'eff.linear.counts.same': 'Here both orders do as many.',
@@ -48,6 +51,7 @@ export default {
     'eff.linear.price.text':
       'On the same Q, K, V, how far is each row of softmax(QKᵀ/√dₖ)’s weights from the same row of linear attention’s? Measured by the KL divergence KL(softmax row ‖ linear row) = Σⱼ pᵢⱼ·ln(pᵢⱼ / aᵢⱼ) (in nats; 0 when the rows are equal):',
     'eff.linear.kl.head': 'KL divergence',
+    'eff.linear.kl.rows': 'query',
     'eff.linear.kl.row': 'row {i}',
     'eff.linear.kl.largest': 'The largest: row {row}, KL = {kl}.',
     'eff.linear.output': 'The output, against softmax attention’s output:',

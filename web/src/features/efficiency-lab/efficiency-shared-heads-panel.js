@@ -43,7 +43,7 @@ function groupsText(t, heads, kvHeads) {
 function outputTable(t, m, heads, className) {
   const per = m.cols / heads;
   const head = [
-    '',
+    'O',
     ...Array.from(
       { length: m.cols },
       (_, c) => `${t('eff.heads.output.head', { i: Math.floor(c / per) + 1 })} · ${(c % per) + 1}`,
@@ -119,7 +119,7 @@ export default {
       const { heads, kvHeads, inputs, grouped, full, equal, price, bytes, ratio } = lab;
       const cache = numberTable({
         className: 'eff-heads-cache',
-        head: ['', t('eff.heads.cache.title')],
+        head: [t('eff.heads.cache.what'), t('eff.heads.cache.bytes')],
         rows: [
           {
             name: t('eff.heads.cache.full', { h: heads }),

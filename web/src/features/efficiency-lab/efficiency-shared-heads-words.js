@@ -20,6 +20,8 @@ export default {
     'eff.heads.cache.title': 'KV 缓存:÷ h/g',
     'eff.heads.cache.text':
       '每个位置要缓存每个键值头的一行 K(dₖ 个数)和一行 V(dᵥ 个数),每个数 4 字节:n·头数·(dₖ + dᵥ)·4 字节。',
+    'eff.heads.cache.what': '缓存的是',
+    'eff.heads.cache.bytes': '字节',
     'eff.heads.cache.full': '{h} 个头各自的 K、V',
     'eff.heads.cache.shared': '{g} 个共享的键值头',
     'eff.heads.cache.ratio': '缩小到 1/{ratio}(h/g = {h}/{g})',
@@ -56,6 +58,8 @@ export default {
     'eff.heads.cache.title': 'The KV cache: ÷ h/g',
     'eff.heads.cache.text':
       'Each position caches one row of K (dₖ numbers) and one of V (dᵥ numbers) per key–value head, 4 bytes a number: n·heads·(dₖ + dᵥ)·4 bytes.',
+    'eff.heads.cache.what': 'cached',
+    'eff.heads.cache.bytes': 'bytes',
     'eff.heads.cache.full': '{h} heads, each its own K, V',
     'eff.heads.cache.shared': '{g} shared key–value heads',
     'eff.heads.cache.ratio': '1/{ratio} of it (h/g = {h}/{g})',
