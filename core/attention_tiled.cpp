@@ -113,16 +113,22 @@ TileStep record(const RunningBlock& b, std::size_t r0, std::size_t r1, std::size
     return t;
 }
 
-// One row block through its key tiles, one row at a time (the first loop of the header), with
-// the state after every tile appended to result.tiles.
+// One row block through its key tiles, one row at a time (the first loop of the header): the
+// state after every tile appended to result.tiles (with Trace::Keep), then output_i = O_i / ℓ_i
+// (a fully masked row has ℓ = 0 and keeps its zeros).
 void tiles_row_by_row(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask, std::size_t r0,
-                      std::size_t r1, std::size_t bc, TiledAttention& result) {
+                      std::size_t r1, std::size_t bc, Trace trace, TiledAttention& result) {
     const std::size_t n_k = k.rows, d_v = v.cols;
     RunningBlock block(r1 - r0, d_v, bc);
     for (std::size_t c0 = 0; c0 < visible_end(mask, r1 - 1, n_k); c0 += bc) {
         const std::size_t c1 = std::min(c0 + bc, n_k);
         for (std::size_t i = r0; i < r1; ++i) update_row(q, k, v, mask, result.divisor, i, c0, c1, i - r0, block);
-        result.tiles.push_back(record(block, r0, r1, c0, c1, d_v));
+        if (trace == Trace::Keep) result.tiles.push_back(record(block, r0, r1, c0, c1, d_v));
+    }
+    for (std::size_t i = r0; i < r1; ++i) {
+        const float l = block.l[i - r0];
+        if (l == 0.0f) continue;
+        for (std::size_t c = 0; c < d_v; ++c) result.output(i, c) = block.o[(i - r0) * d_v + c] / l;
     }
 }
 
@@ -157,10 +163,11 @@ struct LaneState {
           alpha(fast::kMR, 1.0f) {}
 };
 
-// One row block through its key tiles on the microkernels (the second loop of the header).
+// One row block through its key tiles on the microkernels (the second loop of the header): the
+// trace as tiles_row_by_row keeps it, then output_i = O_i / ℓ_i.
 void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTiles& keys, const std::vector<float>& vp,
                            std::size_t n_k, std::size_t d_v, std::size_t r0, std::size_t r1, std::size_t bc,
-                           std::vector<float>& s, TiledAttention& result) {
+                           std::vector<float>& s, Trace trace, TiledAttention& result) {
     using fast::kMR;
     using fast::kNC;
     using fast::kNK;
@@ -193,6 +200,7 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
             }
             fast::pv_block(s.data(), vp.data() + c0 * kNC, n_k * kNC, nb, d_v, st.o.data(), st.alpha.data());
         }
+        if (trace == Trace::Skip) continue;
         // The trace: each row's lane, m back in the units of the scaled scores.
         TileStep step;
         step.row_start = r0, step.row_end = r1, step.col_start = c0, step.col_end = c1;
@@ -208,15 +216,20 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
         }
         result.tiles.push_back(std::move(step));
     }
+    for (std::size_t i = r0; i < r1; ++i) {
+        const LaneState& st = groups[(i - r0) / kMR];
+        const std::size_t r = (i - r0) % kMR;
+        if (st.l[r] == 0.0f) continue;
+        for (std::size_t c = 0; c < d_v; ++c) result.output(i, c) = st.o[c * kMR + r] / st.l[r];
+    }
 }
 
 // What one TileStep costs besides its floats: the struct and four allocations (a header each).
 constexpr std::uint64_t kTileOverheadBytes = sizeof(TileStep) + 4 * 16;
 
-// Both loops, the checks done: the trace, and output_i = O_i / ℓ_i from each row block's last
-// tile (a fully masked row has ℓ = 0 and keeps its zeros).
+// Either loop over every row block, the checks done.
 TiledAttention tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile, const AttentionOptions& options,
-                     bool row_by_row) {
+                     Trace trace, bool row_by_row) {
     const std::size_t n_q = q.rows, n_k = k.rows, d_v = v.cols;
     const std::size_t br = static_cast<std::size_t>(tile.rows), bc = static_cast<std::size_t>(tile.cols);
     TiledAttention result;
@@ -232,24 +245,20 @@ TiledAttention tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize
     for (std::size_t r0 = 0; r0 < n_q; r0 += br) {
         const std::size_t r1 = std::min(r0 + br, n_q);
         if (row_by_row)
-            tiles_row_by_row(q, k, v, options.mask, r0, r1, bc, result);
+            tiles_row_by_row(q, k, v, options.mask, r0, r1, bc, trace, result);
         else
-            tiles_on_microkernels(q, options.mask, keys, vp, n_k, d_v, r0, r1, bc, s, result);
-        const TileStep& last = result.tiles.back();
-        for (std::size_t i = r0; i < r1; ++i) {
-            const float l = last.l(i - r0, 0);
-            if (l == 0.0f) continue;
-            for (std::size_t c = 0; c < d_v; ++c) result.output(i, c) = last.o(i - r0, c) / l;
-        }
+            tiles_on_microkernels(q, options.mask, keys, vp, n_k, d_v, r0, r1, bc, s, trace, result);
     }
     return result;
 }
 
 // The checks of both entry points: the shapes, the tile sizes and the memory, then the values.
-Error check_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile, const AttentionOptions& options) {
+Error check_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile, const AttentionOptions& options,
+                  Trace trace) {
     const bool custom = options.mask.kind == MaskKind::Custom;
     const Shape mask = shape_of(options.mask.keep);
-    if (Error e = check_tiled_shapes(shape_of(q), shape_of(k), shape_of(v), custom ? &mask : nullptr, tile, options))
+    if (Error e =
+            check_tiled_shapes(shape_of(q), shape_of(k), shape_of(v), custom ? &mask : nullptr, tile, options, trace))
         return e;
     return check_attention(q, k, v, options);
 }
@@ -257,7 +266,7 @@ Error check_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize ti
 }  // namespace
 
 std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v, TileSize tile,
-                                  MaskKind mask) {
+                                  MaskKind mask, Trace trace) {
     using fast::kMR;
     using fast::kNC;
     using fast::kNK;
@@ -272,6 +281,7 @@ std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t 
                  size_product(size_sum(d_v, kNC), n_k), size_product(size_sum(br, kMR), size_sum(d, d_v, 3)),
                  size_product(size_sum(bc, kNK), kMR));
     std::uint64_t bytes = float_bytes(floats);
+    if (trace == Trace::Skip) return bytes;
     // The trace, row block by row block: each tile keeps rows·(3 + d_v) floats. Counting stops
     // once past the limit, so that even 2³¹ one-row blocks cost a bounded loop.
     for (std::uint64_t r0 = 0; r0 < n_q && bytes <= kMemoryLimitBytes; r0 += br) {
@@ -285,7 +295,7 @@ std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t 
 }
 
 Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const Shape* mask, TileSize tile,
-                         const AttentionOptions& options) {
+                         const AttentionOptions& options, Trace trace) {
     if (Error e = check_attention_shapes(q, k, v, options.temperature, mask)) return e;
     if (tile.rows < 1 || static_cast<std::uint64_t>(tile.rows) > q.rows)
         return rows::whole_number_out_of_range("tileRows", tile.rows, 1, static_cast<double>(q.rows),
@@ -293,21 +303,23 @@ Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const S
     if (tile.cols < 1 || static_cast<std::uint64_t>(tile.cols) > k.rows)
         return rows::whole_number_out_of_range("tileCols", tile.cols, 1, static_cast<double>(k.rows),
                                                "from 1 to n_k = " + std::to_string(k.rows));
-    return check_memory("attention_tiled", "trace", q.rows, k.rows,
-                        tiled_working_bytes(q.rows, k.rows, q.cols, v.cols, tile, options.mask.kind));
+    return check_memory("attention_tiled", trace == Trace::Keep ? "trace" : "output", q.rows,
+                        trace == Trace::Keep ? k.rows : v.cols,
+                        tiled_working_bytes(q.rows, k.rows, q.cols, v.cols, tile, options.mask.kind, trace));
 }
 
 Result<TiledAttention> attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
-                                       const AttentionOptions& options) {
-    if (Error e = check_tiled(q, k, v, tile, options)) return Result<TiledAttention>::failure(e);
+                                       const AttentionOptions& options, Trace trace) {
+    if (Error e = check_tiled(q, k, v, tile, options, trace)) return Result<TiledAttention>::failure(e);
     const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
-    return Result<TiledAttention>::success(tiled(q, k, v, tile, options, fast::needs_reference(q, k, v, divisor)));
+    return Result<TiledAttention>::success(
+        tiled(q, k, v, tile, options, trace, fast::needs_reference(q, k, v, divisor)));
 }
 
 Result<TiledAttention> attention_tiled_reference(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
-                                                 const AttentionOptions& options) {
-    if (Error e = check_tiled(q, k, v, tile, options)) return Result<TiledAttention>::failure(e);
-    return Result<TiledAttention>::success(tiled(q, k, v, tile, options, true));
+                                                 const AttentionOptions& options, Trace trace) {
+    if (Error e = check_tiled(q, k, v, tile, options, trace)) return Result<TiledAttention>::failure(e);
+    return Result<TiledAttention>::success(tiled(q, k, v, tile, options, trace, true));
 }
 
 }  // namespace attn

@@ -50,9 +50,15 @@ struct TileStep {
 
 struct TiledAttention {
     Matrix output;                // (n_q, d_v)  O_i / ℓ_i after a row's last tile; 0 for a fully masked row
-    std::vector<TileStep> tiles;  // in the order computed: row block by row block, key tiles left to right
+    std::vector<TileStep> tiles;  // in the order computed: row block by row block, key tiles left to
+                                  // right (none with Trace::Skip)
     float divisor = 1.0f;         // what the scores were divided by (√d_k·τ, d_k·τ or τ)
 };
+
+// Whether attention_tiled keeps the state after every tile (the lab's stepper), or only computes
+// the output (the lab's cost measurement at large n, where the trace — n_q·⌈n_k/B_c⌉·(d_v + 3)
+// floats, as many as the scores when B_c ≈ d_v — would be the n² memory the tiles avoid).
+enum class Trace { Keep, Skip };
 
 // Tile sizes: B_r query rows by B_c keys.
 struct TileSize {
@@ -66,25 +72,25 @@ struct TileSize {
 // after a row block's last row); they are not in the trace. Runs on the streaming kernel's
 // microkernels; inputs with NaN or values that could overflow go to attention_tiled_reference's loop.
 Result<TiledAttention> attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
-                                       const AttentionOptions& options = {});
+                                       const AttentionOptions& options = {}, Trace trace = Trace::Keep);
 
 // The same tiles one row at a time, the formulas as written (attention_tiled.cpp): the same trace
 // within float32 rounding, with m bit for bit attention_steps_simd's row max at each row's last
 // tile (the same dot products and divisions).
 Result<TiledAttention> attention_tiled_reference(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
-                                                 const AttentionOptions& options = {});
+                                                 const AttentionOptions& options = {}, Trace trace = Trace::Keep);
 
 // The shape checks of attention_tiled, before any value is read: check_attention_shapes, the tile
-// sizes (out_of_range, argument tileRows or tileCols) and the memory of the trace (too_much_memory,
-// operation attention_tiled, what "trace").
+// sizes (out_of_range, argument tileRows or tileCols) and the 1 GiB rule (too_much_memory,
+// operation attention_tiled, what "trace" with rows n_q and cols n_k; "output" without a trace).
 Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const Shape* mask, TileSize tile,
-                         const AttentionOptions& options);
+                         const AttentionOptions& options, Trace trace = Trace::Keep);
 
 // Bytes attention_tiled works in: the trace (every tile's m, ℓ, α, O and its bookkeeping), the
 // output, K and V packed for the microkernels and one row block's running state. Saturates
 // (checked_size.hpp) instead of wrapping.
 std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v, TileSize tile,
-                                  MaskKind mask);
+                                  MaskKind mask, Trace trace = Trace::Keep);
 
 // --- Decoding with a KV cache ----------------------------------------------------------------
 

@@ -55,9 +55,10 @@ val to_js(const attn::DecodedAttention& r) {
     return out;
 }
 
-// attentionTiled(q, k, v, tileRows, tileCols, options): options as call_with_options reads them
-// (scale, temperature, mask, maskMatrix; stable and axis do not apply to the online softmax).
-val attention_tiled(const val& q, const val& k, const val& v, double tile_rows, double tile_cols, const val& o) {
+// attentionTiled(q, k, v, tileRows, tileCols, trace, options): options as call_with_options reads
+// them (scale, temperature, mask, maskMatrix; stable and axis do not apply to the online softmax).
+val attention_tiled(const val& q, const val& k, const val& v, double tile_rows, double tile_cols, bool keep_trace,
+                    const val& o) {
     CallMemory& m = begin_call();
     const auto options = read_options(o);
     if (!options.ok()) return end_call(error(options.error));
@@ -66,13 +67,14 @@ val attention_tiled(const val& q, const val& k, const val& v, double tile_rows, 
     const attn::Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v);
     const attn::Shape mask = custom ? shape_of(o[names().mask_matrix]) : attn::Shape{};
     const attn::TileSize tile{whole(tile_rows), whole(tile_cols)};
-    if (attn::Error e = attn::check_tiled_shapes(sq, sk, sv, custom ? &mask : nullptr, tile, m.options))
+    const attn::Trace trace = keep_trace ? attn::Trace::Keep : attn::Trace::Skip;
+    if (attn::Error e = attn::check_tiled_shapes(sq, sk, sv, custom ? &mask : nullptr, tile, m.options, trace))
         return end_call(error(e));
     copy_matrix(q, sq, m.q);
     copy_matrix(k, sk, m.k);
     copy_matrix(v, sv, m.v);
     if (custom) copy_matrix(o[names().mask_matrix], mask, m.options.mask.keep);
-    const auto& r = hold(m, attn::attention_tiled(m.q, m.k, m.v, tile, m.options));
+    const auto& r = hold(m, attn::attention_tiled(m.q, m.k, m.v, tile, m.options, trace));
     return end_call(r.ok() ? to_js(r.value) : error(r.error));
 }
 

@@ -5,7 +5,7 @@
 // cannot see — JS types and unknown keys; shapes, the tile sizes' and the window's ranges, values
 // and memory are checked once, in the core.
 
-const TILED_KEYS = ['q', 'k', 'v', 'tileRows', 'tileCols', 'scale', 'temperature', 'mask'];
+const TILED_KEYS = ['q', 'k', 'v', 'tileRows', 'tileCols', 'scale', 'temperature', 'mask', 'trace'];
 const DECODE_KEYS = ['q', 'k', 'v', 'scale'];
 const WINDOW_KEYS = ['q', 'k', 'v', 'window', 'scale'];
 
@@ -40,14 +40,17 @@ export function efficiencyMethods(core, helpers) {
      * rowEnd, colStart, colEnd, m, l, alpha, o }: the block's running max m, running sum ℓ and
      * rescale α = exp(m_old − m_new) (each rows × 1) and unnormalised output O (rows × d_v) after
      * that tile, with m in the units of the scaled scores (attentionSteps' rowMax). A row's output
-     * is O/ℓ after its last tile (0 for a fully masked row).
+     * is O/ℓ after its last tile (0 for a fully masked row). trace: false computes the output alone
+     * (tiles: []), without the trace's n_q·⌈n_k/tileCols⌉·(d_v + 3) floats: for timing large n.
      */
     attentionTiled(args) {
       const fn = 'attentionTiled';
       const { snapshot, q, k, v, options, views } = readCall(fn, args, TILED_KEYS);
       const tileRows = wholeNumber(fn, snapshot, 'tileRows');
       const tileCols = wholeNumber(fn, snapshot, 'tileCols');
-      return unwrap(callWith(views, core.attentionTiled, q, k, v, tileRows, tileCols, options));
+      const { trace = true } = snapshot;
+      if (typeof trace !== 'boolean') badOption(fn, 'trace', 'true or false', trace);
+      return unwrap(callWith(views, core.attentionTiled, q, k, v, tileRows, tileCols, trace, options));
     },
     /**
      * Causal attention token by token through a K, V cache: { output, steps }, steps[t] = {

@@ -211,6 +211,21 @@ TEST_CASE("attention_tiled's trace: the order computed, m non-decreasing, α = e
     CHECK(causal.value.tiles[1].row_start == 4);
 }
 
+TEST_CASE("attention_tiled without its trace: the same output, bit for bit, and no tiles") {
+    const Matrix q = random_matrix(37, 9, 29), k = random_matrix(41, 9, 30), v = random_matrix(41, 6, 31);
+    for (int mask = 0; mask < 2; ++mask)
+        for (bool by_row : {false, true}) {
+            const auto run = by_row ? attn::attention_tiled_reference : attn::attention_tiled;
+            const auto kept = run(q, k, v, {5, 6}, with_mask(MaskKind(mask)), attn::Trace::Keep);
+            const auto skipped = run(q, k, v, {5, 6}, with_mask(MaskKind(mask)), attn::Trace::Skip);
+            REQUIRE(kept.ok());
+            REQUIRE(skipped.ok());
+            CHECK(same_bits(kept.value.output, skipped.value.output));
+            CHECK(skipped.value.tiles.empty());
+            CHECK(!kept.value.tiles.empty());
+        }
+}
+
 TEST_CASE("attention_tiled: a fully masked row has ℓ = 0 and output 0; a masked NaN value stays out") {
     Matrix v = random_matrix(4, 2, 8);
     v(3, 0) = std::numeric_limits<float>::quiet_NaN();
@@ -358,8 +373,11 @@ TEST_CASE("the efficiency paths' refusals: tile sizes, the window, shapes, value
     const attn::Error memory = attn::check_tiled_shapes(big, big, big, nullptr, {1, 1}, {});
     CHECK(memory.code == ErrorCode::TooMuchMemory);
     CHECK(testing::params_of(memory).find("operation=\"attention_tiled\" what=\"trace\"") != std::string::npos);
+    // Without the trace, 1×1 tiles at n = 16,384 fit: the output, K and V packed, a block's state.
+    CHECK(!attn::check_tiled_shapes(big, big, big, nullptr, {1, 1}, {}, attn::Trace::Skip));
     // 64×64 tiles at n = 1024 fit (16 MiB of trace).
     const attn::Shape n1024{1024, 64, 1024 * 64};
     CHECK(!attn::check_tiled_shapes(n1024, n1024, n1024, nullptr, {64, 64}, {}));
-    CHECK(attn::tiled_working_bytes(1024, 1024, 64, 64, {64, 64}, MaskKind::None) < (std::uint64_t{32} << 20));
+    CHECK(attn::tiled_working_bytes(1024, 1024, 64, 64, {64, 64}, MaskKind::None, attn::Trace::Keep) <
+          (std::uint64_t{32} << 20));
 }

@@ -177,6 +177,17 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
       }
     });
 
+    it('trace: false gives the same output, bit for bit, and no tiles', () => {
+      const { q, k, v } = inputs([37, 41, 9, 6], 45);
+      for (const mask of ['none', 'causal']) {
+        const kept = attn.attentionTiled({ q, k, v, tileRows: 5, tileCols: 6, mask });
+        const skipped = attn.attentionTiled({ q, k, v, tileRows: 5, tileCols: 6, mask, trace: false });
+        sameBits(skipped.output, kept.output, `mask ${mask}`);
+        assert.deepEqual(skipped.tiles, []);
+        assert.ok(kept.tiles.length > 0);
+      }
+    });
+
     it('a fully masked row: ℓ = 0 in every tile and output 0', () => {
       const { q, k, v } = inputs([4, 6, 3, 2], 50);
       const mask = customMask(4, 6, 51); // row 1 fully masked
@@ -259,6 +270,7 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
         [() => attn.attentionTiled({ q, k, v, tileRows: 1 }), 'bad_option', 'tileCols'],
         [() => attn.attentionTiled({ q, k, v, tileRows: 1, tileCols: '2' }), 'bad_option', 'tileCols'],
         [() => attn.attentionTiled({ q, k, v, tileRows: 1, tileCols: 1, stable: false }), 'unknown_option', 'stable'],
+        [() => attn.attentionTiled({ q, k, v, tileRows: 1, tileCols: 1, trace: 'no' }), 'bad_option', 'trace'],
         [
           () => attn.attentionTiled({ q, k, v, tileRows: 1, tileCols: 1, temperature: 0 }),
           'bad_temperature',
@@ -310,6 +322,9 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
           e.params.bytes > e.params.limit,
       );
       assert.equal(attn.attentionTiled({ q: big, k: big, v: big, tileRows: 64, tileCols: 64 }).tiles.length, 64 * 64);
+      // Without the trace the same call fits: the output alone.
+      const untraced = attn.attentionTiled({ q: big, k: big, v: big, tileRows: 1, tileCols: 1, trace: false });
+      assert.equal(untraced.output.rows, 4096);
       assertWorkedExample(assert, attn, 'after the refusals');
     });
   });
