@@ -1,8 +1,8 @@
 // efficiency-paths.mjs — issue 30's cost claims for three efficient paths, in Node on the SIMD128
 // build (the module every page loads), each figure the median of --runs runs (≥ 3) with its lowest
 // and highest:
-//   1. attentionTiled (64×64 tiles, the lab's largest, its trace included) against
-//      attentionStreaming at n = 1024, 2048, 4096, d = 64;
+//   1. attentionTiled (64×64 tiles, the lab's largest) against attentionStreaming at n = 1024,
+//      2048, 4096, d = 64: without its trace (trace: false, the kernel alone) and with it;
 //   2. attentionDecode per token at n = 4096 against recomputing the whole causal attention of
 //      the 4,096 tokens, as generating the last one without a cache would;
 //   3. attentionWindow at w = 256, n = 16,384 against the full causal attention (attention with
@@ -60,7 +60,8 @@ for (const n of quick ? [256, 512] : [1024, 2048, 4096]) {
   const x = inputs(n, D);
   const timed = compare({
     streaming: () => attn.attentionStreaming(x),
-    tiled: () => attn.attentionTiled({ ...x, tileRows: 64, tileCols: 64 }),
+    tiled: () => attn.attentionTiled({ ...x, tileRows: 64, tileCols: 64, trace: false }),
+    traced: () => attn.attentionTiled({ ...x, tileRows: 64, tileCols: 64 }),
   });
   results.tiled.push({ n, ...timed });
 }
@@ -115,13 +116,18 @@ const lines = [
   `d_k = d_v = ${D}, inputs of bench/inputs.mjs; ${RUNS} runs, each figure the **median** [lowest, highest] in ms, wall clock`,
   `and this process's CPU time. ${results.started.slice(0, 16).replace('T', ' ')} UTC, load average ${results.load.join(' → ')} (2 shared cores).`,
   '',
-  '## attentionTiled (64×64 tiles, trace included) against attentionStreaming',
+  '## attentionTiled (64×64 tiles) against attentionStreaming',
   '',
-  '| n | streaming, wall | tiled, wall | tiled ÷ streaming (wall) | streaming, CPU | tiled, CPU | tiled ÷ streaming (CPU) |',
-  '|---|---|---|---|---|---|---|',
-  ...results.tiled.map(
-    (r) =>
-      `| ${r.n} | ${cell(r.streaming.wall)} | ${cell(r.tiled.wall)} | ${ratio(r.tiled.wall, r.streaming.wall)} | ${cell(r.streaming.cpu)} | ${cell(r.tiled.cpu)} | ${ratio(r.tiled.cpu, r.streaming.cpu)} |`,
+  'Tiled without its trace (`trace: false`: the kernel alone) and with it (every tile’s m, ℓ, α and O: n_q·⌈n_k/64⌉·67',
+  'floats, as many as the scores, copied out to JS).',
+  '',
+  '| n | streaming | tiled | tiled ÷ streaming | tiled with trace | with trace ÷ streaming |',
+  '|---|---|---|---|---|---|',
+  ...results.tiled.flatMap((r) =>
+    ['wall', 'cpu'].map(
+      (k) =>
+        `| ${r.n} (${k === 'cpu' ? 'CPU' : 'wall'}) | ${cell(r.streaming[k])} | ${cell(r.tiled[k])} | ${ratio(r.tiled[k], r.streaming[k])} | ${cell(r.traced[k])} | ${ratio(r.traced[k], r.streaming[k])} |`,
+    ),
   ),
   '',
   '## attentionDecode per token against recomputing the causal attention',
