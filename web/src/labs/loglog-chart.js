@@ -134,21 +134,21 @@ function levelLine({ width, k, pad, py }, level) {
   ];
 }
 
-/** A dashed line of slope 2 through { x, y }, y = slope2.y·(n / slope2.x)², where it stays inside the y range. */
-function slopeLine({ k, x0, x1, px, py }, y, slope2) {
-  const lo = Math.max(2 ** x0, slope2.x * Math.sqrt(y.min / slope2.y));
-  const hi = Math.min(2 ** x1, slope2.x * Math.sqrt(y.max / slope2.y));
+/**
+ * A dashed line of slope `power` through { x, y } — y·(n / x)^power — where it stays inside the y
+ * range, labelled a quarter of the way along, under the line (the measured lines, with their
+ * fixed cost of a call, run above it at small n).
+ */
+function slopeLine({ k, x0, x1, px, py }, y, guide) {
+  const root = (ratio) => ratio ** (1 / guide.power);
+  const lo = Math.max(2 ** x0, guide.x * root(y.min / guide.y));
+  const hi = Math.min(2 ** x1, guide.x * root(y.max / guide.y));
   if (!(hi > lo)) return [];
-  const at = (n) => slope2.y * (n / slope2.x) ** 2;
-  // labelled a quarter of the way along, under the line: the measured lines run above it at small n
+  const at = (n) => guide.y * (n / guide.x) ** guide.power;
   const n = lo * (hi / lo) ** 0.25;
   return [
     s('line', { class: 'guide', x1: f(px(lo)), y1: f(py(at(lo))), x2: f(px(hi)), y2: f(py(at(hi))) }),
-    s(
-      'text',
-      { class: 'guide-label', x: f(px(n) + 4), y: f(py(at(n)) + 16 * k), 'text-anchor': 'start' },
-      slope2.label,
-    ),
+    s('text', { class: 'guide-label', x: f(px(n) + 4), y: f(py(at(n)) + 16 * k), 'text-anchor': 'start' }, guide.label),
   ];
 }
 
@@ -180,9 +180,9 @@ function hintText({ k, pad, plotW, plotH }, hint) {
 /**
  * A log–log chart: { el (its box), svg, draw(spec), destroy() }. spec: x and y: { min, max, ticks,
  * format?, label }; series: [{ key, points: [{ x, y, hollow?, title }], above?: [{ x, title }] }] —
- * `above` marks an x where a point has no value (a refusal) at the top edge; slope2: a dashed line
- * of slope 2 through { x, y }; level: a dashed horizontal line at y (the memory limit); hint: a line
- * of text in the middle of an empty chart.
+ * `above` marks an x where a point has no value (a refusal) at the top edge; guides: dashed lines
+ * [{ power, x, y, label }], each of slope `power` through { x, y } (slope2: one of slope 2); level:
+ * a dashed horizontal line at y (the memory limit); hint: a line of text in the middle of an empty chart.
  */
 function createLogLogChart(id, look) {
   const svg = s('svg', { id, class: `${look.prefix}-chart`, role: 'img', xmlns: SVG_NS });
@@ -190,12 +190,12 @@ function createLogLogChart(id, look) {
   const drawn = { spec: null, width: 0, k: 1 };
 
   function draw(spec) {
-    const { x, y, series, slope2, level, hint } = spec;
+    const { x, y, series, slope2, guides = [], level, hint } = spec;
     const at = frame(widthOf(el), textScaleOf(svg), x, y);
     Object.assign(drawn, { spec, width: at.width, k: at.k });
     const parts = axes(at, x, y);
     if (level) parts.push(...levelLine(at, level));
-    if (slope2) parts.push(...slopeLine(at, y, slope2));
+    for (const guide of slope2 ? [{ ...slope2, power: 2 }, ...guides] : guides) parts.push(...slopeLine(at, y, guide));
     for (const one of series) parts.push(seriesGroup(look, at, one));
     if (hint) parts.push(hintText(at, hint));
     svg.setAttribute('viewBox', `0 0 ${at.width} ${at.height}`);

@@ -140,6 +140,11 @@ function createTimedPart(part) {
           title: `${seriesName(t, name, plan)}, n = ${r.n}: ${duration(r.ms)}`,
         })),
       })),
+      // A dashed line of each series' own slope (1 or 2) through its largest point, for reference.
+      guides: series
+        .map((name) => ({ name, last: measured(name).at(-1), power: COST_SERIES[name].power }))
+        .filter(({ last }) => last)
+        .map(({ last, power }) => ({ power, x: last.n, y: last.ms, label: t(`eff.costs.guide.${power}`) })),
       hint: times.length ? null : t('eff.costs.hint'),
     });
     const said = times.length

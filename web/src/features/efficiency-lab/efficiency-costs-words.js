@@ -37,6 +37,8 @@ export default {
     'eff.costs.axis.n': 'n(词数)',
     'eff.costs.axis.time': '每次调用的时间',
     'eff.costs.slope': '斜率 {slope}',
+    'eff.costs.guide.1': '∝ n',
+    'eff.costs.guide.2': '∝ n²',
     'eff.costs.hint': '按“开始测量”:每测完一个点,它就出现在这里',
     'eff.costs.chart': '{title}。对数–对数图。{summary}',
     'eff.costs.chart.series': '{series}:{points} 个点,斜率 {slope}',
@@ -47,7 +49,7 @@ export default {
 
     'eff.costs.decode.title': 'KV 缓存:生成第 n 个词的那一步',
     'eff.costs.decode.text':
-      '有缓存时,新词的查询只要和缓存里的 n 行 K、V 比一遍:n·d 的工作,斜率约 1。没有缓存,就得把 n 个词的因果注意力从头再算一遍:n²·d 的工作,斜率约 2。',
+      '有缓存时,新词的查询只要和缓存里的 n 行 K、V 比一遍:n·d 的工作,斜率约 1。没有缓存,就得把 n 个词的因果注意力从头再算一遍:n²·d 的工作,斜率约 2。(这里每次调用都把 K、V 拷进 WebAssembly 的内存,这也是 n·d 的工作,不改变斜率。)',
     'eff.costs.series.cached': '用缓存:1 个查询对 n 行缓存',
     'eff.costs.series.recompute': '从头重算:n×n 的因果注意力',
     'eff.costs.window.title': '滑动窗口:固定 w = {w},n 翻倍',
@@ -103,6 +105,8 @@ export default {
     'eff.costs.axis.n': 'n (tokens)',
     'eff.costs.axis.time': 'time per call',
     'eff.costs.slope': 'slope {slope}',
+    'eff.costs.guide.1': '∝ n',
+    'eff.costs.guide.2': '∝ n²',
     'eff.costs.hint': 'Press Run: each point appears here as soon as it is measured',
     'eff.costs.chart': '{title}. Log–log chart. {summary}',
     'eff.costs.chart.series': '{series}: {points} points, slope {slope}',
@@ -113,7 +117,7 @@ export default {
 
     'eff.costs.decode.title': 'The KV cache: the step that makes token n',
     'eff.costs.decode.text':
-      'With the cache, the new token’s query is compared with the n cached rows of K and V: n·d work, a slope of about 1. Without it, the causal attention over all n tokens is recomputed from scratch: n²·d work, a slope of about 2.',
+      'With the cache, the new token’s query is compared with the n cached rows of K and V: n·d work, a slope of about 1. Without it, the causal attention over all n tokens is recomputed from scratch: n²·d work, a slope of about 2. (Each call here also copies K and V into the WebAssembly memory, n·d work as well, which leaves the slope as it is.)',
     'eff.costs.series.cached': 'with the cache: 1 query against n cached rows',
     'eff.costs.series.recompute': 'recomputed: the n×n causal attention',
     'eff.costs.window.title': 'The sliding window: w = {w} fixed, n doubling',

@@ -24,7 +24,7 @@ import { seededRandom } from '../../presets.js';
 export const EFFICIENCY_COST_PLAN = Object.freeze({
   d: 64,
   seed: 1,
-  warmUpMs: 150,
+  warmUpMs: 300,
   decode: Object.freeze({ sizes: Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 8192]), recomputeMax: 8192 }),
   window: Object.freeze({ w: 64, sizes: Object.freeze([256, 512, 1024, 2048, 4096, 8192, 16384]), causalMax: 8192 }),
   linear: Object.freeze({ sizes: Object.freeze([8, 16, 32, 64, 128, 256, 512, 1024]) }),
@@ -33,7 +33,7 @@ export const EFFICIENCY_COST_PLAN = Object.freeze({
 /** A quick plan: the same series, the n² paths on smaller sizes only (they take most of a run's time). */
 export const SHORT_COST_PLAN = Object.freeze({
   ...EFFICIENCY_COST_PLAN,
-  warmUpMs: 50,
+  warmUpMs: 300,
   decode: Object.freeze({ sizes: Object.freeze([256, 512, 1024, 2048, 4096, 8192]), recomputeMax: 2048 }),
   window: Object.freeze({ w: 16, sizes: Object.freeze([512, 1024, 2048, 4096, 8192]), causalMax: 2048 }),
   linear: Object.freeze({ sizes: Object.freeze([16, 32, 64, 128, 256, 512, 1024]) }),
