@@ -6,7 +6,7 @@ export default {
       '前面几条路径省在哪里,不靠公式,而是在你自己的浏览器里计时:n 一路翻倍,dₖ = dᵥ = {d}。横轴和纵轴都取对数,于是 t ∝ n 画出来是斜率为 1 的直线,t ∝ n² 是斜率为 2 的直线。',
     'eff.costs.memory.title': '分块:工作内存 n·(d + B_c)·4 对 n²·4',
     'eff.costs.memory.text':
-      '分块计算时,每个查询行只需要带着它的 m、ℓ 和 O 往前走,外加一块 B_c 列的分数:n·(d + B_c)·4 字节(d = {d},B_c = {tileCols})。整张分数矩阵却要 n²·4 字节。最后一列是计算核心对它的流式路径(同样是按键分块的在线 softmax)做内存检查时算出的字节数,上限是 {limit}。',
+      '分块计算时,每个查询行只需要带着它的 O(d 个数;m 和 ℓ 只是另外两个数)往前走,外加一块 B_c 列的分数:约 n·(d + B_c)·4 字节(d = {d},B_c = {tileCols})。整张分数矩阵却要 n²·4 字节。最后一列是计算核心对它的流式路径(同样是按键分块的在线 softmax)做内存检查时算出的字节数,上限是 {limit}。',
     'eff.costs.memory.n': 'n',
     'eff.costs.memory.scores': '分数矩阵 n²·4',
     'eff.costs.memory.tiles': '分块 n·(d + B_c)·4',
@@ -73,7 +73,7 @@ export default {
       'Where the paths above save is not taken on trust but timed, in your own browser: n doubles, with dₖ = dᵥ = {d}. Both axes are logarithmic, so t ∝ n is a straight line of slope 1 and t ∝ n² one of slope 2.',
     'eff.costs.memory.title': 'Tiles: working memory n·(d + B_c)·4 against n²·4',
     'eff.costs.memory.text':
-      'In tiles, each query row carries only its m, ℓ and O, plus one tile of B_c scores: n·(d + B_c)·4 bytes (d = {d}, B_c = {tileCols}). The whole score matrix is n²·4 bytes. The last column is what the core’s memory check counts for its streaming path (the same online softmax over key tiles); its limit is {limit}.',
+      'In tiles, each query row carries only its O (d numbers; m and ℓ are two more), plus one tile of B_c scores: about n·(d + B_c)·4 bytes (d = {d}, B_c = {tileCols}). The whole score matrix is n²·4 bytes. The last column is what the core’s memory check counts for its streaming path (the same online softmax over key tiles); its limit is {limit}.',
     'eff.costs.memory.n': 'n',
     'eff.costs.memory.scores': 'score matrix n²·4',
     'eff.costs.memory.tiles': 'tiles n·(d + B_c)·4',
