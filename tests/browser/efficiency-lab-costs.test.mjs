@@ -124,6 +124,24 @@ test('a run stops at once on Stop, and leaving the panel ends it', async () => {
   assert.deepEqual(page.problems, []);
 });
 
+test('where no Worker may start, the run goes on the page’s thread in slices, says so, and still ends with the slopes', async () => {
+  const page = await b.open('#view=efficiency-lab&effpanel=costs&lang=en', {
+    initScript: () => {
+      window.Worker = function Worker() {
+        throw new Error('no workers here');
+      };
+    },
+  });
+  await page.click('#eff-cost-run');
+  await page.waitForSelector('#eff-costs[data-status="done"]', { timeout: 120000 });
+  assert.equal(await page.getAttribute('#eff-cost-where', 'data-mode'), 'main-thread');
+  assert.match(await page.textContent('#eff-cost-where'), /A Web Worker may not start here/);
+  const slopes = await shownSlopes(page);
+  for (const series of SERIES)
+    assert.ok(Number.isFinite(Number.parseFloat(slopes[series])), `${series}: ${slopes[series]}`);
+  assert.deepEqual(page.problems, []);
+});
+
 inEachEngine((name, driver) => {
   test(`${name}: the cost run from the offline file, in its Blob-URL worker, ends with the slopes shown`, async () => {
     const page = await openOfflineFile(driver, '#view=efficiency-lab&effpanel=costs');
