@@ -7,6 +7,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   loadAttention,
+  loadAttentionWithCore,
   assertClose,
   assertEachCell,
   assertWorkedExample,
@@ -329,3 +330,20 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
     });
   });
 }
+
+describe('the efficiency paths free what they copy in and compute', () => {
+  it('the allocator holds as much after 20 calls of each entry point as after one (simd build)', async () => {
+    const { attn, heapBytes } = await loadAttentionWithCore('simd');
+    const { q, k, v } = inputs([20, 24, 8, 8], 100);
+    const calls = [
+      () => attn.attentionTiled({ q, k, v, tileRows: 3, tileCols: 5, mask: 'causal' }),
+      () => attn.attentionDecode({ q, k, v }),
+      () => attn.attentionWindow({ q, k, v, window: 4 }),
+      () => assert.throws(() => attn.attentionWindow({ q, k, v, window: 0 })),
+    ];
+    for (const call of calls) call();
+    const settled = heapBytes();
+    for (let round = 0; round < 20; round++) for (const call of calls) call();
+    assert.equal(heapBytes(), settled);
+  });
+});
