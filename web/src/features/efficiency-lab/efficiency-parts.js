@@ -65,18 +65,18 @@ export function createStepper({ id, go }) {
   };
 }
 
-const SIGNS = { done: '✓', now: '▶', todo: '·', in: '', out: '×', future: '' };
+const SIGNS = { done: '✓', now: '▶', todo: '·', skipped: '×', in: '', out: '×', future: '' };
 
 /**
- * A grid of scores, n_q × n_k: each cell's value and its state ('done', 'now', 'todo' for the
- * tiles; 'in', 'out' and 'future' for a window), the state as a class (a pattern in the sheet) and a sign.
+ * A grid of scores, n_q × n_k: each cell's value and its state ('done', 'now', 'todo', 'skipped'
+ * for the tiles; 'in', 'out' and 'future' for a window), the state as a class (a pattern in the sheet) and a sign.
  * cell(i, j) → { value, state }. In a scroll box of its own: at n = 64 it is wider than a phone.
  */
 export function scoreGrid({ id, caption, rows, cols, cell }) {
   const head = h(
     'tr',
     {},
-    h('th', { scope: 'col' }, ''),
+    h('td', {}), // the corner: it heads neither a row nor a column
     Array.from({ length: cols }, (_, j) => h('th', { scope: 'col' }, `k${subscript(j + 1)}`)),
   );
   const body = Array.from({ length: rows }, (_, i) =>
@@ -122,7 +122,8 @@ export function numberTable({ className, head, rows }) {
           h(
             'tr',
             {},
-            head.map((text) => h('th', { scope: 'col' }, text)),
+            // An empty head (over the rows' names) is a plain cell: it heads no column.
+            head.map((text) => (text ? h('th', { scope: 'col' }, text) : h('td', {}))),
           ),
         ),
         h(

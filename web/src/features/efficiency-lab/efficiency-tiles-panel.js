@@ -267,14 +267,13 @@ export default {
       body,
     );
 
-    /** The tiles' numbers for these inputs and sizes: computed once, kept while they stay. */
-    function labFor(state, qkv) {
-      const key = [qkv, state.efftr, state.efftc, state.scale, state.temperature, state.mask];
+    /** The tiles' numbers for these inputs and sizes (each at most n): computed once, kept while they stay. */
+    function labFor(state, qkv, tileRows, tileCols) {
+      const key = [qkv, tileRows, tileCols, state.scale, state.temperature, state.mask];
       if (!view.key || key.some((part, i) => part !== view.key[i])) {
         view.key = key;
         try {
-          const options = { tileRows: state.efftr, tileCols: state.efftc, ...scaleOptions(state), mask: state.mask };
-          view.lab = tilesLab(engine, qkv, options);
+          view.lab = tilesLab(engine, qkv, { tileRows, tileCols, ...scaleOptions(state), mask: state.mask });
           view.error = null;
         } catch (error) {
           view.lab = null;
@@ -289,10 +288,12 @@ export default {
       update({ state, t, qkv }) {
         setText(heading, t('eff.tiles.h'));
         setText(text, t('eff.tiles.text'));
-        const n = qkv?.q.rows ?? LAB_LIMIT;
-        tileRows.draw(t, { value: state.efftr, max: Math.min(LAB_LIMIT, n) });
-        tileCols.draw(t, { value: state.efftc, max: Math.min(LAB_LIMIT, qkv?.k.rows ?? LAB_LIMIT) });
-        const lab = qkv && labFor(state, qkv);
+        // A tile no larger than the inputs (a link's B_r = 8 on the worked example's n = 2 is 2).
+        const most = { rows: Math.min(LAB_LIMIT, qkv?.q.rows ?? 1), cols: Math.min(LAB_LIMIT, qkv?.k.rows ?? 1) };
+        const sizes = { rows: Math.min(state.efftr, most.rows), cols: Math.min(state.efftc, most.cols) };
+        tileRows.draw(t, { value: sizes.rows, max: most.rows });
+        tileCols.draw(t, { value: sizes.cols, max: most.cols });
+        const lab = qkv && labFor(state, qkv, sizes.rows, sizes.cols);
         stepper.el.hidden = !lab;
         if (!lab) {
           view.shown = null;
@@ -321,8 +322,9 @@ export default {
         const words = tileWords(t, lab, done);
         setText(summary, words);
         const states = cellStates(lab, done);
-        const tally = { done: 0, now: 0, todo: 0 };
+        const tally = { done: 0, now: 0, todo: 0, skipped: 0 };
         states.flat().forEach((s) => (tally[s] += 1));
+        const kinds = tally.skipped ? ['done', 'now', 'todo', 'skipped'] : ['done', 'now', 'todo'];
         const scores = lab.scaled;
         body.replaceChildren(
           h(
@@ -338,8 +340,13 @@ export default {
             h(
               'figcaption',
               { class: 'eff-legend' },
-              ['done', 'now', 'todo'].map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.tiles.legend.${s}`))),
-              h('span', { class: 'eff-tally' }, t('eff.tiles.gridState', tally)),
+              kinds.map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.tiles.legend.${s}`))),
+              h(
+                'span',
+                { class: 'eff-tally' },
+                t('eff.tiles.gridState', tally),
+                tally.skipped ? ` ${t('eff.tiles.gridSkipped', tally)}` : '',
+              ),
             ),
           ),
           h('h4', {}, t('eff.tiles.rowsH', { k: done })),

@@ -57,13 +57,14 @@ const touches = (tile, i) => tile.rowStart <= i && i < tile.rowEnd;
 
 /**
  * The state of each score cell once `done` tiles are done (1 … tiles.length): 'done' for the
- * cells of the tiles before the last one, 'now' for the last one's, 'todo' for the rest. An
- * n × n_k array of arrays.
+ * cells of the tiles before the last one, 'now' for the last one's, 'todo' for the cells of the
+ * tiles to come, and 'skipped' for cells no tile covers (a causal mask skips the tiles it hides
+ * whole). An n × n_k array of arrays.
  */
 export function cellStates(lab, done) {
-  const states = Array.from({ length: lab.n }, () => Array(lab.keys).fill('todo'));
-  lab.tiles.slice(0, done).forEach((tile, index) => {
-    const state = index === done - 1 ? 'now' : 'done';
+  const states = Array.from({ length: lab.n }, () => Array(lab.keys).fill('skipped'));
+  lab.tiles.forEach((tile, index) => {
+    const state = index < done - 1 ? 'done' : index === done - 1 ? 'now' : 'todo';
     for (let i = tile.rowStart; i < tile.rowEnd; i++)
       for (let j = tile.colStart; j < tile.colEnd; j++) states[i][j] = state;
   });
