@@ -322,10 +322,6 @@ for (const build of ['relaxed', 'simd', 'scalar']) {
           e.params.what === 'trace' &&
           e.params.bytes > e.params.limit,
       );
-      assert.equal(attn.attentionTiled({ q: big, k: big, v: big, tileRows: 64, tileCols: 64 }).tiles.length, 64 * 64);
-      // Without the trace the same call fits: the output alone.
-      const untraced = attn.attentionTiled({ q: big, k: big, v: big, tileRows: 1, tileCols: 1, trace: false });
-      assert.equal(untraced.output.rows, 4096);
       assertWorkedExample(assert, attn, 'after the refusals');
     });
   });
