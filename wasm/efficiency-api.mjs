@@ -9,6 +9,30 @@ const TILED_KEYS = ['q', 'k', 'v', 'tileRows', 'tileCols', 'scale', 'temperature
 const DECODE_KEYS = ['q', 'k', 'v', 'scale'];
 const WINDOW_KEYS = ['q', 'k', 'v', 'window', 'scale'];
 
+// The trace as the bindings hand it over — each field of every tile laid end to end, and each
+// tile's rowStart, rowEnd, colStart, colEnd in `ranges` — cut into one record per tile, whose
+// matrices are views into those arrays (no copy).
+function cutTiles(ranges, m, l, alpha, o, dV) {
+  const tiles = [];
+  for (let t = 0, row = 0; t < ranges.length / 4; t++) {
+    const [rowStart, rowEnd, colStart, colEnd] = ranges.subarray(4 * t, 4 * t + 4);
+    const rows = rowEnd - rowStart;
+    const column = (data) => ({ rows, cols: 1, data: data.subarray(row, row + rows) });
+    tiles.push({
+      rowStart,
+      rowEnd,
+      colStart,
+      colEnd,
+      m: column(m),
+      l: column(l),
+      alpha: column(alpha),
+      o: { rows, cols: dV, data: o.subarray(row * dV, (row + rows) * dV) },
+    });
+    row += rows;
+  }
+  return tiles;
+}
+
 /**
  * The efficiency methods over the Embind module `core`, with api.mjs's own helpers (so that every
  * Error is made in one place): { readArgs, readMatrix, encodeOptions, checkInputSize, badOption,
@@ -42,6 +66,7 @@ export function efficiencyMethods(core, helpers) {
      * that tile, with m in the units of the scaled scores (attentionSteps' rowMax). A row's output
      * is O/ℓ after its last tile (0 for a fully masked row). trace: false computes the output alone
      * (tiles: []), without the trace's n_q·⌈n_k/tileCols⌉·(d_v + 3) floats: for timing large n.
+     * Each field's data in every tile is a view into one array per field (m, l, alpha, o).
      */
     attentionTiled(args) {
       const fn = 'attentionTiled';
@@ -50,7 +75,10 @@ export function efficiencyMethods(core, helpers) {
       const tileCols = wholeNumber(fn, snapshot, 'tileCols');
       const { trace = true } = snapshot;
       if (typeof trace !== 'boolean') badOption(fn, 'trace', 'true or false', trace);
-      return unwrap(callWith(views, core.attentionTiled, q, k, v, tileRows, tileCols, trace, options));
+      const { output, divisor, ranges, m, l, alpha, o } = unwrap(
+        callWith(views, core.attentionTiled, q, k, v, tileRows, tileCols, trace, options),
+      );
+      return { output, tiles: cutTiles(ranges, m, l, alpha, o, output.cols), divisor };
     },
     /**
      * Causal attention token by token through a K, V cache: { output, steps }, steps[t] = {
