@@ -144,8 +144,9 @@ test('the KV cache and the window: each new row equal to the full causal row; th
     'out',
     'in',
   ]);
-  assert.deepEqual(await cells(page, '.eff-out-window'), ['10', '0', '0', '10']);
-  assert.deepEqual(await cells(page, '.eff-out-banded'), ['10', '0', '0', '10']);
+  // (Written as the causal output beside them is: 10.00 beside 6.698, one writing for the three.)
+  assert.deepEqual(await cells(page, '.eff-out-window'), ['10.00', '0', '0', '10.00']);
+  assert.deepEqual(await cells(page, '.eff-out-banded'), ['10.00', '0', '0', '10.00']);
   assert.equal(await page.getAttribute('#eff-window-compare .eff-agreement', 'data-differing'), '0');
   await page.fill('#eff-w', '3');
   assert.equal(await page.textContent('#eff-w-error'), 'Enter a whole number from 1 to 2.');

@@ -4,6 +4,7 @@
 // attention, equal or with their difference; the cache's bytes. The numbers are efficiency-cache.js's.
 
 import { h, setText } from '../../views/dom.js';
+import { matrixFormat } from '../../format.js';
 import { num, scaleOptions, formatBytes, rowOf } from './efficiency-lab.js';
 import { cacheLab, cacheBytes, outputArithmetic } from './efficiency-cache.js';
 import { createStepper, numberTable, agreement, agreementText, subscript } from './efficiency-parts.js';
@@ -17,14 +18,18 @@ function cacheTable(t, lab, matrix, at, className) {
   const head = [
     t('eff.cache.col.row'),
     t('eff.cache.col.state'),
-    ...Array.from({ length: matrix.cols }, (_, c) => subscript(c + 1)),
+    ...Array.from({ length: matrix.cols }, (_, c) => String(c + 1)),
   ];
+  const format = matrixFormat(matrix.data, 4);
   const rows = Array.from({ length: lab.n }, (_, j) => {
     const state = stateOf(j, at);
     return {
       name: String(j + 1),
       attrs: { class: `is-${state}`, dataset: { state } },
-      cells: [t(`eff.cache.state.${state}`), ...rowOf(matrix, j).map((value) => (state === 'todo' ? '' : num(value)))],
+      cells: [
+        t(`eff.cache.state.${state}`),
+        ...rowOf(matrix, j).map((value) => (state === 'todo' ? '' : format(value))),
+      ],
     };
   });
   return numberTable({ className: `eff-cache-table ${className}`, head, rows });
@@ -42,8 +47,10 @@ function scoresTable(t, lab, at) {
 
 /** The new output row (decoded, its numbers opening into Σ a·v) beside the full causal row. */
 function outputPart(t, lab, at, popover) {
-  const head = ['', ...Array.from({ length: lab.dv }, (_, c) => subscript(c + 1))];
+  const head = ['', ...Array.from({ length: lab.dv }, (_, c) => String(c + 1))];
   const decoded = lab.steps[at].row;
+  // The two rows in one writing (both rows' numbers decide it), so that equal numbers read alike.
+  const format = matrixFormat([...decoded.data, ...rowOf(lab.full, at)], 4);
   const explain = (c) => () => {
     const { terms, sum } = outputArithmetic(lab, at, c);
     const shown = terms.map(({ a, v }) => `${num(a)} · ${v < 0 ? `(${num(v)})` : num(v)}`).join(' + ');
@@ -59,9 +66,9 @@ function outputPart(t, lab, at, popover) {
     {
       name: t('eff.cache.decoded'),
       attrs: { class: 'eff-out-decoded' },
-      cells: Array.from(decoded.data, (value, c) => popover.button(num(value), explain(c))),
+      cells: Array.from(decoded.data, (value, c) => popover.button(format(value), explain(c))),
     },
-    { name: t('eff.cache.full'), attrs: { class: 'eff-out-full' }, cells: rowOf(lab.full, at).map(num) },
+    { name: t('eff.cache.full'), attrs: { class: 'eff-out-full' }, cells: rowOf(lab.full, at).map(format) },
   ];
   return h(
     'div',

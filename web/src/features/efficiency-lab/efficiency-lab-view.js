@@ -185,6 +185,3 @@ export function createEfficiencyLabView({ engine, setState, announce }) {
     },
   };
 }
-
-/** The ids of the panels in PANELS (the tests check each is one of PANEL_IDS). */
-export const PANEL_TABLE = Object.freeze(PANELS.map((panel) => panel.id));

@@ -22,10 +22,10 @@ export function createStepper({ id, go }) {
   };
   const button = (name, sign, step) =>
     h('button', { type: 'button', id: `${id}-${name}`, class: 'eff-step', onclick: () => to(step()) }, sign);
-  const first = button('first', '⏮', () => 1);
+  const first = button('first', '|◀', () => 1);
   const prev = button('prev', '◀', () => shown.at - 1);
   const next = button('next', '▶', () => shown.at + 1);
-  const last = button('last', '⏭', () => shown.count);
+  const last = button('last', '▶|', () => shown.count);
   const position = h('output', { id: `${id}-position`, class: 'eff-position', 'aria-hidden': 'true' });
   const hint = h('p', { class: 'hint eff-keys', id: `${id}-keys` });
   const KEYS = { ArrowLeft: () => shown.at - 1, ArrowRight: () => shown.at + 1, Home: () => 1, End: () => shown.count };
@@ -70,7 +70,8 @@ const SIGNS = { done: '✓', now: '▶', todo: '·', skipped: '×', in: '', out:
 /**
  * A grid of scores, n_q × n_k: each cell's value and its state ('done', 'now', 'todo', 'skipped'
  * for the tiles; 'in', 'out' and 'future' for a window), the state as a class (a pattern in the sheet) and a sign.
- * cell(i, j) → { value, state }. In a scroll box of its own: at n = 64 it is wider than a phone.
+ * cell(i, j) → { value, state }. In a scroll box of its own (at n = 64 it is wider than a phone),
+ * under its caption: [caption, box].
  */
 export function scoreGrid({ id, caption, rows, cols, cell }) {
   const head = h(
@@ -95,13 +96,22 @@ export function scoreGrid({ id, caption, rows, cols, cell }) {
       }),
     ),
   );
-  return scrollCue(
-    h(
-      'div',
-      { class: 'table-scroll eff-grid-scroll' },
-      h('table', { class: 'eff-grid', id }, h('caption', {}, caption), h('thead', {}, head), h('tbody', {}, body)),
+  // The caption above the box, as wide as the text needs (a <caption> is only as wide as its table).
+  return [
+    h('p', { class: 'eff-grid-caption', id: `${id}-caption` }, caption),
+    scrollCue(
+      h(
+        'div',
+        { class: 'table-scroll eff-grid-scroll' },
+        h(
+          'table',
+          { class: 'eff-grid', id, 'aria-labelledby': `${id}-caption` },
+          h('thead', {}, head),
+          h('tbody', {}, body),
+        ),
+      ),
     ),
-  );
+  ];
 }
 
 /**

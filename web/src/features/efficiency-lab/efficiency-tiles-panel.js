@@ -5,6 +5,7 @@
 // and the memory the tiles need against the whole score matrix. The numbers are efficiency-tiles.js's.
 
 import { h, setText } from '../../views/dom.js';
+import { matrixFormat } from '../../format.js';
 import { LAB_LIMIT, num, scaleOptions, formatBytes, rowOf } from './efficiency-lab.js';
 import { tilesLab, cellStates, lastTileOf, rowAfter, rowArithmetic, memoryOf } from './efficiency-tiles.js';
 import { createNumberField } from './efficiency-fields.js';
@@ -136,7 +137,7 @@ function rowsTable(t, lab, done, popover) {
 /** After the last tile: O/ℓ (the tiled output) beside softmax(S)·V, and how far apart they are. */
 function comparison(t, lab, popover) {
   const dv = lab.v.cols;
-  const head = ['', ...Array.from({ length: dv }, (_, c) => `${subscript(c + 1)}`)];
+  const head = ['', ...Array.from({ length: dv }, (_, c) => String(c + 1))];
   const ratio = (i, c) => () => {
     const at = lastTileOf(lab, lab.tiles.length, i);
     const r = rowAfter(lab, at, i);
@@ -148,11 +149,13 @@ function comparison(t, lab, popover) {
       ],
     };
   };
+  // Both sides in one writing (format.js matrixFormat), so that equal numbers read alike.
+  const format = matrixFormat([...lab.output.data, ...lab.full.data], 4);
   const rows = (matrix, buttons) =>
     Array.from({ length: lab.n }, (_, i) => ({
-      name: `${subscript(i + 1)}`,
+      name: `q${subscript(i + 1)}`,
       cells: rowOf(matrix, i).map((value, c) =>
-        buttons ? popover.button(num(value), ratio(i, c), { class: 'eff-num eff-ratio' }) : num(value),
+        buttons ? popover.button(format(value), ratio(i, c), { class: 'eff-num eff-ratio' }) : format(value),
       ),
     }));
   return h(
@@ -206,6 +209,9 @@ function memoryPart(t, lab) {
   );
 }
 
+/** A tile's rows or columns [start, end) as the reader counts them: "3" or "3–4". */
+const span = (start, end) => (end - start === 1 ? String(end) : `${start + 1}–${end}`);
+
 /** The screen reader's words for a tile: where it is, and the m, ℓ, α of its rows (the first three). */
 function tileWords(t, lab, done) {
   const tile = lab.tiles[done - 1];
@@ -219,11 +225,9 @@ function tileWords(t, lab, done) {
   return t('eff.tiles.summary', {
     k: done,
     count: lab.tiles.length,
-    r0: tile.rowStart + 1,
-    r1: tile.rowEnd,
-    c0: tile.colStart + 1,
-    c1: tile.colEnd,
-    rows: rows.join(';'),
+    rows: span(tile.rowStart, tile.rowEnd),
+    cols: span(tile.colStart, tile.colEnd),
+    values: rows.join(';'),
   });
 }
 

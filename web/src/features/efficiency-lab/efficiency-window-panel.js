@@ -4,7 +4,8 @@
 // the full causal attention. The numbers are efficiency-window.js's.
 
 import { h, setText } from '../../views/dom.js';
-import { num, scaleOptions, rowOf } from './efficiency-lab.js';
+import { matrixFormat } from '../../format.js';
+import { scaleOptions, rowOf } from './efficiency-lab.js';
 import { windowLab, inWindow } from './efficiency-window.js';
 import { createNumberField } from './efficiency-fields.js';
 import { scoreGrid, numberTable, agreement, agreementText, subscript } from './efficiency-parts.js';
@@ -14,7 +15,9 @@ const bandState = (i, j, w) => (inWindow(i, j, w) ? 'in' : j < i ? 'out' : 'futu
 
 /** The three outputs side by side: windowed, banded full attention, causal without a window. */
 function outputs(t, lab) {
-  const head = ['', ...Array.from({ length: lab.output.cols }, (_, c) => subscript(c + 1))];
+  const head = ['', ...Array.from({ length: lab.output.cols }, (_, c) => String(c + 1))];
+  // The three in one writing (format.js matrixFormat), so that equal numbers read alike.
+  const format = matrixFormat([...lab.output.data, ...lab.banded.data, ...lab.causal.data], 4);
   const side = (key, matrix, className) =>
     h(
       'figure',
@@ -23,7 +26,10 @@ function outputs(t, lab) {
       numberTable({
         className,
         head,
-        rows: Array.from({ length: lab.n }, (_, i) => ({ name: subscript(i + 1), cells: rowOf(matrix, i).map(num) })),
+        rows: Array.from({ length: lab.n }, (_, i) => ({
+          name: `q${subscript(i + 1)}`,
+          cells: rowOf(matrix, i).map(format),
+        })),
       }),
     );
   return h(
