@@ -1,5 +1,6 @@
 // attention_tiled.cpp — softmax(QKᵀ/divisor)·V through B_r × B_c tiles with an online softmax
-// (FlashAttention's idea), keeping the state after every tile for the lab to draw.
+// (FlashAttention's idea), keeping the state after every tile for the lab to draw (unless the
+// caller asks for the output alone, Trace::Skip).
 //
 // The score matrix is cut into tiles: query rows in blocks of B_r, keys in tiles of B_c. A row
 // block walks its key tiles left to right, and each of its rows carries three things from tile to
@@ -14,7 +15,9 @@
 // exactly once (a term first scaled by exp(s − m_1) is later multiplied by each α, and the α's
 // telescope: exp(m_1 − m_2)·exp(m_2 − m_3)… = exp(m_1 − m_final)), so it is the softmax's
 // Σ_j e^(s_ij − m_i) v_j / Σ_j e^(s_ij − m_i). Memory: the row block's m, ℓ, O and one tile of
-// scores — never an n_q×n_k matrix. The trace (TileStep, efficiency_paths.hpp) is what this loop
+// scores — never an n_q×n_k matrix (the trace, when kept, is another matter: n_q·⌈n_k/B_c⌉·(d_v + 3)
+// floats, which the 1 GiB rule counts). A causal mask skips the tiles after a row block's last
+// row (fast_path.hpp's visible_keys). The trace (TileStep, efficiency_paths.hpp) is what this loop
 // holds after each tile, copied as it goes.
 //
 // Two loops compute it, each recording its own trace:
@@ -53,12 +56,6 @@ bool kept(const Mask& mask, std::size_t i, std::size_t j) {
     if (mask.kind == MaskKind::Causal) return j <= i;
     if (mask.kind == MaskKind::Custom) return mask.keep(i, j) != 0.0f;
     return true;
-}
-
-// The keys a row block may see at all: a causal mask hides every key after its last row, so the
-// tiles past it are skipped whole (fast_path.hpp's visible_keys, the same rule).
-std::size_t visible_end(const Mask& mask, std::size_t last_row, std::size_t n_k) {
-    return mask.kind == MaskKind::Causal ? std::min(last_row + 1, n_k) : n_k;
 }
 
 // The running state of one row block: m, ℓ (rows) and O (rows × d_v), and one tile's scores.
@@ -120,7 +117,7 @@ void tiles_row_by_row(const Matrix& q, const Matrix& k, const Matrix& v, const M
                       std::size_t r1, std::size_t bc, Trace trace, TiledAttention& result) {
     const std::size_t n_k = k.rows, d_v = v.cols;
     RunningBlock block(r1 - r0, d_v, bc);
-    for (std::size_t c0 = 0; c0 < visible_end(mask, r1 - 1, n_k); c0 += bc) {
+    for (std::size_t c0 = 0; c0 < fast::visible_keys(mask, r1 - 1, n_k); c0 += bc) {
         const std::size_t c1 = std::min(c0 + bc, n_k);
         for (std::size_t i = r0; i < r1; ++i) update_row(q, k, v, mask, result.divisor, i, c0, c1, i - r0, block);
         if (trace == Trace::Keep) result.tiles.push_back(record(block, r0, r1, c0, c1, d_v));
@@ -178,7 +175,7 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
         groups.emplace_back(d, d_v);
         fast::pack_query_group(q, i0, std::min(kMR, r1 - i0), kMR, groups.back().qp.data());
     }
-    for (std::size_t c0 = 0, t = 0; c0 < visible_end(mask, r1 - 1, n_k); c0 += bc, ++t) {
+    for (std::size_t c0 = 0, t = 0; c0 < fast::visible_keys(mask, r1 - 1, n_k); c0 += bc, ++t) {
         const std::size_t c1 = std::min(c0 + bc, n_k), nb = c1 - c0;
         for (std::size_t g = 0; g < groups.size(); ++g) {
             LaneState& st = groups[g];
