@@ -101,6 +101,27 @@ const nodeTestDirs = (quick ? ['tests/node', 'tests/web'] : ['tests/node', 'test
 fs.mkdirSync('build', { recursive: true });
 const nodeTestLog = 'build/node-test.log';
 const nodeTestRecord = 'build/node-test-record.jsonl';
+// The run's browsers — one Chromium for every browser test file, a Firefox for each file that runs
+// at once — in a process of their own (tests/browser/browser-host.mjs says why). If they cannot
+// start, the files launch their own and fail with the reason.
+const browserHost = quick ? null : await startBrowserHost();
+async function startBrowserHost() {
+  const host = spawn(process.execPath, ['tests/browser/browser-host.mjs', String(FILE_CONCURRENCY)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  for await (const chunk of host.stdout) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  try {
+    return { env: JSON.parse(out), close: () => new Promise((resolve) => host.once('exit', resolve).stdin.end()) };
+  } catch {
+    console.log(`the run's browsers did not start (${out.trim() || 'no answer'}): each file launches its own`);
+    host.kill();
+    return null;
+  }
+}
 const nodeTestStarted = Date.now();
 const nodeTest = new Promise((resolve) => {
   const child = spawn(
@@ -114,7 +135,7 @@ const nodeTest = new Promise((resolve) => {
       `--test-reporter-destination=${nodeTestRecord}`,
       ...nodeTestDirs,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env: { ...process.env, ...browserHost?.env } },
   );
   child.on('error', () => resolve(1));
   child.on('exit', (code) => resolve(code ?? 1));
@@ -240,6 +261,7 @@ if (!quick && built('wasm-tests')) {
 
 console.log(`\n=== node:test (${nodeTestDirs.join(', ')}; ${FILE_CONCURRENCY} files at a time) ===`);
 const nodeCode = await nodeTest;
+await browserHost?.close();
 stageTimes.push(`node:test: ${seconds(nodeTestStarted)} (beside the stages above)`);
 console.log(fs.existsSync(nodeTestLog) ? fs.readFileSync(nodeTestLog, 'utf8') : '(no report)');
 const records = fs.existsSync(nodeTestRecord)

@@ -8,20 +8,11 @@
 // Content-Security-Policy violations (reported by a listener installed before any page script).
 
 import { describe, before, after } from 'node:test';
-import { chromium } from 'playwright-core';
-import puppeteer from 'puppeteer-core';
 import { pathToFileURL } from 'node:url';
+import { chromiumForFile } from './chromium.mjs';
+import { firefoxForFile } from './firefox.mjs';
 
-/** Debian's Chromium, headless here: the flags every Chromium of the tests and benchmarks starts with. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_ARGS, chromiumForFile } from './chromium.mjs';
 
 // Runs in every document (frames included) before its own scripts.
 const REPORT_CSP = () => {
@@ -42,7 +33,7 @@ function watch(page, problems) {
 
 /** Chromium (playwright-core). Each page gets its own context. */
 async function launchChromium() {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromiumForFile();
   return {
     name: 'chromium',
     browser,
@@ -94,12 +85,7 @@ export const frameUntil = (name, frame) =>
 
 /** Firefox ESR (puppeteer-core over WebDriver BiDi). */
 async function launchFirefox() {
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: '/usr/bin/firefox-esr',
-    protocol: 'webDriverBiDi',
-    headless: true,
-  });
+  const { browser, release } = await firefoxForFile();
   return {
     name: 'firefox',
     browser,
@@ -126,7 +112,7 @@ async function launchFirefox() {
       page.nextPage = () => new Promise((resolve) => browser.once('targetcreated', (target) => resolve(target.page())));
       return page;
     },
-    close: () => browser.close(),
+    close: release,
   };
 }
 

@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, after } from 'node:test';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS } from './drivers.mjs';
+import { chromiumForFile } from './drivers.mjs';
 
 export { stageText, stepInUrl, urlWritten } from './drivers.mjs';
 
@@ -21,7 +20,7 @@ export async function openBrowser({ root = 'build/web' } = {}) {
   if (!fs.existsSync(path.join(root, 'index.html')))
     throw new Error(`${root}/index.html is missing — run \`bash scripts/build.sh\` first`);
   const server = await startServer({ root });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromiumForFile();
   return {
     url: server.url,
     browser,

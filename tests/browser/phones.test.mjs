@@ -3,7 +3,7 @@
 // no view scrolls the page sideways, and whatever is wider than its box — a formula with heads, the
 // backward dO formula, a lab's table — scrolls inside that box with a visible cue: its far edge
 // fades (data-more, views/scroll-cue.js) and it takes keyboard focus. Every step of the heads
-// pipeline (1–11), of the backward pipeline with one head (10–14) and with heads (12–20), and every
+// pipeline (1–11), of the worked example in English (1–9: the longest words), of the backward pipeline with one head (10–14) and with heads (12–20), and every
 // lab. On a phone the first screen reaches the worked example's numbers (Q = I₂); on a 1280×720
 // projector the classroom mode shows the heads overview, each head's A in large type.
 
@@ -95,12 +95,16 @@ async function openLab(page, view) {
 }
 
 inEachEngine((name, driver) => {
-  test(`${name}: at 375×812 every step with heads, and backward with one head and with heads, fits or scrolls in its box with a cue`, async () => {
+  test(`${name}: at 375×812 every step with heads, the worked example in English, and backward with one head and with heads, fits or scrolls in its box with a cue`, async () => {
     const page = await openOfflineFile(driver, `#${HEADS}&step=1`, { viewport: PHONE });
     await walkSteps(page, 1, 11, 'with heads');
 
     await openHash(page, `${HEADS_LOSS}&step=12`, 12);
     await walkSteps(page, 12, 20, 'with heads, backward');
+
+    // The worked example in English, whose words are the longest: steps 1–9 fit as well.
+    await openHash(page, 'lang=en&step=1', 1);
+    await walkSteps(page, 1, 9, 'the worked example in English');
 
     await openHash(page, `${ONE_HEAD_LOSS}&step=10`, 10);
     await walkSteps(page, 10, 14, 'one head, backward');
