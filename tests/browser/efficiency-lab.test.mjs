@@ -154,6 +154,31 @@ test('the KV cache and the window: each new row equal to the full causal row; th
   await page.context().close();
 });
 
+test('64 random words in 1×1 tiles: the last of 4096 tiles, its difference from softmax(S)·V computed and, if any, its cause', async () => {
+  const page = await b.open('#view=efficiency-lab&effinput=random&effn=64&efftile=4096&lang=en');
+  await atTile(page, 4096);
+  const agreement = await page.$eval('#eff-tiles-compare .eff-agreement', (p) => ({
+    largest: Number(p.dataset.largest),
+    differing: Number(p.dataset.differing),
+    text: p.textContent,
+  }));
+  assert.ok(agreement.largest < 1e-5, `largest difference ${agreement.largest}`);
+  const cause = await page.$('#eff-tiles-compare .eff-cause');
+  assert.equal(Boolean(cause), agreement.differing > 0, agreement.text);
+  if (cause) assert.match(await cause.textContent(), /float32 rounds them differently/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the KV cache at τ = 2: the page’s temperature, which its entry point does not take, is said to play no part', async () => {
+  const page = await b.open('#view=efficiency-lab&effpanel=cache&temperature=2');
+  await page.waitForSelector('.eff-cache[data-token="1"]');
+  assert.equal(await page.isVisible('.eff-cache .eff-tau'), true);
+  assert.match(await page.textContent('.eff-cache .eff-tau'), /τ = 2 在这里不起作用/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('on a 375 px phone the lab does not scroll sideways: a 32-word grid scrolls in its own box', async () => {
   const page = await b.open('#view=efficiency-lab&effinput=random&effn=32&effseed=4', {
     viewport: { width: 375, height: 800 },

@@ -95,11 +95,14 @@ export default {
     const text = h('p', { class: 'explain' });
     const summary = h('p', { class: 'eff-summary', id: 'eff-cache-summary' });
     const body = h('div', { class: 'eff-body' });
+    // The page's τ, which this path's entry point does not take: said, not silently dropped.
+    const tau = h('p', { class: 'notice info eff-tau', hidden: true });
     const element = h(
       'section',
       { class: 'eff-panel eff-cache', 'aria-labelledby': heading.id },
       heading,
       text,
+      tau,
       stepper.el,
       summary,
       body,
@@ -138,6 +141,8 @@ export default {
           return;
         }
         const at = Math.max(1, Math.min(lab.n, state.efftoken)) - 1;
+        tau.hidden = state.temperature === 1;
+        setText(tau, t('eff.tauOne', { tau: state.temperature }));
         if (view.shown?.lab === lab && view.shown.at === at && view.shown.lang === state.lang) return;
         view.shown = { lab, at, lang: state.lang };
         popover.close();

@@ -23,6 +23,7 @@ export default {
     'eff.stepKeys': '焦点在这一排按钮上时:← / → 上一步、下一步,Home / End 第一步、最后一步。',
     'eff.equal': '逐个相同:{count} 个数全部相等(float32)。',
     'eff.differ': '最大差 |Δ| = {largest}({differing} / {count} 个数不同)。',
+    'eff.tauOne': '页面上的温度 τ = {tau} 在这里不起作用:这条路径的接口没有 τ,两边都按 τ = 1 计算。',
   },
   en: {
     'view.efficiency-lab': 'Efficiency and variants',
@@ -47,5 +48,7 @@ export default {
     'eff.stepKeys': 'With the focus on these buttons: ← / → previous and next, Home / End first and last.',
     'eff.equal': 'Equal value for value: all {count} numbers are the same (float32).',
     'eff.differ': 'Largest difference |Δ| = {largest} ({differing} of {count} numbers differ).',
+    'eff.tauOne':
+      'The page’s temperature τ = {tau} plays no part here: this path takes no τ, and both sides are computed at τ = 1.',
   },
 };

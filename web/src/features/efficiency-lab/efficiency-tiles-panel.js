@@ -174,6 +174,7 @@ function comparison(t, lab, popover) {
       numberTable({ className: 'eff-out-full', head, rows: rows(lab.full, false) }),
     ),
     agreement(t, lab.difference),
+    lab.difference.differing ? h('p', { class: 'eff-cause' }, t('eff.tiles.cause')) : null,
   );
 }
 

@@ -28,6 +28,8 @@ export default {
     'eff.tiles.compareH': '最后一块之后:O/ℓ 与完整的 softmax(S)·V',
     'eff.tiles.tiledOut': '分块:O/ℓ',
     'eff.tiles.fullOut': '完整:softmax(S)·V',
+    'eff.tiles.cause':
+      '差从哪里来:分块把每一行的和分成几段累加,每段之后再按 α 重新对齐,求和的顺序和一次算完整行的 softmax 不同;float32 的舍入因此落在最后几位的不同地方。',
     'eff.tiles.notYet': '走到最后一块(第 {count} 块),这里会把 O/ℓ 和完整注意力的结果并排比较。',
     'eff.tiles.memoryH': '内存:n·(dᵥ + B_c)·4 字节,而不是 n²·4',
     'eff.tiles.memory':
@@ -70,6 +72,8 @@ export default {
     'eff.tiles.compareH': 'After the last tile: O/ℓ beside the full softmax(S)·V',
     'eff.tiles.tiledOut': 'Tiles: O/ℓ',
     'eff.tiles.fullOut': 'Full: softmax(S)·V',
+    'eff.tiles.cause':
+      'Where the difference comes from: the tiles add each row’s sum in pieces, lining them up by α after each, an order other than the full softmax’s single pass over the row; float32 rounds them differently in the last bits.',
     'eff.tiles.notYet': 'At the last tile (tile {count}) O/ℓ is set here beside the full attention’s result.',
     'eff.tiles.memoryH': 'Memory: n·(dᵥ + B_c)·4 bytes, not n²·4',
     'eff.tiles.memory':

@@ -67,11 +67,14 @@ export default {
     const heading = h('h3', { id: 'eff-window-h' });
     const text = h('p', { class: 'explain' });
     const body = h('div', { class: 'eff-body' });
+    // The page's τ, which this path's entry point does not take: said, not silently dropped.
+    const tau = h('p', { class: 'notice info eff-tau', hidden: true });
     const element = h(
       'section',
       { class: 'eff-panel eff-window', 'aria-labelledby': heading.id },
       heading,
       text,
+      tau,
       h('div', { class: 'eff-controls' }, field.el),
       body,
     );
@@ -109,6 +112,8 @@ export default {
           );
           return;
         }
+        tau.hidden = state.temperature === 1;
+        setText(tau, t('eff.tauOne', { tau: state.temperature }));
         if (view.shown?.lab === lab && view.shown.lang === state.lang) return;
         view.shown = { lab, lang: state.lang };
         element.dataset.window = String(w);
