@@ -1,5 +1,6 @@
 // The page's state, its links and the backward steps' popovers (issue 27, items 5, 6 and 9; issue
-// 26, item 4), in Chromium on the offline file:
+// 26, item 4), on the offline file, in Chromium and in Firefox (issue 27 asks each of its items in
+// both engines):
 // - the loss box's Apply recomputes at once: every number on screen after Apply is the number the
 //   same link shows when it is opened afresh, for Y and for dO, Q, K, V directly and from X;
 // - a link whose gradients outgrow float32 on the way (dV = Aᵀ·dO, from a finite dO) opens as it
