@@ -160,7 +160,7 @@ test('every figure of every step is drawn from a field of the model, with the sh
     // What the steps produce is what the exports carry, and the model has all of it.
     for (const field of STEP_MATRICES) assert.ok(model[field], field);
     for (const { id, produces } of stepsFor(state)) {
-      for (const field of stepMatrices(id, state.mode, state.heads)) assert.ok(model[field], field);
+      for (const field of stepMatrices(id, state)) assert.ok(model[field], field);
       for (const field of produces) assert.ok(model[field], field);
     }
     // The map's thumbnails are model fields too.

@@ -17,6 +17,8 @@
 //   inFormula the pre-rendered formulas differ by its value (one KaTeX template per combination);
 //   control  'radios' | 'checkbox' ({ on, off } values) | 'number', with words: its label, each
 //            value's words (`opt.<key>.<value>`), and optional hint and faq keys;
+//   forms    value → what it does to the names, formulas and words the views write (optionForms):
+//            the one place those read it, so that no view compares an option's value;
 //   notice   { from, rank, say(value, model) → [kind, i18n key, params] | null }: the stage's
 //            notice about it, on every step from `from` on, in the order of rank;
 //   fileTag  value → the word the exported files' names carry when it is not the default, or null;
@@ -51,6 +53,33 @@ export const scoreDivisor = ({ scale, temperature }, dk) => SCALE_RULES[scale].d
 /** The temperature rule: wasm/vocabulary.mjs's temperatureProblem, the one the API checks by. */
 const temperatureRule = (value) => temperatureProblem(value);
 
+/**
+ * What the temperature does to the names and formulas: at τ = 1 nothing; otherwise the scaled
+ * scores are named S/√dₖ/τ and every division by the scale's divisor is also by τ.
+ */
+const temperatureForms = (temperature) => ({ tau: temperature !== DEFAULTS.temperature });
+
+/**
+ * What each softmax does to the names, formulas and words: the stable one subtracts each row's
+ * max before eˣ (E = exp(x − max), the popover's "subtract the max" line); the naive one does not,
+ * and its own notice explains the ∞ and NaN from its eˣ on (the stage says nothing more of them).
+ */
+const SOFTMAX_FORMS = Object.freeze({
+  stable: { shiftsMax: true, explainsNonFiniteFrom: null },
+  naive: { shiftsMax: false, explainsNonFiniteFrom: 'exp' },
+});
+
+/**
+ * What each axis does to the figures and words: along the rows, the max and sum stand beside the
+ * rows (`mat.rowMax`), the popover's lines say "row" (`explain.sum`) and each row of A is a
+ * distribution the word lines can read; along the columns, they stand under the columns
+ * (`mat.colMax`), the lines say "column" (`explain.sumColumn`) and no row of A need sum to 1.
+ */
+const AXIS_FORMS = Object.freeze({
+  row: { byColumn: false, reduceWords: 'row', lineWords: '', rowsSumToOne: true },
+  column: { byColumn: true, reduceWords: 'col', lineWords: 'Column', rowsSumToOne: false },
+});
+
 export const OPTIONS = Object.freeze([
   {
     key: 'scale',
@@ -65,6 +94,7 @@ export const OPTIONS = Object.freeze([
       rank: 3,
       say: (scale) => (scale !== DEFAULTS.scale ? ['warn', `notice.scale.${scale}`] : null),
     },
+    forms: (scale) => ({ divisor: SCALE_RULES[scale] }),
     fileTag: (scale) => (scale === DEFAULTS.scale ? null : scale === 'none' ? 'unscaled' : 'div-dk'),
     summary: (scale, t) => t(`opt.scale.${scale}`),
   },
@@ -76,7 +106,8 @@ export const OPTIONS = Object.freeze([
       temperatureMessage(problem, t, normalizeText(String(typed ?? problem.value)).trim()),
     api: (temperature) => ({ temperature }),
     // Only whether there is one: the figures' names gain /τ, its value is in the formulas' numbers.
-    look: (temperature) => temperature !== DEFAULTS.temperature,
+    look: (temperature) => temperatureForms(temperature).tau,
+    forms: temperatureForms,
     control: 'number',
     words: { label: 'opt.temperature', hint: 'opt.temperatureHint' },
     notice: {
@@ -124,6 +155,7 @@ export const OPTIONS = Object.freeze([
         return ['info', 'notice.naive'];
       },
     },
+    forms: (softmax) => SOFTMAX_FORMS[softmax],
     fileTag: (softmax) => (softmax === 'naive' ? 'naive' : null),
     summary: (softmax, t) => t(`opt.softmax.${softmax}`),
   },
@@ -146,6 +178,7 @@ export const OPTIONS = Object.freeze([
         return ['warn', rowsSumToOne ? 'notice.columnAgrees' : 'notice.column'];
       },
     },
+    forms: (axis) => AXIS_FORMS[axis],
     fileTag: (axis) => (axis === DEFAULTS.axis ? null : 'columns'),
     summary: (axis, t) => t(`opt.axis.${axis}`),
   },
@@ -173,6 +206,13 @@ export const apiOptions = (state) => Object.assign({}, ...OPTIONS.map((o) => o.a
 
 /** What of the options changes how the figures are named and drawn (a key for caches). */
 export const optionLooks = (state) => OPTIONS.map((o) => (o.look ? o.look(state[o.key]) : state[o.key]));
+
+/**
+ * What the state's options do to the names, formulas and words, every option's `forms` in one
+ * object: { divisor, tau, shiftsMax, explainsNonFiniteFrom, byColumn, reduceWords, lineWords,
+ * rowsSumToOne }. A view reads these, never an option's value.
+ */
+export const optionForms = (state) => Object.assign({}, ...OPTIONS.map((o) => o.forms?.(state[o.key]) ?? {}));
 
 /** Every option at its default: { scale: 'sqrt_dk', temperature: 1, … }. */
 export const optionDefaults = () => Object.fromEntries(OPTIONS.map((o) => [o.key, o.initial]));

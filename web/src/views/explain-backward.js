@@ -17,6 +17,7 @@ import { matrixFormat, formatInput, formatNumber } from '../format.js';
 import { at } from '../matrix.js';
 import { mi, mn, mo, msub, mfrac, mrow, num, paren, dk as dkSymbol } from './math.js';
 import { divisorNodes } from './names.js';
+import { optionForms } from '../options.js';
 import { pair, products, line } from './explain-parts.js';
 
 /** dM with a subscript: d·M_sub (dV₁₂, d(W_Q)_{t c}). */
@@ -138,7 +139,7 @@ function gradScaledLines(ctx) {
   const [fa, fg, fz] = ['weights', 'gradWeights', 'gradScaled'].map((name) => fmt(model, name, state.digits));
   const value = mn(fz(at(model.gradScaled, i, j)));
   if (at(model.kept, i, j) === 0) return [line(['dscores'], t('explain.gradMasked'), [[d('Z', ij)], [value]])];
-  const column = state.axis === 'column';
+  const { byColumn: column, lineWords } = optionForms(state);
   // The pairs (A, dA) along the softmax's axis: row i, or column j.
   const along = Array.from({ length: state.n }, (_, k) => (column ? [k, j] : [i, k]));
   const dot = along.reduce((total, [r, c]) => total + at(model.weights, r, c) * at(model.gradWeights, r, c), 0);
@@ -156,11 +157,7 @@ function gradScaledLines(ctx) {
   );
   return [
     // The sum is the popover's own line: the step's formula shows dZ_ij with the sum's value in it.
-    line([], t(column ? 'explain.gradSumColumn' : 'explain.gradSum'), [
-      sumSymbol(),
-      ...terms,
-      [mn(formatNumber(dot, state.digits))],
-    ]),
+    line([], t(`explain.gradSum${lineWords}`), [sumSymbol(), ...terms, [mn(formatNumber(dot, state.digits))]]),
     line(['dscores'], t('explain.gradSoftmax'), [
       [d('Z', ij)],
       [msub(mi('A'), ij), paren(d('A', ij), mo('−'), ...sumSymbol())],
@@ -175,7 +172,7 @@ function gradScoresLines({ state, model, t, cell }) {
   const ij = sub(cell, state.n);
   const z = fmt(model, 'gradScaled', state.digits)(at(model.gradScaled, cell.i, cell.j));
   const value = mn(fmt(model, 'gradScores', state.digits)(at(model.gradScores, cell.i, cell.j)));
-  const tau = state.temperature !== 1;
+  const { tau } = optionForms(state);
   const below = (dkNode, tauNode) => [...divisorNodes(state.scale, dkNode), ...(tau ? [mo('·'), tauNode] : [])];
   const symbols = below(dkSymbol, mi('τ'));
   if (!symbols.length) return [line(['dscores'], t('explain.gradScale'), [[d('S', ij)], [d('Z', ij)], [value]])];

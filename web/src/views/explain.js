@@ -21,6 +21,7 @@ import { markHeatmap } from './heatmap.js';
 import { BACKWARD_KINDS } from './explain-backward.js';
 import { row, column, pair, chain, products, sums, line } from './explain-parts.js';
 import { divisorNodes } from './names.js';
+import { optionForms } from '../options.js';
 
 /** output_ic = Σ_j A_ij · v_jc (§6), every term written out. */
 function outputLines({ state, model, t, cell, expanded, onExpand }) {
@@ -88,7 +89,7 @@ function inputProjectionLines(out, { state, model, t, cell, expanded, onExpand }
 
 /** The scaling as the options make it: S_ij/√d_k, S_ij/d_k or S_ij, then ·τ in the denominator. */
 function scaledFraction(top, { state, dkValue, temperature }) {
-  const tau = state.temperature !== 1 ? [mo('·'), temperature] : [];
+  const tau = optionForms(state).tau ? [mo('·'), temperature] : [];
   const divisor = divisorNodes(state.scale, dkValue);
   if (!divisor.length) return tau.length ? mfrac(top, mrow(...tau.slice(1))) : top;
   return mfrac(top, mrow(...divisor, ...tau));
@@ -106,12 +107,16 @@ function scoreParts({ state, model, cell }) {
   const format = Object.fromEntries(
     ['q', 'k', 'scores', 'scaled', 'shifted', 'exps', 'weights', 'rowMax', 'rowSum'].map((name) => [name, f(name)]),
   );
-  const byColumn = state.axis === 'column';
+  const { byColumn, lineWords, shiftsMax, divisor, tau } = optionForms(state);
   const reduceAt = byColumn ? j : i;
   return {
     i,
     j,
     byColumn,
+    // the words of the lines along the softmax's axis: 'explain.sum' or 'explain.sumColumn'
+    words: (key) => `${key}${lineWords}`,
+    shiftsMax,
+    divides: Boolean(divisor.tex) || tau,
     format,
     reduceAt,
     sum: format.rowSum(model.rowSum.data[reduceAt]),
@@ -165,7 +170,7 @@ function scaleLine({ state, model, t }, p) {
   return line(
     ['scale'],
     t('explain.scale'),
-    state.scale === 'none' && state.temperature === 1
+    !p.divides
       ? [[p.x()], [p.S()], [mn(xValue)]]
       : [
           [p.x()],
@@ -181,7 +186,7 @@ function shiftLine({ model, t }, p) {
   const xValue = p.format.scaled(at(model.scaled, p.i, p.j));
   return line(
     ['max'],
-    t(p.byColumn ? 'explain.shiftColumn' : 'explain.shift'),
+    t(p.words('explain.shift')),
     [
       [p.x(), mo('−'), ...p.maxOf()],
       [num(xValue), mo('−'), num(p.max, { bracketNegative: true })],
@@ -197,7 +202,7 @@ function sumLine({ model, t, expanded, onExpand }, p) {
   const index = (k) => (p.byColumn ? `${k}${p.j + 1}` : `${p.i + 1}${k}`);
   return line(
     ['sum'],
-    t(p.byColumn ? 'explain.sumColumn' : 'explain.sum'),
+    t(p.words('explain.sum')),
     [
       [p.sumName()],
       [mo('∑', { largeop: 'false' }), msub(mi('e'), mi(index(p.byColumn ? 'i' : 'j')))],
@@ -212,22 +217,21 @@ function sumLine({ model, t, expanded, onExpand }, p) {
 function softmaxLines({ state, model, t }, p) {
   const xValue = p.format.scaled(at(model.scaled, p.i, p.j));
   const exp = mn(p.format.exps(at(model.exps, p.i, p.j)));
-  const expLine =
-    state.softmax === 'stable'
-      ? line(['exp'], t(p.byColumn ? 'explain.expColumn' : 'explain.exp'), [
-          [p.e()],
-          [fn('exp'), paren(p.x(), mo('−'), ...p.maxOf())],
-          [fn('exp'), paren(num(xValue), mo('−'), num(p.max, { bracketNegative: true }))],
-          [fn('exp'), paren(num(p.format.shifted(at(model.shifted, p.i, p.j))))],
-          [exp],
-        ])
-      : line(['exp'], t('explain.expNaive'), [
-          [p.e()],
-          [fn('exp'), paren(p.x())],
-          [fn('exp'), paren(num(xValue))],
-          [exp],
-        ]);
-  const normLine = line(['weights'], t(p.byColumn ? 'explain.normColumn' : 'explain.norm'), [
+  const expLine = p.shiftsMax
+    ? line(['exp'], t(p.words('explain.exp')), [
+        [p.e()],
+        [fn('exp'), paren(p.x(), mo('−'), ...p.maxOf())],
+        [fn('exp'), paren(num(xValue), mo('−'), num(p.max, { bracketNegative: true }))],
+        [fn('exp'), paren(num(p.format.shifted(at(model.shifted, p.i, p.j))))],
+        [exp],
+      ])
+    : line(['exp'], t('explain.expNaive'), [
+        [p.e()],
+        [fn('exp'), paren(p.x())],
+        [fn('exp'), paren(num(xValue))],
+        [exp],
+      ]);
+  const normLine = line(['weights'], t(p.words('explain.norm')), [
     [p.A()],
     [mfrac(p.e(), p.sumName())],
     [mfrac(mn(p.format.exps(at(model.exps, p.i, p.j))), mn(p.sum))],
@@ -245,7 +249,7 @@ function scoreLines(ctx) {
     return [dotLine(ctx, p), maskedScore, maskedExp, sumLine(ctx, p), maskedWeight];
   }
   const [expLine, normLine] = softmaxLines(ctx, p);
-  const shift = ctx.state.softmax === 'stable' ? [shiftLine(ctx, p)] : [];
+  const shift = p.shiftsMax ? [shiftLine(ctx, p)] : [];
   return [dotLine(ctx, p), scaleLine(ctx, p), ...shift, expLine, sumLine(ctx, p), normLine];
 }
 

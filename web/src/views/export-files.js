@@ -43,7 +43,7 @@ export function pngPanels({ model, state, theme, t, tokens }) {
       label: (b) => t('heads.headN', { i: b + 1 }),
     };
   const kept = model.kept;
-  return stepMatrices(stepId, state.mode, state.heads, state.loss).map((id) => {
+  return stepMatrices(stepId, state).map((id) => {
     const look = looks.get(id) ?? {};
     return {
       label: symbol(id, state).text,

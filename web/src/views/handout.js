@@ -120,9 +120,7 @@ export function renderHandout(root, { state, model, t, engine }) {
   const section = (step, numbersOf, head) => {
     const stepId = step.id;
     // Each matrix is printed once, at the first step that shows it: the sheet stays within a few pages.
-    const ids = stepMatrices(stepId, shown.mode, shown.heads, shown.loss).filter(
-      (id) => !printedOnce.has(`${head}/${id}`),
-    );
+    const ids = stepMatrices(stepId, shown).filter((id) => !printedOnce.has(`${head}/${id}`));
     ids.forEach((id) => printedOnce.add(`${head}/${id}`));
     const number = stepsFor(shown).indexOf(step) + 1;
     const labels = exercise ? new Map() : stepLabels(stepId, shown);

@@ -11,6 +11,7 @@ import { cellStyle, scaleFor } from '../colors.js';
 import { headColor } from '../head-colors.js';
 import { headSummary } from '../heads.js';
 import { TABLE_LIMIT } from '../state.js';
+import { optionForms } from '../options.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const GAP = 34; // px between two words of the lines, as the one-head word lines (mixing.js)
@@ -177,7 +178,7 @@ function overview(ctx) {
       { class: 'head-cards' },
       model.heads.map((head, index) => headCard(head, index, ctx)),
     ),
-    ctx.state.axis === 'row' ? headLines(ctx) : null,
+    optionForms(ctx.state).rowsSumToOne ? headLines(ctx) : null,
   );
 }
 

@@ -3,7 +3,7 @@
 // its plain-text twin is what screen readers and canvas labels say.
 
 import { math, mi, fn, mo, msub, msup, msqrt, mrow, mn, dk, paren } from './math.js';
-import { SCALE_RULES } from '../options.js';
+import { SCALE_RULES, optionForms } from '../options.js';
 import { FIGURES } from '../steps.js';
 
 // A solidus set tight, as in S/√dₖ (MathML would space it like a binary operator).
@@ -21,8 +21,8 @@ export function divisorNodes(scale, d = dk) {
 
 /** S/√dₖ (or S/dₖ, or S), then /τ when a temperature is set: the scaled scores as the options make them. */
 function scaled(state) {
-  const tau = state.temperature !== 1;
-  const { text } = SCALE_RULES[state.scale];
+  const { divisor, tau } = optionForms(state);
+  const { text } = divisor;
   return {
     nodes: () => [
       mi('S'),
@@ -67,12 +67,12 @@ export function symbol(id, state) {
     case 'shifted':
       return { nodes: () => [...s.nodes(), ...max()], text: `${s.text} − max` };
     case 'exps':
-      return state.softmax === 'naive'
-        ? { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes())], text: `E = exp(${s.text})` }
-        : {
+      return optionForms(state).shiftsMax
+        ? {
             nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes(), ...max())],
             text: `E = exp(${s.text} − max)`,
-          };
+          }
+        : { nodes: () => [mi('E'), mo('='), fn('exp'), paren(...s.nodes())], text: `E = exp(${s.text})` };
     case 'expsArticle':
       return { nodes: () => [fn('exp'), paren(...s.nodes())], text: `exp(${s.text})` };
     case 'rowMax':

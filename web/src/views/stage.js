@@ -17,7 +17,7 @@ import { gradientCss, offColor } from '../colors.js';
 import { shapeMath, symbol } from './names.js';
 import { stageControls } from './controls.js';
 import { renderLossChoice } from './loss-choice.js';
-import { optionNotices, optionLooks } from '../options.js';
+import { optionNotices, optionLooks, optionForms } from '../options.js';
 import { variantKey } from '../../formulas/formulas.js';
 import { mixView, renderWordLines } from './mixing.js';
 import { capture, animateStep } from './motion.js';
@@ -34,11 +34,11 @@ const MADE_FROM = Object.fromEntries(
 
 /** The row max or row sum beside the rows (under the columns for a column softmax), set apart. */
 function reduced([what, field], { state, model, t }) {
-  const byColumn = state.axis === 'column';
+  const { byColumn, reduceWords } = optionForms(state);
   const values = fieldOf(model, field).data;
   const part = {
     head: what === 'Max' ? 'max' : 'Σ',
-    title: t(`mat.${byColumn ? 'col' : 'row'}${what}`),
+    title: t(`mat.${reduceWords}${what}`),
     values,
     // its shape as every matrix has one: a column n×1 beside the rows, a row 1×n under the columns
     name: shapeMath(`row${what}`, state, ...(byColumn ? [1, values.length] : [values.length, 1])),
@@ -51,7 +51,7 @@ function totalsOf({ state, model, t }) {
   const foot = { head: 'Σ', title: t('mat.colTotal'), values: model.weightTotals.cols };
   return {
     side: { head: 'Σ', title: t('mat.rowTotal'), values: model.weightTotals.rows },
-    foot: state.axis === 'column' ? foot : undefined,
+    foot: optionForms(state).byColumn ? foot : undefined,
   };
 }
 
@@ -108,10 +108,11 @@ function notices(stepId, { state, model, t }) {
   const from = (than) => atOrAfter(stepId, than);
   // The article's own remarks on its worked example (§7), while the numbers are still its own.
   if (step.remark && showsArticleNumbers(state)) out.push(['info', t(step.remark)]);
-  // ∞ or NaN that float32 produced on the way (the core counts them), unless the naive softmax's
-  // own overflow, which its notice below explains, is where they start.
+  // ∞ or NaN that float32 produced on the way (the core counts them), unless they start where an
+  // option's own notice below explains them (the naive softmax's eˣ: options.js forms).
   const start = nonFiniteFrom(model);
-  if (showsNonFinite(model, stepId) && !(state.softmax === 'naive' && atOrAfter(start, 'exp')))
+  const explained = optionForms(state).explainsNonFiniteFrom;
+  if (showsNonFinite(model, stepId) && !(explained && atOrAfter(start, explained)))
     out.push(['warn', t('notice.nonFinite', { step: stepNumber(state, start) })]);
   for (const notice of step.notices) if (notice.when(state)) out.push([notice.kind, t(notice.words)]);
   // With heads, the steps from the scores to AV are one head's: which one.
@@ -221,7 +222,7 @@ const EXTRAS = {
   sameWeight: (ctx) => sameWeight(ctx),
   mix: (ctx, mix) => mix(ctx),
   // The word lines read one row of A: they need words, and rows that sum to 1.
-  lines: (ctx) => (ctx.tokens && ctx.state.axis === 'row' ? renderWordLines(ctx) : null),
+  lines: (ctx) => (ctx.tokens && optionForms(ctx.state).rowsSumToOne ? renderWordLines(ctx) : null),
   heads: (ctx) => renderHeadsOverview(ctx),
   headGrads: (ctx) => renderHeadGradsOverview(ctx),
   headCost: (ctx) => headCostNote(ctx),

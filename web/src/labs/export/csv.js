@@ -29,7 +29,7 @@ const readCsvWord = (field) => (field.startsWith('"') ? field.slice(1, -1).repla
  */
 export function exportCsv(model, state) {
   const steps = modelMatrices(state, model);
-  const inputs = inputMatrices(state.mode, state.heads).filter((name) => !steps.includes(name));
+  const inputs = inputMatrices(state).filter((name) => !steps.includes(name));
   const words = stateTokens(state);
   return (
     [

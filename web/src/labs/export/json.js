@@ -42,7 +42,7 @@ export function exportJson(model, state) {
       mode: state.mode,
       ...(words ? { words } : {}),
       options,
-      inputs: pick(inputMatrices(state.mode, state.heads)),
+      inputs: pick(inputMatrices(state)),
       steps: pick(modelMatrices(state, model)),
       // With a loss (one training step): which, its target Y and its value for ½‖AV − Y‖²; dO and
       // every gradient are in `steps` (gradOutput, gradV …).

@@ -1,8 +1,10 @@
 // Which matrices the JSON and CSV exports carry, in the article's order: the inputs of the page's
-// mode (presets.js's MODE_MATRICES: X and the three W in "from X", or Q, K, V directly), then
-// every intermediate of attentionSteps (Q, K, V are the projections in "from X").
+// state (presets.js's inputShapes: X and the three W in "from X", or Q, K, V directly, and W_O
+// with heads), then every intermediate of its steps (Q, K, V are the projections in "from X").
+// Each takes the whole state: what a dimension (heads, a loss, an axis) adds or changes is said
+// by the step descriptions it reads (steps.js `when`, `figures`), not here.
 
-import { MODE_MATRICES, inputShapes } from '../../presets.js';
+import { inputShapes } from '../../presets.js';
 import { STEP_LIST, FIGURES, stepById, stepFigures, stepsFor } from '../../steps.js';
 
 /**
@@ -32,9 +34,8 @@ export const headExports = (model) =>
       ]
     : [];
 
-/** The input matrices of a mode: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v'] (and 'wo' with heads). */
-export const inputMatrices = (mode, heads = 1) =>
-  Object.keys(heads > 1 ? inputShapes({ mode, heads }) : MODE_MATRICES[mode]);
+/** The input matrices of a state: ['x', 'wq', 'wk', 'wv'] or ['q', 'k', 'v'] (and 'wo' with heads). */
+export const inputMatrices = (state) => Object.keys(inputShapes(state));
 
 /**
  * The matrices a step shows, in the order the stage draws them (steps.js; views/stage.js lays them
@@ -42,10 +43,10 @@ export const inputMatrices = (mode, heads = 1) =>
  * order): each figure, then the max or sum set beside it. A figure the page shows only beside its
  * own (the article's exp without the max) is left out.
  */
-export function stepMatrices(stepId, mode, heads = 1, loss = 'none') {
+export function stepMatrices(stepId, state) {
   const step = stepById(stepId);
   if (!step) throw new Error(`no step ${stepId}`);
-  return stepFigures(step, { mode, heads, loss, axis: 'row' })
+  return stepFigures(step, state)
     .filter(({ figure }) => !FIGURES[figure].optional)
     .flatMap(({ figure, reduce }) => [FIGURES[figure].field, ...(reduce ? [reduce[1]] : [])]);
 }
