@@ -68,6 +68,15 @@ test('tiles: the worked example in 1×1 tiles, stepped by button and by key, eac
   await atTile(page, 3);
   await page.keyboard.press('Home');
   await atTile(page, 1);
+  // The slider jumps there too.
+  await page.$eval('#eff-tiles-range', (range) => {
+    range.value = '3';
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await atTile(page, 3);
+  assert.equal(await page.getAttribute('#eff-tiles-range', 'aria-valuetext'), '第 3 / 4 块');
+  await page.click('#eff-tiles-first');
+  await atTile(page, 1);
   assert.equal(await page.getAttribute('#eff-tiles-prev', 'aria-disabled'), 'true');
   assert.deepEqual(page.problems, []);
   await page.context().close();

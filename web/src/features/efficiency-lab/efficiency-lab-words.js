@@ -20,7 +20,7 @@ export default {
     'eff.prev': '上一步',
     'eff.next': '下一步',
     'eff.last': '最后一步',
-    'eff.stepKeys': '焦点在这一排按钮上时:← / → 上一步、下一步,Home / End 第一步、最后一步。',
+    'eff.stepKeys': '焦点在这一排按钮上时:← / → 上一步、下一步,Home / End 第一步、最后一步;滑块可以直接跳到任何一步。',
     'eff.equal': '逐个相同:{count} 个数全部相等(float32)。',
     'eff.differ': '最大差 |Δ| = {largest}({differing} / {count} 个数不同)。',
     'eff.tauOne': '页面上的温度 τ = {tau} 在这里不起作用:这条路径的接口没有 τ,两边都按 τ = 1 计算。',
@@ -45,7 +45,8 @@ export default {
     'eff.prev': 'Previous',
     'eff.next': 'Next',
     'eff.last': 'Last',
-    'eff.stepKeys': 'With the focus on these buttons: ← / → previous and next, Home / End first and last.',
+    'eff.stepKeys':
+      'With the focus on these buttons: ← / → previous and next, Home / End first and last; the slider jumps to any step.',
     'eff.equal': 'Equal value for value: all {count} numbers are the same (float32).',
     'eff.differ': 'Largest difference |Δ| = {largest} ({differing} of {count} numbers differ).',
     'eff.tauOne':

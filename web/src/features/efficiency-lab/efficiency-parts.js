@@ -10,8 +10,9 @@ import { num } from './efficiency-lab.js';
 export const subscript = (n) => String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 
 /**
- * A stepper over 1 … count: { el, draw(t, { at, count, position }) }. go(k) is called with the step
- * the reader moved to (clamped); ← / → / Home / End on the buttons move too. The buttons are
+ * A stepper over 1 … count: { el, draw(t, { at, count, position, label }) }. go(k) is called with
+ * the step the reader moved to (clamped); ← / → / Home / End on the buttons move too, and a slider
+ * under them reaches any step of thousands (64 words in 1×1 tiles are 4096). The buttons are
  * aria-disabled at the ends rather than disabled, so that a focused button keeps the focus.
  */
 export function createStepper({ id, go }) {
@@ -27,6 +28,14 @@ export function createStepper({ id, go }) {
   const next = button('next', '▶', () => shown.at + 1);
   const last = button('last', '▶|', () => shown.count);
   const position = h('output', { id: `${id}-position`, class: 'eff-position', 'aria-hidden': 'true' });
+  const slider = h('input', {
+    type: 'range',
+    id: `${id}-range`,
+    class: 'eff-range',
+    min: 1,
+    step: 1,
+    oninput: () => to(Number(slider.value)),
+  });
   const hint = h('p', { class: 'hint eff-keys', id: `${id}-keys` });
   const KEYS = { ArrowLeft: () => shown.at - 1, ArrowRight: () => shown.at + 1, Home: () => 1, End: () => shown.count };
   const el = h(
@@ -36,12 +45,14 @@ export function createStepper({ id, go }) {
       role: 'group',
       'aria-describedby': hint.id,
       onkeydown: (event) => {
-        if (!KEYS[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
+        // (The slider moves by its own keys.)
+        if (!KEYS[event.key] || event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return;
         event.preventDefault();
         to(KEYS[event.key]());
       },
     },
     h('div', { class: 'eff-step-row' }, first, prev, position, next, last),
+    slider,
     hint,
   );
   return {
@@ -51,6 +62,10 @@ export function createStepper({ id, go }) {
       el.setAttribute('aria-label', label);
       setText(position, text);
       setText(hint, t('eff.stepKeys'));
+      slider.max = String(count);
+      slider.value = String(at);
+      slider.setAttribute('aria-label', label);
+      slider.setAttribute('aria-valuetext', text);
       for (const [b, key, end] of [
         [first, 'eff.first', at === 1],
         [prev, 'eff.prev', at === 1],
