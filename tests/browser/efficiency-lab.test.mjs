@@ -214,12 +214,18 @@ test('the classroom mode: the grid across the screen in large type, the prose le
   await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--classroom-size') !== '');
   const look = await page.evaluate(() => ({
     grid: document.querySelector('.eff-panel .eff-chart').getBoundingClientRect().width,
+    gridBottom: document.querySelector('#eff-tiles-grid').getBoundingClientRect().bottom,
+    barTop: document.getElementById('classroom-bar').getBoundingClientRect().top,
     cell: parseFloat(getComputedStyle(document.querySelector('#eff-tiles-grid td.eff-cell')).fontSize),
     lede: document.querySelector('.eff-lede').getClientRects().length,
     sideways: document.documentElement.scrollWidth > innerWidth,
   }));
   assert.ok(look.grid >= 0.7 * 1280, `the grid is ${look.grid} px wide`);
   assert.ok(look.cell >= 22, `its numbers are ${look.cell} px`);
+  assert.ok(
+    look.gridBottom <= look.barTop + 1,
+    `the grid ends at ${look.gridBottom} px, the bar starts at ${look.barTop}`,
+  );
   assert.equal(look.lede, 0);
   assert.equal(look.sideways, false);
   await screenshot(page, 'efficiency-lab-classroom');
