@@ -1,9 +1,10 @@
 // The classroom mode's pure parts (web/src/classroom.js): its hash fields and their round trip,
-// what each key and a presentation clicker ask for, the pace a teacher types, and the countdown.
+// which actions a lab leaves to the browser, the pace a teacher types, and the countdown. What each
+// key and a presentation clicker ask for is tested with the page's actions (actions.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseState, serializeState, defaultState } from '../../web/src/state.js';
-import { classroomAction, actsIn, stepAfter, pacing, parsePace, PACE_LIMIT } from '../../web/src/classroom.js';
+import { actsIn, stepAfter, pacing, parsePace, PACE_LIMIT } from '../../web/src/classroom.js';
 
 test('classroom=1 and pace=8 round trip; pace is written only when set, neither field without the mode', () => {
   const { state, notice } = parseState('#step=3&classroom=1&pace=8');
@@ -54,34 +55,6 @@ test('the pace typed into the bar: whole seconds 1 … 600, empty or 0 is off, a
   assert.deepEqual(parsePace('0'), { pace: 0 });
   for (const text of ['1.5', '-3', 'abc', '601', '8s', '1e2'])
     assert.deepEqual(parsePace(text), { error: { key: 'classroom.paceError', max: PACE_LIMIT } }, text);
-});
-
-test('keys: →, PageDown, Space, Enter next; ←, PageUp previous; Home, End; P, F, B or ., Escape', () => {
-  const at = (key, on, mods = {}) => classroomAction({ key, ...mods }, on);
-  for (const key of ['ArrowRight', 'PageDown', ' ', 'Enter']) assert.equal(at(key), 'next', key);
-  for (const key of ['ArrowLeft', 'PageUp']) assert.equal(at(key), 'previous', key);
-  assert.deepEqual(
-    ['Home', 'End', 'p', 'P', 'f', 'F', 'b', 'B', '.', 'Escape', 'x', 'Tab'].map((key) => at(key)),
-    ['first', 'last', 'play', 'play', 'fullscreen', 'fullscreen', 'blank', 'blank', 'blank', 'leave', null, null],
-  );
-  // The browser's shortcuts stay the browser's.
-  assert.equal(at('ArrowRight', 'page', { altKey: true }), null);
-  assert.equal(at('p', 'page', { ctrlKey: true }), null);
-  assert.equal(at('f', 'page', { metaKey: true }), null);
-  // A field keeps its keys (but Escape leaves); a button's Space and Enter press it; a matrix
-  // cell's arrows, Space and Enter are the popover's — a clicker's PageDown still steps.
-  assert.deepEqual(
-    ['ArrowRight', 'p', 'Enter', 'PageDown', 'Escape'].map((key) => at(key, 'field')),
-    [null, null, null, null, 'leave'],
-  );
-  assert.deepEqual(
-    [' ', 'Enter', 'ArrowRight', 'PageDown'].map((key) => at(key, 'button')),
-    [null, null, 'next', 'next'],
-  );
-  assert.deepEqual(
-    [' ', 'Enter', 'ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp'].map((key) => at(key, 'cell')),
-    [null, null, null, null, 'next', 'previous'],
-  );
 });
 
 test("in a lab the page keys are the browser's (they scroll it); full screen, blank and leave are the mode's", () => {

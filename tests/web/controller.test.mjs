@@ -4,19 +4,11 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPage } from '../../web/src/controller/page.js';
-import { createStage } from '../../web/src/controller/stage.js';
-import { createExports } from '../../web/src/controller/exports.js';
-import { createFrame } from '../../web/src/controller/frame.js';
-import { createStepNav } from '../../web/src/controller/step-nav.js';
-import { createEngineCalls } from '../../web/src/controller/engine-calls.js';
-import { createExplain } from '../../web/src/controller/explain.js';
-import { createFilledFormula } from '../../web/src/controller/filled-formula.js';
-import { createArrowsPart } from '../../web/src/controller/arrows.js';
-import { createEditing } from '../../web/src/controller/editing.js';
+import { createParts } from '../../web/src/controller/wiring.js';
 import { createUrlSync } from '../../web/src/controller/url-sync.js';
-import { createEmbedding } from '../../web/src/controller/embedding.js';
 import { createUndo } from '../../web/src/controller/undo.js';
 import { createClassroom } from '../../web/src/controller/classroom.js';
+import { createActions } from '../../web/src/controller/actions.js';
 import { listeners } from '../../web/src/controller/listeners.js';
 import { defaultState, setCell, setOption } from '../../web/src/state.js';
 
@@ -78,46 +70,37 @@ function fakeBrowser() {
   return { dom, targets };
 }
 
-const PARTS = [
-  ['stage', createStage],
-  ['exports', createExports],
-  ['frame', createFrame],
-  ['nav', createStepNav],
-  ['engine', createEngineCalls],
-  ['explain', createExplain],
-  ['filled', createFilledFormula],
-  ['arrows', createArrowsPart],
-  ['editing', createEditing],
-  ['url', createUrlSync],
-  ['embedding', createEmbedding],
-  ['undo', createUndo],
-  ['classroom', createClassroom],
-];
-
 const host = { state() {}, hostListens: () => false, open() {}, ready() {} };
 
+/** Every listener the fake browser's objects hold. */
+const held = (targets) => targets().reduce((sum, target) => sum + target.count, 0);
+
 test('every part removes the listeners it added, and only those, when destroyed', () => {
-  for (const [name, create] of PARTS) {
-    const { dom, targets } = fakeBrowser();
-    const page = createPage({ dom, host, state: defaultState(), notice: null });
-    const before = targets().reduce((sum, target) => sum + target.count, 0);
-    const part = page.use(name, create(page));
-    const added = targets().reduce((sum, target) => sum + target.count, 0) - before;
-    if (part.listeners) assert.equal(added, part.listeners.size, `${name} counts what it added`);
+  const { dom, targets } = fakeBrowser();
+  const page = createPage({ dom, host, state: defaultState(), notice: null });
+  const parts = createParts(page, { labViews: {} });
+  const counted = Object.values(parts).reduce((sum, part) => sum + (part.listeners?.size ?? 0), 0);
+  assert.equal(held(targets), counted, 'each listener is counted by the part that added it');
+  for (const [name, part] of Object.entries(parts)) {
+    const [before, own] = [held(targets), part.listeners?.size ?? 0];
     part.destroy();
-    for (const target of targets()) assert.equal(target.count, 0, `${name} left a listener on ${target.name}`);
+    assert.equal(before - held(targets), own, `${name} removed what it added, and only that`);
   }
+  for (const target of targets()) assert.equal(target.count, 0, `a listener left on ${target.name}`);
 });
 
-test('the parts listen where their concern is: the popover on the stage, document and window; the URL on window', () => {
+test('the parts listen where their concern is: the popover on the stage, document and window; the URL on window; the keys on document', () => {
   const { dom } = fakeBrowser();
   const page = createPage({ dom, host, state: defaultState(), notice: null });
-  for (const [name, create] of PARTS) page.use(name, create(page));
-  assert.equal(page.part('explain').listeners.size, 10); // 7 on the stage, Escape and a click outside, resize
-  assert.equal(page.part('url').listeners.size, 3); // hashchange, popstate (Back, Forward), pagehide
-  assert.equal(page.part('nav').listeners.size, 1); // ←/→
+  const parts = createParts(page, { labViews: {} });
+  assert.equal(parts.explain.listeners.size, 9); // 7 on the stage (the grid's arrows among them), a click outside, resize
+  assert.equal(parts.url.listeners.size, 3); // hashchange, popstate (Back, Forward), pagehide
+  assert.equal(parts.actions.listeners.size, 2); // every key, every button's click
+  // One keydown listener for the whole page (controller/actions.js), on the document.
+  const keyListeners = (target) => (target.handlers ?? []).filter(([type]) => type.startsWith('key')).length;
+  assert.deepEqual([keyListeners(dom.document), keyListeners(dom.window)], [1, 0]);
   const stage = dom.document.getElementById('stage-body');
-  assert.ok(stage.count >= 8);
+  assert.ok(stage.count >= 7);
   page.destroy();
   assert.equal(stage.count, 0);
   assert.equal(dom.document.count, 0);
@@ -129,7 +112,7 @@ test('after destroy a hash change commits nothing', () => {
   const page = createPage({ dom, host, state: defaultState(), notice: null });
   let commits = 0;
   page.commit = () => commits++;
-  page.use('url', createUrlSync(page));
+  page.use('url', createUrlSync(page, { explain: { close() {} } }));
   dom.location.hash = '#step=3';
   dom.window.dispatchEvent(new Event('hashchange'));
   assert.equal(commits, 1);
@@ -146,7 +129,7 @@ test('Back and Forward move between steps: a new step is a history entry, an edi
     replaceState: (state, _, hash) => entries.push(['replace', (dom.location.hash = hash), state]),
   };
   const page = createPage({ dom, host, state: defaultState(), notice: null });
-  const url = page.use('url', createUrlSync(page));
+  const url = page.use('url', createUrlSync(page, { explain: { close() {} } }));
   entries.length = 0; // the entry the page opened in, marked as the page's
   const step = (state, n) => ({ ...state, step: n });
   // A commit, and the frame that shows it painted: the URL follows then (url.flush() stands for it).
@@ -300,7 +283,10 @@ test('classroom: the auto-advance moves on at its pace, stops at the last step, 
   dom.document.getElementById('classroom-bar').offsetHeight = 40;
   const state = { ...defaultState(), classroom: true, pace: 1 };
   const page = createPage({ dom, host, state, notice: null });
-  const classroom = page.use('classroom', createClassroom(page));
+  // The step navigation as nav's go(); the URL part's flush() (a copied link) is not used here.
+  const nav = { go: (step) => page.commit({ ...page.state, step }) };
+  const classroom = page.use('classroom', createClassroom(page, { nav, url: { flush() {} } }));
+  const actions = page.use('actions', createActions(page, { classroom, nav }));
   // A commit as page.js makes one, without the engine; the step navigation as nav's go().
   page.commit = (next) => {
     const previous = page.state;
@@ -308,8 +294,7 @@ test('classroom: the auto-advance moves on at its pace, stops at the last step, 
     classroom.committed(next, previous, {});
     return true;
   };
-  page.use('nav', { go: (step) => page.commit({ ...page.state, step }), destroy() {} });
-  const play = () => dom.document.getElementById('classroom-play').dispatchEvent(new Event('click'));
+  const play = () => actions.perform('classroom-play'); // as the bar's button does
 
   play();
   assert.equal(classroom.playing(), true);

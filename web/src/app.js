@@ -11,45 +11,7 @@ import { connectToHost } from './embed/frame.js';
 import { registerServiceWorker, buildId, offersOfflineFile } from './offline.js';
 import { renderChrome } from './views/chrome.js';
 import { createPage } from './controller/page.js';
-import { createStage } from './controller/stage.js';
-import { createLabs } from './controller/labs.js';
-import { createExports } from './controller/exports.js';
-import { createFrame } from './controller/frame.js';
-import { createStepNav } from './controller/step-nav.js';
-import { createEngineCalls } from './controller/engine-calls.js';
-import { createExplain } from './controller/explain.js';
-import { createFilledFormula } from './controller/filled-formula.js';
-import { createArrowsPart } from './controller/arrows.js';
-import { createEditing } from './controller/editing.js';
-import { createUndo } from './controller/undo.js';
-import { createUrlSync } from './controller/url-sync.js';
-import { createEmbedding } from './controller/embedding.js';
-import { createHeads } from './controller/heads.js';
-import { createClassroom } from './controller/classroom.js';
-
-/**
- * The parts, in the order they render (each part's render(opts) runs after every change): the
- * stage first — a new step measures where its matrices were, for the motion, while the page is
- * still laid out as it was — and the popover after everything it may point into. New behaviour
- * (a head selector, a play/pause loop) is a new part here.
- */
-const PARTS = [
-  ['stage', createStage],
-  ['labs', createLabs],
-  ['exports', createExports],
-  ['frame', createFrame],
-  ['nav', createStepNav],
-  ['engine', createEngineCalls],
-  ['explain', createExplain],
-  ['filled', createFilledFormula],
-  ['arrows', createArrowsPart],
-  ['editing', createEditing],
-  ['undo', createUndo],
-  ['url', createUrlSync],
-  ['embedding', createEmbedding],
-  ['heads', createHeads],
-  ['classroom', createClassroom], // after the stage: it sizes the type to the step on screen
-];
+import { createParts } from './controller/wiring.js';
 
 /** The browser's objects the parts use (tests hand in fakes). */
 const browser = () => ({ document, window, location, history, matchMedia: (query) => matchMedia(query) });
@@ -66,7 +28,7 @@ export async function start({ binaries } = {}) {
   const { state, notice } = parseState(location.hash);
   if (!location.hash && LANGS.includes(readPreference('lang'))) state.lang = readPreference('lang');
   const page = createPage({ dom: browser(), host: connectToHost(), state, notice });
-  for (const [name, create] of PARTS) page.use(name, create(page));
+  createParts(page);
 
   renderChrome(document, {
     state,

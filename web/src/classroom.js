@@ -1,5 +1,6 @@
-// The classroom mode, as data and pure functions (no DOM): its two hash fields, what a key or a
-// presentation clicker asks for, the pace a teacher types, and where the auto-advance stands.
+// The classroom mode, as data and pure functions (no DOM): its two hash fields, which of its
+// actions a lab leaves to the browser, the pace a teacher types, and where the auto-advance stands.
+// Its keys (a keyboard's and a presentation clicker's) are entries of controller/actions.js.
 //
 //   classroom=1   for a projector, in large type (not in an embed): the stepper's stage only, or a
 //                 lab's charts and key numbers
@@ -35,42 +36,6 @@ export function parsePace(text) {
   if (s === '') return { pace: 0 };
   if (!/^\d+$/.test(s) || Number(s) > PACE_LIMIT) return { error: { key: 'classroom.paceError', max: PACE_LIMIT } };
   return { pace: Number(s) };
-}
-
-// What each key asks for. Clickers send PageDown / PageUp (some send the arrows), and B or . to
-// blank the screen; a keyboard adds Space and Enter for next, Home and End, P, F and Escape.
-const KEYS = {
-  ArrowRight: 'next',
-  PageDown: 'next',
-  ' ': 'next',
-  Enter: 'next',
-  ArrowLeft: 'previous',
-  PageUp: 'previous',
-  Home: 'first',
-  End: 'last',
-  p: 'play',
-  P: 'play',
-  f: 'fullscreen',
-  F: 'fullscreen',
-  b: 'blank',
-  B: 'blank',
-  '.': 'blank',
-  Escape: 'leave',
-};
-
-/**
- * What a key press asks of the classroom mode, or null. `on` says where it was pressed: 'field'
- * (an input, a select: the key is the field's, except Escape), 'button' (a button or a link: Space
- * and Enter press it), 'cell' (a matrix cell: the arrows, Space and Enter are the popover's), or
- * 'page'. Keys with Ctrl, Alt or Meta are the browser's.
- */
-export function classroomAction({ key, ctrlKey, altKey, metaKey }, on = 'page') {
-  if (ctrlKey || altKey || metaKey) return null;
-  const action = KEYS[key] ?? null;
-  if (on === 'field') return action === 'leave' ? action : null;
-  if ((on === 'button' || on === 'cell') && (key === ' ' || key === 'Enter')) return null;
-  if (on === 'cell' && key.startsWith('Arrow')) return null;
-  return action;
 }
 
 // In a lab the page keys are the browser's: PageDown, Space and the arrows scroll to the lab's next

@@ -9,7 +9,8 @@ import { createArrows } from '../views/arrows.js';
 import { arrowsMode, extentFor, vectorAt, nudged, rowOf } from '../arrows.js';
 import { listeners } from './listeners.js';
 
-export function createArrowsPart(page) {
+/** explain: the popover's part (the score it chose); editing: the panel's requests (a row of Q or K). */
+export function createArrowsPart(page, { explain, editing }) {
   const events = listeners();
   const ui = { view: null, pair: { i: 0, j: 1 }, drag: null, drags: 0, extent: 2 };
 
@@ -21,7 +22,7 @@ export function createArrowsPart(page) {
   function move(which, vector, gesture) {
     const current = headOf(which);
     if (current[0] === vector[0] && current[1] === vector[1]) return;
-    page.part('editing').on.vector(which, rowOfArrow(which), vector, gesture);
+    editing.on.vector(which, rowOfArrow(which), vector, gesture);
   }
 
   /** Brings the picture up to date and returns its element (the stage's extra, views/stage.js). */
@@ -29,7 +30,7 @@ export function createArrowsPart(page) {
     const { state, model, t } = page;
     if (!ui.view) {
       ui.view = createArrows({ t });
-      listen(events, ui.view, { page, ui, move, draw, headOf });
+      listen(events, ui.view, { page, ui, move, draw, headOf, editing });
     }
     if (ui.pair.i >= state.n || ui.pair.j >= state.n) ui.pair = { i: 0, j: Math.min(1, state.n - 1) };
     const mode = arrowsMode(state, model);
@@ -39,16 +40,17 @@ export function createArrowsPart(page) {
     return ui.view.element;
   }
 
+  // A score chosen (clicked, tapped, Enter) on the stage: the arrows become its q_i and k_j.
+  explain.follow(() => {
+    const cell = explain.chosen();
+    if (!cell || cell.kind !== 'score' || !ui.view?.element.isConnected) return;
+    if (cell.i === ui.pair.i && cell.j === ui.pair.j) return;
+    ui.pair = { i: cell.i, j: cell.j };
+    draw();
+  });
+
   return {
     draw,
-    /** A score chosen (clicked, tapped, Enter) on the stage: the arrows become its q_i and k_j. */
-    follow() {
-      const cell = page.part('explain')?.chosen();
-      if (!cell || cell.kind !== 'score' || !ui.view?.element.isConnected) return;
-      if (cell.i === ui.pair.i && cell.j === ui.pair.j) return;
-      ui.pair = { i: cell.i, j: cell.j };
-      draw();
-    },
     destroy: () => events.removeAll(),
     listeners: events,
   };
@@ -59,8 +61,12 @@ const say = (page, view) => {
   page.$('step-announce').textContent = view.parts.readout.textContent;
 };
 
-/** The heads' pointer and keys, the choosers and the switch of mode. */
-function listen(events, view, { page, ui, move, draw, headOf }) {
+/**
+ * The heads' pointer and keys, the choosers and the switch of mode. The arrow keys on a focused
+ * head are the head's own (it moves as a slider's thumb does), not a page action of
+ * controller/actions.js: a key they take is marked (preventDefault), and ←/→ does not change the step.
+ */
+function listen(events, view, { page, ui, move, draw, headOf, editing }) {
   const { svg, choosers } = view.parts;
   const handleOf = (event) => event.target.closest?.('.arrow-handle');
   const editable = () => arrowsMode(page.state, page.model) === 'edit';
@@ -101,5 +107,5 @@ function listen(events, view, { page, ui, move, draw, headOf }) {
       ui.pair = { ...ui.pair, [which === 'q' ? 'i' : 'j']: Number(event.target.value) };
       draw();
     });
-  events.on(view.parts.switch, 'click', () => page.part('editing').on.mode('qkv'));
+  events.on(view.parts.switch, 'click', () => editing.on.mode('qkv'));
 }

@@ -2,8 +2,11 @@
 // bar's button, the F key). Where it is refused — an embed without allowfullscreen, a local file,
 // a browser setting, a browser without the API — the mode goes on as it is and the bar says so.
 
-/** events: the classroom part's listeners (fullscreenchange redraws its button); refused(): say why not. */
-export function createFullscreen(page, events, { refused }) {
+/**
+ * events: the classroom part's listeners; refused(): say why not; changed(): the page went in or out
+ * of full screen (the bar's button is redrawn).
+ */
+export function createFullscreen(page, events, { refused, changed }) {
   const { document } = page.dom;
   const active = () => Boolean(document.fullscreenElement);
 
@@ -22,6 +25,6 @@ export function createFullscreen(page, events, { refused }) {
     Promise.resolve(document.exitFullscreen?.()).catch(() => {});
   }
 
-  events.on(document, 'fullscreenchange', () => page.part('classroom')?.render());
+  events.on(document, 'fullscreenchange', changed);
   return { active, leave, toggle: () => (active() ? leave() : request()) };
 }

@@ -11,9 +11,9 @@ const TICK = 250; // ms between two looks at the countdown
 
 /**
  * run: the mode's { playing, since, timer, idle } (shared with the part); render(): redraw the bar;
- * say(key): a word in the bar's status. Returns { play, pause, stop, toggle }.
+ * say(key): a word in the bar's status; go(step): the step navigation's. Returns { play, pause, stop, toggle }.
  */
-export function createPacer(page, run, { render, say }) {
+export function createPacer(page, run, { render, say, go }) {
   const { document, window } = page.dom;
   const reduced = page.dom.matchMedia('(prefers-reduced-motion: reduce)');
   const atLast = () => page.state.step >= stepCount(page.state);
@@ -28,7 +28,7 @@ export function createPacer(page, run, { render, say }) {
     run.timer = 0;
     if (!run.playing || !inClassroom(page.state)) return;
     const info = pacing(Date.now() - run.since, page.state.pace, { reduced: reduced.matches });
-    if (info.due) page.part('nav').go(page.state.step + 1); // the part's committed() restarts the countdown
+    if (info.due) go(page.state.step + 1); // the part's committed() restarts the countdown
     if (atLast()) {
       stop(page.t('classroom.ended'));
       return render();

@@ -1,12 +1,12 @@
 // The classroom mode (classroom=1 in the URL): for a projector, the stage only in large type, or in
 // a lab its charts and key numbers (views/classroom-bar.js, views/classroom-fit.js,
 // styles/classroom.css), full screen on request, the keys of a keyboard and of a presentation
-// clicker (classroom.js classroomAction; in a lab the page keys scroll), and in the stepper an
-// auto-advance at the link's pace (pace=8) with its countdown. This part owns its listeners, its
-// one timer (controller/classroom-pacer.js) and a watch on the lab's size: leaving the mode or
-// destroy() stops the timer, destroy() removes the listeners and the watch.
+// clicker (their entries in controller/actions.js; in a lab the page keys scroll), and in the
+// stepper an auto-advance at the link's pace (pace=8) with its countdown. This part owns its
+// listeners, its one timer (controller/classroom-pacer.js) and a watch on the lab's size: leaving
+// the mode or destroy() stops the timer, destroy() removes the listeners and the watch.
 
-import { inClassroom, pagesSteps, classroomAction, actsIn, stepAfter, parsePace } from '../classroom.js';
+import { inClassroom, pagesSteps, actsIn, stepAfter, parsePace } from '../classroom.js';
 import { stepCount } from '../steps.js';
 import { renderClassroomBar, showPacing } from '../views/classroom-bar.js';
 import { fitClassroom, fitLab } from '../views/classroom-fit.js';
@@ -14,24 +14,20 @@ import { createFullscreen } from './classroom-fullscreen.js';
 import { createPacer } from './classroom-pacer.js';
 import { listeners } from './listeners.js';
 
-/** Where a key was pressed, for classroomAction: a field's keys and a button's Space stay theirs. */
-function placeOf(target) {
-  if (target?.closest?.('input, textarea, select, [contenteditable]')) return 'field';
-  if (target?.closest?.('td.pick')) return 'cell';
-  if (target?.closest?.('button, a, summary')) return 'button';
-  return 'page';
-}
-
-export function createClassroom(page) {
+/** nav: the step navigation (its go(step)); url: the URL part (its flush(), before a link is copied). */
+export function createClassroom(page, { nav, url }) {
   const { document, window } = page.dom;
   const events = listeners();
   // What the mode shows beyond the URL: playing or not, since when the step is up, a blank screen,
   // a refused pace as typed, the last thing said.
   const run = { playing: false, since: 0, timer: 0, blank: false, paceText: '', paceError: null, status: '', idle: '' };
-  const fullscreen = createFullscreen(page, events, { refused: () => say('classroom.fullscreenRefused') });
+  const fullscreen = createFullscreen(page, events, {
+    refused: () => say('classroom.fullscreenRefused'),
+    changed: () => render(),
+  });
   const on = () => inClassroom(page.state);
   const count = () => stepCount(page.state);
-  const { pause, stop, toggle } = createPacer(page, run, { render, say });
+  const { pause, stop, toggle } = createPacer(page, run, { render, say, go: nav.go });
 
   function say(key, params) {
     run.status = key ? page.t(key, params) : '';
@@ -54,8 +50,15 @@ export function createClassroom(page) {
     page.$('step-announce').textContent = page.t('classroom.left');
   }
 
-  /** What a key or a bar's button asks for (classroom.js's actions; in a lab, actsIn's). */
+  /**
+   * What a key or a bar's button asks for (controller/actions.js). In a lab only full screen,
+   * blank and leave are the mode's (actsIn); any other brings a blanked lab back.
+   */
   function act(action) {
+    if (!actsIn(page.state.view, action)) {
+      if (run.blank) act('blank');
+      return;
+    }
     // Escape in full screen leaves full screen first, as the browser's own Escape does.
     if (action === 'leave') return fullscreen.active() ? fullscreen.leave() : leave();
     if (action === 'play') return toggle();
@@ -68,12 +71,11 @@ export function createClassroom(page) {
       run.blank = false;
       render();
     }
-    page.part('nav').go(stepAfter(action, page.state.step, count()));
+    nav.go(stepAfter(action, page.state.step, count()));
   }
 
-  const unwatch = listen(events, { page, on, act, run, pause, enter, fullscreen });
+  const unwatch = listen(events, { page, on, run, pause, render });
   events.on(page.$('classroom-pace'), 'change', (event) => takePace(page, run, event.target.value, { stop, render }));
-  events.on(page.$('classroom-copy'), 'click', () => copyLink(page, say));
 
   function render() {
     const shown = renderClassroomBar(document, { state: page.state, t: page.t, run, fullscreen: fullscreen.active() });
@@ -85,6 +87,15 @@ export function createClassroom(page) {
 
   return {
     render,
+    act,
+    enter,
+    /** Whether a key asking for `action` is the mode's now: in a lab, or on a blanked screen. */
+    takes: (action) => actsIn(page.state.view, action) || run.blank,
+    /** A key was pressed (`play`: it was the mode's P): while playing, any other key pauses. */
+    heard({ play }) {
+      if (on() && run.playing && !play) pause();
+    },
+    copyLink: () => copyLink(page, url, say),
     committed(next, previous) {
       if (!inClassroom(next)) stop();
       else if (next.step !== previous.step) run.since = Date.now();
@@ -103,41 +114,18 @@ export function createClassroom(page) {
 }
 
 /**
- * The keys, a pointer anywhere (it pauses the auto-advance), the bar's buttons, the header's
- * button, a resize of the window or of the lab. Returns the function that ends the lab's watch.
+ * A pointer anywhere (it pauses the auto-advance), a resize of the window or of the lab (the
+ * keys and the bar's buttons are entries of controller/actions.js). Returns the function that
+ * ends the lab's watch.
  */
-function listen(events, { page, on, act, run, pause, enter, fullscreen }) {
+function listen(events, { page, on, run, pause, render }) {
   const { document, window } = page.dom;
-  // Capture: the mode's keys are taken before the page's own ←/→ (controller/step-nav.js) and the
-  // popover's keys see them; a key pressed while playing pauses, whatever it is (but P).
-  events.on(
-    document,
-    'keydown',
-    (event) => {
-      if (!on() || event.defaultPrevented) return;
-      const action = classroomAction(event, placeOf(event.target));
-      if (run.playing && action !== 'play') pause();
-      if (!action || (action === 'leave' && !page.$('cell-explain').hidden)) return; // Escape closes the popover first
-      // A lab's page keys scroll it, as the browser's own; on a blank screen they bring the lab back.
-      if (!actsIn(page.state.view, action) && !run.blank) return;
-      event.preventDefault();
-      if (actsIn(page.state.view, action)) act(action);
-      else act('blank');
-    },
-    { capture: true },
-  );
   events.on(document, 'pointerdown', (event) => {
     if (on() && run.playing && !event.target.closest?.('#classroom-play')) pause();
   });
-  events.on(page.$('classroom-button'), 'click', enter);
-  events.on(page.$('classroom-prev'), 'click', () => act('previous'));
-  events.on(page.$('classroom-next'), 'click', () => act('next'));
-  events.on(page.$('classroom-leave'), 'click', () => act('leave'));
-  events.on(page.$('classroom-fullscreen'), 'click', () => fullscreen.toggle());
-  events.on(page.$('classroom-play'), 'click', () => act('play'));
   // A new screen size, or the formulas' fonts arriving: the type is sized again.
   const refit = () => {
-    if (on()) page.part('classroom').render();
+    if (on()) render();
   };
   events.on(window, 'resize', refit);
   if (document.fonts) events.on(document.fonts, 'loadingdone', refit);
@@ -167,8 +155,8 @@ function takePace(page, run, text, { stop, render }) {
 }
 
 /** "Copy classroom link": the URL as it is now (classroom=1, and the pace when there is one). */
-async function copyLink(page, say) {
-  page.part('url').flush();
+async function copyLink(page, url, say) {
+  url.flush();
   const pace = page.state.pace ? page.t('classroom.copiedPace', { s: page.state.pace }) : '';
   try {
     await page.dom.window.navigator.clipboard.writeText(page.dom.location.href);

@@ -36,15 +36,19 @@ function describeParseError(t, error) {
   return error.col ? t('err.cellIn', { row: error.row, col: error.col, message }) : message;
 }
 
-export function createEditing(page) {
+/**
+ * undo: the undo part (a matrix's reset); engine: the engine calls (whether the core takes a
+ * value); heads: the heads part (the panel's two heads fields).
+ */
+export function createEditing(page, { undo, engine, heads }) {
   const { errors } = page;
   let filled = null; // after a paste or resize: { name: [rows, cols] before } of the matrices it grew
   let pendingFilled = null; // …as found by growing(), taken over by the commit that follows
-  const refused = keptRefusals(page);
+  const refused = keptRefusals(page, engine);
   const typed = typedWords(page, describeParseError);
 
   const describe = (error) => describeParseError(page.t, error);
-  const resettable = (name) => page.part('undo')?.resettable(name) ?? false;
+  const resettable = (name) => undo.resettable(name);
 
   function refuse(key, message, { frame = true } = {}) {
     errors.set(key, message);
@@ -91,7 +95,7 @@ export function createEditing(page) {
     return next;
   }
 
-  const on = handlers(page, { numberField, growing, describe, refuse, refused, typed });
+  const on = handlers(page, { numberField, growing, describe, refuse, refused, typed, undo, heads });
 
   return {
     on,
@@ -118,10 +122,10 @@ export function createEditing(page) {
 }
 
 /** The panel's requests (views/panel.js and views/controls.js call on.*). */
-function handlers(page, { numberField, growing, describe, refuse, refused, typed }) {
+function handlers(page, { numberField, growing, describe, refuse, refused, typed, undo, heads }) {
   const { errors } = page;
   return {
-    ...headHandlers(page),
+    ...headHandlers(heads),
     ...lossHandlers(page, describe),
     preset: (preset) => {
       errors.clear();
@@ -185,7 +189,7 @@ function handlers(page, { numberField, growing, describe, refuse, refused, typed
       typed.forget();
       page.commit(setWords(page.state, read.words));
     },
-    reset: (name) => page.part('undo')?.reset(name),
+    reset: (name) => undo.reset(name),
     paste(name, text) {
       const key = `paste:${name}`;
       const parsed = parseMatrix(text);
@@ -240,7 +244,7 @@ function typedWords(page, describeParseError) {
  * later edit is first tried with every kept value (it may make them computable: a smaller W_Q),
  * then alone. Keyed 'name:i:j' → { name, i, j, text, value, error (the core's refusal) }.
  */
-function keptRefusals(page) {
+function keptRefusals(page, engine) {
   const kept = new Map();
   const id = (name, i, j) => `${name}:${i}:${j}`;
   const withKept = (state) =>
@@ -252,7 +256,6 @@ function keptRefusals(page) {
       const { state } = page;
       const options = { panel: state.preset !== 'custom', edit: true };
       const edited = setCell(state, name, i, j, value);
-      const engine = page.part('engine');
       if (kept.size && !engine.refusal(withKept(edited))) {
         const all = withKept(edited);
         for (const key of kept.keys()) page.errors.delete(`cell:${key}`);

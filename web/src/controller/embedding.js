@@ -11,7 +11,8 @@ import { listeners } from './listeners.js';
 const LINK_WORDS = { done: 'link.copied', failed: 'link.copyFailed' };
 const EMBED_WORDS = { done: 'embed.copied', failed: 'embed.copyFailed' };
 
-export function createEmbedding(page) {
+/** url: the URL part (its flush(): the link copied is the page as it is now). */
+export function createEmbedding(page, { url }) {
   const { location, window } = page.dom;
   const events = listeners();
 
@@ -51,7 +52,7 @@ export function createEmbedding(page) {
   }
 
   events.on(page.$('copy-link'), 'click', () => {
-    page.part('url').flush();
+    url.flush();
     copy(location.href, page.$('copy-status'), LINK_WORDS);
   });
   events.on(page.$('embed-button'), 'click', openDialog);

@@ -1,9 +1,10 @@
 // The one number, next to its cell (views/explain.js, views/popover.js): hovering or focusing a
 // score, weight or output cell expands it in a popover next to it (on a heatmap too); a click,
-// Enter or a tap keeps it open, Escape or a click elsewhere closes it. This part owns the
+// Enter or a tap keeps it open, Escape or a click elsewhere closes it (Enter, Space and Escape are
+// entries of controller/actions.js, which call openFromKey and closeFromKey). This part owns the
 // popover's own state: which cell, whether it is pinned, whether every term is shown; other parts
 // read cell() (the cell described, { i, j, kind } or null) and chosen() (the cell a click, a tap or
-// Enter chose, or null).
+// Enter chose, or null), and follow(listener) hears of every change of the cell.
 
 import { renderExplain, highlight, cellCols } from '../views/explain.js';
 import { placePopover } from '../views/popover.js';
@@ -58,13 +59,13 @@ function anchors(stage, ui) {
 const gone = (cell, state) => cell.i >= state.n || cell.j >= cellCols(cell.kind, state);
 
 /**
- * Marks what the cell is made of; the parts that follow the cell hear of it: the step's formula
- * shows its numbers (controller/filled-formula.js), a chosen score's q and k become the arrows
- * (controller/arrows.js).
+ * Marks what the cell is made of; the parts that follow the cell hear of it (`followers`): the
+ * step's formula shows its numbers (controller/filled-formula.js), a chosen score's q and k become
+ * the arrows (controller/arrows.js).
  */
-const marker = (page, ui, shownMatrices) => () => {
+const marker = (page, ui, shownMatrices, followers) => () => {
   highlight(shownMatrices(), { cell: ui.cell, row: page.view.row });
-  for (const name of ['filled', 'arrows']) page.part(name)?.follow();
+  for (const follower of followers) follower();
 };
 
 export function createExplain(page) {
@@ -73,9 +74,11 @@ export function createExplain(page) {
   const stage = page.$('stage-body');
   const popover = page.$('cell-explain');
   const ui = { cell: null, pinned: false, expanded: false, returning: false, described: null };
+  const followers = [];
 
   const { shownMatrices, anchorOf, describeCell } = anchors(stage, ui);
-  const mark = marker(page, ui, shownMatrices);
+  const mark = marker(page, ui, shownMatrices, followers);
+  const shownCell = shownCellOf(shownMatrices);
 
   /** Fills the popover for the cell; `place` moves it next to the cell (not when only numbers changed). */
   function show({ place = true } = {}) {
@@ -127,11 +130,27 @@ export function createExplain(page) {
     ui.returning = false;
   }
 
-  listenOnStage(events, stage, { ui, explain, close, document, shownMatrices });
-  listenOnPage(events, { ui, close, show, popover, document, window });
+  listenOnStage(events, stage, { ui, explain, close, document, shownMatrices, shownCell });
+  listenOnPage(events, { ui, close, show, document, window });
 
   return {
     close,
+    /** Whether a cell is described (the popover is open). */
+    isOpen: () => ui.cell !== null,
+    /** Escape: closes it, back on its cell when the focus was in it or on a cell. */
+    closeFromKey() {
+      const inside = popover.contains(document.activeElement) || document.activeElement?.matches?.('td.pick');
+      close({ refocus: inside });
+    },
+    /** The cell of this step's matrices `target` is in (a <td>), or null. */
+    shownCell,
+    /** Enter or Space on a cell: it is chosen, and the focus goes into the popover. */
+    openFromKey(target) {
+      explain(cellOf(shownCell(target)), { pin: true });
+      popover.querySelector('button')?.focus();
+    },
+    /** `listener()` is called whenever the cell described changes, or the popover closes. */
+    follow: (listener) => followers.push(listener),
     cell: () => ui.cell,
     chosen: () => (ui.pinned ? ui.cell : null),
     /** After a render: the popover follows its cell's new numbers, or closes when the step has none. */
@@ -148,14 +167,20 @@ export function createExplain(page) {
   };
 }
 
-/** The stage's pointer, focus and key events that open, pin and close the popover. */
-function listenOnStage(events, stage, { ui, explain, close, document, shownMatrices }) {
+/** The <td> of a cell of the step on screen that `target` is in, or null (not one of a kept, hidden pane). */
+const shownCellOf = (shownMatrices) => (target) => {
+  const td = target?.closest?.('td.pick');
+  return td && shownMatrices().contains(td) ? td : null;
+};
+
+/**
+ * The stage's pointer and focus events that open, pin and close the popover, and the arrow keys
+ * that move between a matrix's cells: the grid's own keys (views/grid-keys.js, a roving tab stop),
+ * which stay with it.
+ */
+function listenOnStage(events, stage, { ui, explain, close, document, shownMatrices, shownCell }) {
   // Only this step's pane: a kept, hidden pane of another step (views/panes.js) answers nothing.
   const cellAtShown = (event) => (shownMatrices().contains(event.target) ? cellAt(event) : null);
-  const shownCell = (target) => {
-    const td = target.closest?.('td.pick');
-    return td && shownMatrices().contains(td) ? td : null;
-  };
   const follow = (event) => {
     if (ui.pinned) return;
     const next = cellAtShown(event);
@@ -184,23 +209,11 @@ function listenOnStage(events, stage, { ui, explain, close, document, shownMatri
     const next = cellAtShown(event);
     if (next) explain(next, { pin: true });
   });
-  events.on(stage, 'keydown', (event) => {
-    moveInGrid(event);
-    const td = shownCell(event.target);
-    if (!td || (event.key !== 'Enter' && event.key !== ' ')) return;
-    event.preventDefault();
-    explain(cellOf(td), { pin: true });
-    document.getElementById('cell-explain').querySelector('button')?.focus();
-  });
+  events.on(stage, 'keydown', moveInGrid);
 }
 
-/** Escape, a click outside and a resized window. */
-function listenOnPage(events, { ui, close, show, popover, document, window }) {
-  events.on(document, 'keydown', (event) => {
-    if (event.key !== 'Escape' || !ui.cell) return;
-    const inside = popover.contains(document.activeElement) || document.activeElement?.matches?.('td.pick');
-    close({ refocus: inside });
-  });
+/** A click outside and a resized window. */
+function listenOnPage(events, { ui, close, show, document, window }) {
   events.on(document, 'click', (event) => {
     if (ui.pinned && event.target.isConnected && !event.target.closest?.('#cell-explain, td.pick, canvas.heatmap.pick'))
       close();

@@ -9,7 +9,8 @@ import { filledSlots } from '../views/stage.js';
 
 const SAY_EVERY = 600;
 
-export function createFilledFormula(page) {
+/** explain: the popover's part (the cell it describes). */
+export function createFilledFormula(page, { explain }) {
   const { window } = page.dom;
   const stage = page.$('stage-body');
   const said = { timer: null, text: '' };
@@ -28,15 +29,16 @@ export function createFilledFormula(page) {
     const slots = filledSlots(stage);
     if (!slots || !page.model || page.state.view !== 'steps') return;
     const { state, model, t } = page;
-    const cell = page.part('explain')?.cell() ?? null;
+    const cell = explain.cell();
     const text = renderFilled(slots, { state, model, t, cell, tokens: page.tokens() });
     if (text) say(text);
   }
 
+  // The popover's cell changed (a hover, a focus, a tap, or it closed).
+  explain.follow(render);
+
   return {
     render,
-    /** The popover's cell changed (a hover, a focus, a tap, or it closed). */
-    follow: render,
     destroy() {
       if (said.timer !== null) window.clearTimeout(said.timer);
       said.timer = null;

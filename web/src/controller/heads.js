@@ -8,7 +8,8 @@ import { STEPS } from '../steps.js';
 /** The step a head chosen in the overview opens at: its scores, the first step that is its own. */
 const HEAD_OPENS_AT = STEPS.indexOf('scores') + 1;
 
-export function createHeads(page) {
+/** explain: the popover's part (another head closes it). */
+export function createHeads(page, { explain }) {
   return {
     /** h heads; the core refuses a count that does not divide d_k and d_v, worded at the field. */
     setHeads(heads) {
@@ -18,7 +19,7 @@ export function createHeads(page) {
     },
     /** Shows head `head` (1-based) in the steps; from the overview, at its own first step. */
     showHead(head, { open = false } = {}) {
-      page.part('explain').close();
+      explain.close();
       const next = { ...page.state, head };
       page.commit(open ? { ...next, step: HEAD_OPENS_AT } : next, { panel: true });
       if (open) page.$('step-title')?.focus();
@@ -28,7 +29,7 @@ export function createHeads(page) {
 }
 
 /** The panel's requests about heads (views/panel.js calls on.heads and on.head). */
-export const headHandlers = (page) => ({
-  heads: (value) => page.part('heads').setHeads(Number(value)),
-  head: (value) => page.part('heads').showHead(Number(value)),
+export const headHandlers = (heads) => ({
+  heads: (value) => heads.setHeads(Number(value)),
+  head: (value) => heads.showHead(Number(value)),
 });

@@ -10,8 +10,11 @@ import { loadPart } from '../parts.js';
 import { renderViewSwitch } from '../views/view-switch.js';
 import { keepingFocus } from './keep-focus.js';
 
-/** views: the labs' views by name (tests hand in their own); by default lab-views.js's, loaded when first needed. */
-export function createLabs(page, { views } = {}) {
+/**
+ * explain: the popover's part (choosing a view closes it); views: the labs' views by name (tests
+ * hand in their own); by default lab-views.js's, loaded when first needed.
+ */
+export function createLabs(page, { explain, views }) {
   const { document, window } = page.dom;
   let lab = null; // the open lab: { view, instance }, or null on the stepper
   let failed = null; // the error of a failed load of the labs' code, shown in the lab's place
@@ -87,7 +90,7 @@ export function createLabs(page, { views } = {}) {
   function choose(view) {
     if (view === page.state.view) return;
     failed = null; // a load that failed is tried again
-    page.part('explain').close();
+    explain.close();
     if (page.commit({ ...page.state, view }, { panel: false }))
       page.$('step-announce').textContent = page.t(`view.${view}`);
   }

@@ -1,12 +1,13 @@
 // The page's one store: the state in the URL, the last good model, the errors shown, the notice,
 // and what the reader looks at beyond the URL (`view`: the word chosen everywhere). The parts of
-// the controller (app.js's PARTS) read it and change it only through commit() and render().
+// the controller (controller/wiring.js) read it and change it only through commit() and render().
 // Created by start(): nothing here lives at module level.
 //
 // A part is { render?(opts), committed?(next, previous, opts), destroy() } plus what it offers the
-// others, registered with page.use(name, part). render(opts) calls every part's render in the
-// order they were registered; commit(next) computes through the engine part and, on success, tells
-// every part (committed) before rendering.
+// others, which are handed it when they are created (controller/wiring.js); it is registered with
+// page.use(name, part). render(opts) calls every part's render in the order they were registered;
+// commit(next) computes through `compute` (the engine part's, set by the wiring) and, on success,
+// tells every part (committed) before rendering.
 
 import { serializeState, withoutEmbed, adopt } from '../state.js';
 import { engineErrorField, describeEngineError } from '../engine-errors.js';
@@ -29,6 +30,8 @@ export function createPage({ dom, host, state, notice }) {
     notice,
     model: null, // the last good result: stays on screen while an input is invalid
     engine: null,
+    /** The model of a state (the engine part's compute, controller/engine-calls.js); throws the core's Error. */
+    compute: null,
     t: translator(state.lang),
     errors: new Map(), // field key → message (views/panel.js showErrors)
     view: { row: null }, // the word (row) chosen everywhere, or null
@@ -43,7 +46,6 @@ export function createPage({ dom, host, state, notice }) {
       parts.set(name, part);
       return part;
     },
-    part: (name) => parts.get(name),
     /** Shows everything; `frame: false` skips the parts a value edit cannot change (header, steps). */
     render({ panel = true, frame = true } = {}) {
       for (const part of parts.values()) part.render?.({ panel, frame });
@@ -68,7 +70,7 @@ function commit(page, parts, next, { panel = true, edit = false, fromUrl = false
   next = adopt(page.state, next, { fromUrl });
   for (const key of page.errors.keys()) if (key.startsWith('engine')) page.errors.delete(key);
   try {
-    page.model = page.part('engine').compute(next);
+    page.model = page.compute(next);
   } catch (error) {
     // Worded from the Error's code and numbers, in the reader's language, at the field it is about
     // (and at its cell, for a matrix).

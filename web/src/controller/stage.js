@@ -1,13 +1,16 @@
 // The stage: which body the page shows (the stepper's stage or a lab's), the current step drawn
-// into it (views/stage.js), and the word a click on a row's label chooses everywhere.
+// into it (views/stage.js), and the word a click on a row's label chooses everywhere (chooseRow,
+// the choose-word entry of controller/actions.js).
 
 import { renderStage } from '../views/stage.js';
 import { keepingFocus } from './keep-focus.js';
-import { listeners } from './listeners.js';
 
-export function createStage(page) {
+/**
+ * editing: the panel's requests (its on.*, which the stage's switches and cells call too); heads:
+ * the heads part (a head chosen in the overview); arrows: §3's arrows (the scores step's picture).
+ */
+export function createStage(page, { editing, heads, arrows }) {
   const { document } = page.dom;
-  const events = listeners();
   const stage = page.$('stage-body');
 
   /** Chooses the word whose row is marked everywhere (and mixed on the AV step). */
@@ -16,12 +19,8 @@ export function createStage(page) {
     page.render({ panel: false, frame: false });
   }
 
-  events.on(stage, 'click', (event) => {
-    const word = event.target.closest?.('.row-pick');
-    if (word) chooseRow(Number(word.dataset.row));
-  });
-
   return {
+    chooseRow,
     render() {
       const { state } = page;
       const stepper = state.view === 'steps';
@@ -39,18 +38,17 @@ export function createStage(page) {
           state,
           model: page.model,
           t: page.t,
-          on: page.part('editing').on,
+          on: editing.on,
           theme: page.theme(),
           tokens: page.tokens(),
           stale: page.errors.size > 0,
           row: page.view.row,
           onRow: chooseRow,
-          chooseHead: (head) => page.part('heads').showHead(head, { open: true }),
-          arrows: () => page.part('arrows')?.draw() ?? null,
+          chooseHead: (head) => heads.showHead(head, { open: true }),
+          arrows: () => arrows.draw(),
         }),
       );
     },
-    destroy: () => events.removeAll(),
-    listeners: events,
+    destroy() {},
   };
 }

@@ -3,12 +3,12 @@
 // one entry however many keys it takes. Moving between steps and views, the language and the
 // theme are not edits: they stay as they are when an edit is undone (Back and Forward move
 // between steps). Ctrl+Z undoes and Ctrl+Shift+Z or Ctrl+Y redoes, outside a text field (where
-// they undo the typing, as the browser does), and so do the two buttons at the top of the panel.
+// they undo the typing, as the browser does), and so do the two buttons at the top of the panel
+// (their entries in controller/actions.js).
 // A matrix's "reset" returns it to its values when its example was chosen (or the page opened).
 
 import { serializeState, parseState, setMatrix } from '../state.js';
 import { renderUndoBar } from '../views/undo-bar.js';
-import { listeners } from './listeners.js';
 
 // Entries kept each way, each as its link's hash (a few kB at most, where a state's matrices as
 // arrays of numbers would be tens): the history stays small however long a reader edits.
@@ -45,7 +45,6 @@ function changedCell(previous, next) {
 }
 
 export function createUndo(page) {
-  const events = listeners();
   const past = [];
   const future = [];
   let typing = null; // the cell the last entry is typing into: further keys there join that entry
@@ -82,16 +81,6 @@ export function createUndo(page) {
   const undo = () => move(past, future);
   const redo = () => move(future, past);
 
-  events.on(page.dom.document, 'keydown', (event) => {
-    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
-    if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
-    const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) undo();
-    else if ((key === 'z' && event.shiftKey) || key === 'y') redo();
-    else return;
-    event.preventDefault();
-  });
-
   return {
     undo,
     redo,
@@ -114,10 +103,9 @@ export function createUndo(page) {
     render() {
       const { state } = page;
       if (state.view !== 'steps' || (state.embed && !state.panel)) return;
-      renderUndoBar(page.$('panel'), { t: page.t, canUndo: past.length > 0, canRedo: future.length > 0, undo, redo });
+      renderUndoBar(page.$('panel'), { t: page.t, canUndo: past.length > 0, canRedo: future.length > 0 });
     },
-    destroy: () => events.removeAll(),
-    listeners: events,
+    destroy() {},
   };
 }
 

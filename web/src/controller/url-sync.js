@@ -88,7 +88,8 @@ function urlWriter(page) {
   return { write, now, cancel, read };
 }
 
-export function createUrlSync(page) {
+/** explain: the popover's part (Back and Forward close it). */
+export function createUrlSync(page, { explain }) {
   const { window, location, history } = page.dom;
   const events = listeners();
   try {
@@ -116,7 +117,7 @@ export function createUrlSync(page) {
     if (location.hash === serializeState(page.state)) return;
     const { state } = parseState(location.hash);
     const moved = Object.fromEntries(HISTORY_KEYS.map((key) => [key, state[key]]));
-    page.part('explain')?.close();
+    explain.close();
     page.commit({ ...page.state, ...moved }, { fromUrl: true, panel: false });
     // The entry is rewritten with the inputs at once: the hashchange that follows a popstate
     // would otherwise read the entry's old inputs as a hash typed by hand.

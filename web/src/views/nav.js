@@ -2,7 +2,8 @@
 // flow: X →(·W)→ Q K V →(QKᵀ)→ S →(÷√dₖ)→ S/√dₖ →(−max)→ … → A →(·V)→ AV, each node a button with a
 // live thumbnail of its matrix, each arrow the operation and the shape that comes out of it (each
 // step's `map`, steps.js); the current step is marked. On a phone it is a strip that scrolls
-// sideways. Render only: `go(step)` is controller/step-nav.js's. The buttons stay the same elements
+// sideways. Render only: a click on a node (data-step) or on a button is its entry's in
+// controller/actions.js (go-to-step, previous-step, next-step). The buttons stay the same elements
 // from step to step, so that focus stays on "下一步 / Next" after Enter.
 
 import { h } from './dom.js';
@@ -11,7 +12,7 @@ import { scaleFor, KIND_OF } from '../colors.js';
 import { rowPainter } from './row-painter.js';
 import { math, mi, fn, mo, msup } from './math.js';
 import { symbol, divisorNodes } from './names.js';
-import { optionLooks } from '../options.js';
+import { figureLooks } from '../state.js';
 import { scrollCue } from './scroll-cue.js';
 
 const THUMB = 34; // px, the longest side of a node's thumbnail
@@ -26,7 +27,7 @@ function thumb(name) {
   return h('canvas', { class: 'thumb', dataset: { name }, width: 1, height: 1, 'aria-hidden': 'true' });
 }
 
-function node({ id, map: spec }, index, { state, t, go }) {
+function node({ id, map: spec }, index, { state, t }) {
   const step = index + 1;
   const names = spec.matrices(state);
   const arrow = spec.op
@@ -49,7 +50,6 @@ function node({ id, map: spec }, index, { state, t, go }) {
         class: 'step-link map-node',
         dataset: { step },
         title: names.length ? null : t('map.noX'),
-        onclick: () => go(step),
       },
       h(
         'span',
@@ -69,19 +69,10 @@ function node({ id, map: spec }, index, { state, t, go }) {
 
 /** Builds the map and buttons (once per language and option set) and marks the current step. */
 export function renderNav(root, ctx) {
-  const { state, t, go } = ctx;
-  // Rebuilt when a symbol or a shape on it may change: the language, the mode, the options' looks, the sizes.
-  const key = JSON.stringify([
-    state.lang,
-    state.mode,
-    ...optionLooks(state),
-    state.n,
-    state.d,
-    state.dk,
-    state.dv,
-    state.heads,
-    state.loss,
-  ]);
+  const { state, t } = ctx;
+  // Rebuilt when a step, a symbol or a shape on it may change: the language, and what changes the
+  // steps' figures (state.js figureLooks: the mode, the sizes, the heads, the loss, the options' looks).
+  const key = JSON.stringify([state.lang, ...figureLooks(state)]);
   let view = mounted.get(root);
   if (view?.key !== key) {
     const prev = h('button', { type: 'button', id: 'prev' }, '← ', t('nav.prev'));
@@ -103,9 +94,6 @@ export function renderNav(root, ctx) {
     mounted.set(root, view);
     if (focused) root.querySelector(`#${focused}`)?.focus();
   }
-  // Set on every render (a property, so there is only ever one handler): they step from this state.
-  view.prev.onclick = () => go(state.step - 1);
-  view.next.onclick = () => go(state.step + 1);
   view.position.textContent = t('nav.position', { step: state.step, total: stepCount(state) });
   // A disabled button cannot keep focus: at either end, focus moves to the other one.
   const nextFocused = document.activeElement === view.next;
