@@ -15,6 +15,8 @@
 #include <string>
 
 #include "attention.hpp"
+#include "efficiency_paths.hpp"
+#include "efficiency_shared.hpp"
 #include "error.hpp"
 
 namespace fuzz {
@@ -168,8 +170,8 @@ inline Header read_header(Reader& in) {
     return h;
 }
 
-// An ordinary call (byte 0 < 230): q, k, v, the mask, and w for X·W, read after the header, the
-// twist applied.
+// An ordinary call (byte 0 < 230; 200–229 an efficiency lab call, read_lab below): q, k, v, the mask, and w for X·W,
+// read after the header, the twist applied.
 struct Call {
     Matrix q, k, v, w;
     AttentionOptions o;
@@ -205,6 +207,57 @@ inline Call read_call(Reader& in, const Header& h) {
             break;
     }
     return c;
+}
+
+// The efficiency lab's calls (byte 0 in 200–229, issue 30): the ordinary call's header and
+// matrices, then what the five entry points take besides them, one byte each (past the end 0):
+//   tile rows, tile cols  1 … n_q + 2 and 1 … n_k + 2 (b % (n + 2) + 1: the last two refused)
+//   window                1 … n_k + 2 (b % (n_k + 2) + 1: from n_k on, causal attention)
+//   heads, kv_heads       1 … 8 each (b % 8 + 1)
+//   linear                causal = b % 2, weights = b / 2 % 2, order = b / 4 % 3 (both, quadratic,
+//                         linear)
+// Each whole number reads 255 as "a raw int64 from the next 8 bytes", to reach 0, negatives and
+// 2⁶³ − 1 (refused with their own number).
+inline constexpr std::uint8_t kLabFirst = 200, kLabEnd = 230;
+
+struct Lab {
+    attn::TileSize tile;
+    std::int64_t window = 1, heads = 1, kv_heads = 1;
+    attn::LinearOptions linear;
+};
+
+inline std::int64_t whole_number(Reader& in, std::size_t modulus) {
+    const std::uint8_t b = in.byte();
+    return b == 255 ? static_cast<std::int64_t>(in.u64()) : static_cast<std::int64_t>(b % modulus + 1);
+}
+
+inline Lab read_lab(Reader& in, const Header& h) {
+    Lab lab;
+    lab.tile.rows = whole_number(in, h.n_q + 2);
+    lab.tile.cols = whole_number(in, h.n_k + 2);
+    lab.window = whole_number(in, h.n_k + 2);
+    lab.heads = whole_number(in, 8);
+    lab.kv_heads = whole_number(in, 8);
+    const std::uint8_t b = in.byte();
+    lab.linear.causal = b % 2 == 1;
+    lab.linear.weights = b / 2 % 2 == 1;
+    lab.linear.order = static_cast<attn::LinearOrder>(b / 4 % 3);
+    return lab;
+}
+
+// The grouped call's K: with h heads of q.cols / h columns each, kv_heads key–value heads hold
+// kv_heads · (q.cols / h) columns — the call's k cut to its first that many columns. Where h does
+// not divide q's columns, or that is not fewer columns than k has, k as it is (the refusals).
+inline Matrix grouped_keys(const Matrix& q, const Matrix& k, const Lab& lab) {
+    if (lab.heads < 1 || lab.kv_heads < 1 || q.cols % static_cast<std::size_t>(lab.heads) != 0 ||
+        k.data.size() != k.rows * k.cols)
+        return k;
+    const std::size_t cols = static_cast<std::size_t>(lab.kv_heads) * (q.cols / static_cast<std::size_t>(lab.heads));
+    if (cols == 0 || cols >= k.cols) return k;
+    Matrix cut(k.rows, cols);
+    for (std::size_t r = 0; r < k.rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c) cut(r, c) = k(r, c);
+    return cut;
 }
 
 }  // namespace fuzz

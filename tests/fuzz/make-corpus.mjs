@@ -87,11 +87,12 @@ function call({
   temperature = 1,
   twist = 'none',
   extras = [],
+  lab,
 }) {
   const [nQ, dK, nK, dV] = [q.length, q[0].length, k.length, v[0].length];
   const t = TEMPERATURES.findIndex((p) => Object.is(p, temperature));
   const bytes = [
-    0,
+    lab ? LAB_MODE : 0,
     nQ - 1,
     nK - 1,
     dK - 1,
@@ -103,8 +104,30 @@ function call({
   for (const m of [q, k, v]) for (const x of m.flat()) bytes.push(...value(x));
   if (mask) for (const x of mask.flat()) bytes.push(x === 0 ? 0 : x === 1 ? 1 : 254);
   for (const x of (w ?? [[1]]).flat()) bytes.push(...value(x));
+  if (lab) bytes.push(...labBytes(lab));
   bytes.push(...extras);
   return bytes;
+}
+
+/**
+ * The efficiency lab's arguments (fuzz_input.hpp's read_lab), after a call whose byte 0 is
+ * LAB_MODE: tile rows and cols, window, heads, kvHeads — each within the byte's range (read_lab) as
+ * the byte x − 1, and 0, negatives and the huge as 255 and 8 bytes — and linear attention's options.
+ */
+const LAB_MODE = 200;
+const LINEAR_ORDERS = { both: 0, quadratic: 1, linear: 2 };
+function labBytes({ tileRows = 1, tileCols = 1, window = 1, heads = 1, kvHeads = 1, linear = {} }) {
+  const whole = (x) => {
+    if (x >= 1 && x <= 254) return [x - 1];
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigInt64(0, BigInt(x), true);
+    return [255, ...b];
+  };
+  const { causal = false, weights = false, order = 'both' } = linear;
+  return [
+    ...[tileRows, tileCols, window, heads, kvHeads].flatMap(whole),
+    Number(causal) + 2 * Number(weights) + 4 * LINEAR_ORDERS[order],
+  ];
 }
 
 /**
@@ -358,6 +381,42 @@ const CASES = {
         [0, 0.5],
       ],
     }),
+  }),
+  // the efficiency lab (issue 30; fuzz_attention.cpp's invariants 7–12, fuzz_differential.cpp's
+  // tiled, grouped and linear rows): the worked example in 1×1 tiles, a window of 1, two query heads
+  // sharing one key–value head (MQA), both linear orders with their weights
+  'lab-worked-example': call({
+    q: I2,
+    k: I2,
+    v: V10,
+    lab: { tileRows: 1, tileCols: 1, window: 1, heads: 2, kvHeads: 1, linear: { weights: true } },
+  }),
+  // causal, 70 keys: tiles of 5×16 that the mask skips, the window on the microkernels (past 64
+  // keys), two heads of their own, causal linear attention's prefix sums
+  'lab-causal-70-keys': call({
+    q: Array.from({ length: 12 }, (_, i) => [i / 8 - 0.5, 1, 0.25 * (i % 3), -1]),
+    k: Array.from({ length: 70 }, (_, j) => [j / 64, 1 - j / 32, 0.5, (j % 5) / 4]),
+    v: Array.from({ length: 70 }, (_, j) => [j, 1 - j / 8]),
+    maskKind: 'causal',
+    lab: { tileRows: 5, tileCols: 16, window: 8, heads: 2, kvHeads: 2, linear: { causal: true, weights: true } },
+  }),
+  // every lab argument refused: a 0-row tile, a window of −1, 3 heads of 2 columns, kvHeads 0
+  'lab-arguments-refused': call({
+    q: I2,
+    k: I2,
+    v: V10,
+    lab: { tileRows: 0, tileCols: 1, window: -1, heads: 3, kvHeads: 0 },
+  }),
+  // issue 27, item 4's scores on the lab: summed in order the first score is 0, in lanes NaN —
+  // decode and window take the reference's arithmetic, the tiles its loop
+  'lab-score-3e38-alternating': call({
+    q: [[1, 1, 1, 1]],
+    k: [
+      [3e38, -3e38, 3e38, -3e38],
+      [0.5, 0.5, 0.5, 0.5],
+    ],
+    v: V10,
+    lab: { tileRows: 1, tileCols: 1, window: 2, heads: 2, kvHeads: 1 },
   }),
   'streaming-65-keys': call({
     q: [[0.5, -1]],
