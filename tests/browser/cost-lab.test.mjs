@@ -279,3 +279,15 @@ test('on a 375 px screen, dark: nothing overflows sideways, and axe finds no vio
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('§8 ends on article 10: the lab links to the efficiency lab, which opens with the same language', async () => {
+  const page = await b.open('#view=cost-lab&lang=en');
+  const link = page.locator('.cost-next-link');
+  assert.match(await link.textContent(), /article 10, "Efficiency and variants"/);
+  await link.click();
+  await page.waitForSelector('#lab-body:not([hidden]) .lab-efficiency-lab');
+  assert.match(await page.evaluate(() => location.hash), /view=efficiency-lab/);
+  assert.match(await page.evaluate(() => location.hash), /lang=en/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -11,6 +11,7 @@
 // included) re-labels what is on screen and the run goes on; destroy() stops it.
 
 import { h } from '../../views/dom.js';
+import { serializeState } from '../../state.js';
 import { memoryTable, planUpTo, slopes } from './cost-lab.js';
 import { startCostRun } from './cost-run.js';
 import { newRecord, takeEvent } from './cost-record.js';
@@ -45,6 +46,10 @@ export function createCostLabView({ engine, setState, announce }) {
   const memoryPart = createMemoryPart(memory);
   const title = h('h2', {});
   const lede = h('p', { class: 'cost-lede' });
+  // §8 ends on a promise — the n² matrix is the bottleneck that article 10 takes on — and the
+  // efficiency lab keeps it: a link to that view (a hash, not an import: features/index.js).
+  const next = h('a', { class: 'cost-next-link' });
+  const nextLine = h('p', { class: 'cost-next' }, next);
   const element = h(
     'section',
     { class: 'lab lab-cost-lab', dataset: { status: 'idle' } },
@@ -54,6 +59,7 @@ export function createCostLabView({ engine, setState, announce }) {
     facts.note,
     time.el,
     memoryPart.el,
+    nextLine,
   );
 
   /** Everything a run's events change: controls, progress, the facts, the time chart and table. */
@@ -99,6 +105,8 @@ export function createCostLabView({ engine, setState, announce }) {
       facts.word(t);
       time.word(t);
       memoryPart.draw(t);
+      next.textContent = t('cost.next');
+      next.setAttribute('href', serializeState({ ...state, view: 'efficiency-lab' }));
       renderRun();
     },
     destroy() {

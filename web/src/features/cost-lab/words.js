@@ -5,6 +5,8 @@ export default {
     'cost.lede':
       '整个过程最贵的两步是 QKᵀ 和 AV:每个词都要和每个词比一遍,分数矩阵是 n×n 的。所以时间和内存的开销都是 O(n²·dₖ)——词数翻倍,计算量涨到约 4 倍。这里不靠公式,而是在你自己的浏览器里计时:n 从 64 开始一路翻倍,dₖ = 64。',
 
+    'cost.next':
+      '分数矩阵正是长文本的主要瓶颈——第 10 篇「效率与变体」:在效率实验室里看分块、KV 缓存、滑动窗口、共享头和线性注意力怎样绕开它 →',
     'cost.max.label': '最大的 n',
     'cost.max.option': 'n ≤ {n}',
     'cost.max.refused': 'n ≤ {n}(参考实现放不下)',
@@ -90,6 +92,8 @@ export default {
     'cost.lede':
       'The two most expensive steps are QKᵀ and AV: every word is compared with every word, and the score matrix is n×n. So both time and memory cost O(n²·dₖ) — double the number of words and the work grows about fourfold. Here that is not taken on trust but timed, in your own browser: n doubles from 64, with dₖ = 64.',
 
+    'cost.next':
+      'The score matrix is the main bottleneck for long texts — article 10, "Efficiency and variants": see in the efficiency lab how tiles, a KV cache, a sliding window, shared heads and linear attention get around it →',
     'cost.max.label': 'Largest n',
     'cost.max.option': 'n ≤ {n}',
     'cost.max.refused': 'n ≤ {n} (too big for the reference path)',
