@@ -19,7 +19,7 @@ import { STEPS, stepsFor, stepNumber } from './steps.js';
 import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
 import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
-import { OPTIONS, optionsAtDefaults } from './options.js';
+import { OPTIONS, optionsAtDefaults, optionLooks } from './options.js';
 import { integer, oneOf, flag } from './fields.js';
 import { FEATURES } from './features/index.js';
 import { CLASSROOM_FIELDS, inClassroom, pagesSteps } from './classroom.js';
@@ -87,23 +87,27 @@ const articleLink = {
 /** The theme switch's choices: follow the system's light or dark, or fix one. */
 export const THEMES = ['system', 'light', 'dark'];
 
-/** Every field of the state: its key (in the state and in the hash), its type and its default. */
+/**
+ * Every field of the state: its key (in the state and in the hash), its type and its default; and
+ * `figures: true` on a field that changes which steps there are or how their figures are named,
+ * shaped and drawn (figureLooks).
+ */
 export const FIELDS = [
   // Written only for a lab, so that every link to the stepper reads as it always has.
   { key: 'view', type: oneOf(VIEWS), initial: 'steps', only: (s) => s.view !== 'steps' },
   { key: 'step', type: integer(1, STEPS.length), initial: 1 },
   { key: 'lang', type: oneOf(LANGS), initial: 'zh-CN' },
   { key: 'preset', type: oneOf([...PRESETS, 'custom']), initial: 'article' },
-  { key: 'mode', type: oneOf(['x', 'qkv']), initial: 'qkv' },
-  { key: 'n', type: size, initial: 2 },
-  { key: 'd', type: size, initial: 2 },
-  { key: 'dk', type: size, initial: 2 },
-  { key: 'dv', type: size, initial: 2 },
+  { key: 'mode', type: oneOf(['x', 'qkv']), initial: 'qkv', figures: true },
+  { key: 'n', type: size, initial: 2, figures: true },
+  { key: 'd', type: size, initial: 2, figures: true },
+  { key: 'dk', type: size, initial: 2, figures: true },
+  { key: 'dv', type: size, initial: 2, figures: true },
   { key: 'seed', type: integer(0, 2 ** 31 - 1), initial: 1, only: (s) => s.preset === 'random' },
   // Multi-head attention: how many heads (dk and dv are then the widths h·d_k and h·d_v of W_Q and
   // W_V), and which head the article's steps show (1-based). Written only with more than one head,
   // so that every one-head link reads as it always has.
-  { key: 'heads', type: integer(1, HEADS_LIMIT), initial: 1, only: (s) => s.heads > 1 },
+  { key: 'heads', type: integer(1, HEADS_LIMIT), initial: 1, only: (s) => s.heads > 1, figures: true },
   { key: 'head', type: integer(1, HEADS_LIMIT), initial: 1, only: (s) => s.heads > 1 },
   // The article's switches (options.js): the JS API's names and defaults.
   ...OPTIONS.map((o) => ({ key: o.key, type: o.values ? oneOf(o.values) : number(o.validate), initial: o.initial })),
@@ -136,7 +140,7 @@ export const FIELDS = [
   // One training step through the stepper (backward.js): the loss, and the matrix it needs — the
   // target Y of L = ½‖AV − Y‖², or dO = ∂L/∂(AV) given as it is (a trained model's probe). Written
   // only with a loss, so that every link without one reads as it always has.
-  { key: 'loss', type: oneOf(LOSSES), initial: 'none', only: (s) => s.loss !== 'none' },
+  { key: 'loss', type: oneOf(LOSSES), initial: 'none', only: (s) => s.loss !== 'none', figures: true },
   { key: 'y', type: matrix, initial: null, only: (s) => s.loss === 'mse' },
   { key: 'dout', type: matrix, initial: null, only: (s) => s.loss === 'given' },
   ...MATRIX_NAMES.map((name) => ({
@@ -148,6 +152,17 @@ export const FIELDS = [
 ];
 
 /** The page as it first opens: the article's worked example, step 1, in Chinese. */
+/**
+ * What of the state changes which steps there are and how their figures are named, shaped and
+ * drawn: the fields marked `figures` (the mode, the sizes, the heads, the loss: a new dimension
+ * marks its own field), then each option by its look (options.js). The map and the stage keep what
+ * they built while these stay the same.
+ */
+export const figureLooks = (state) => [
+  ...FIELDS.filter((field) => field.figures).map((field) => state[field.key]),
+  ...optionLooks(state),
+];
+
 export function defaultState() {
   const state = { mats: {} };
   for (const field of FIELDS)

@@ -10,7 +10,7 @@ import { FIGURES, stepById, stepWords, atOrAfter, fieldOf, stepCount, sizeOf, st
 import { HEAD_COLORS, headColor } from '../head-colors.js';
 import { renderHeadsOverview, renderHeadGradsOverview, headCostNote } from './heads-overview.js';
 import { showsNonFinite, nonFiniteFrom } from '../non-finite.js';
-import { TABLE_LIMIT, showsArticleNumbers, choosePreset, serializeState } from '../state.js';
+import { TABLE_LIMIT, showsArticleNumbers, choosePreset, serializeState, figureLooks } from '../state.js';
 import { stepSource, articleUrl } from '../article.js';
 import { matrixFormat } from '../format.js';
 import { gradientCss, offColor } from '../colors.js';
@@ -363,12 +363,10 @@ function refresh(parts, slot, key, make) {
 function familyOf(ctx) {
   const { state, model } = ctx;
   return JSON.stringify([
-    state.mode,
-    state.heads,
+    ...figureLooks(state),
     state.lang,
     state.digits,
     ctx.theme,
-    ...optionLooks(state),
     ctx.tokens,
     [model.x, model.q, model.k, model.v].filter(Boolean).map((m) => [m.rows, m.cols]),
   ]);
