@@ -89,7 +89,7 @@ export function createClassroom(page, { nav, url }) {
     render,
     act,
     enter,
-    /** Whether a key asking for `action` is the mode's now: in a lab, or on a blanked screen. */
+    /** Whether a key asking for `action` is the mode's now: in the stepper, in a lab as actsIn says, and on a blanked screen. */
     takes: (action) => actsIn(page.state.view, action) || run.blank,
     /** A key was pressed (`play`: it was the mode's P): while playing, any other key pauses. */
     heard({ play }) {
