@@ -16,9 +16,9 @@
 // Keys that stay with their widget, as its own keyboard model: the arrows that move between the
 // cells of a matrix (views/grid-keys.js, a roving tab stop: controller/explain.js on the stage, the
 // training lab's grid), the arrows that move §3's arrow heads (controller/arrows.js, on the focused
-// head), Enter in the exercise's answer field, and the efficiency lab's popover's Escape (its own
-// popover, open only in that lab). tests/web/actions.test.mjs checks that no other file listens
-// for keys.
+// head), Enter in the exercise's answer field, and in the efficiency lab its steppers' arrows, Home
+// and End (on their own group) and its popover's Escape (its own popover, open only in that lab).
+// tests/web/actions.test.mjs checks that no other file listens for keys.
 
 import { inClassroom } from '../classroom.js';
 import { listeners } from './listeners.js';
