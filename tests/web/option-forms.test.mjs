@@ -1,6 +1,6 @@
 // Dimensions derived, not threaded (issue 28, item 2): what an option does to the names, formulas
-// and words is written once, in its description (options.js `forms`), and the views and the
-// controller read it there (optionForms) — none of them compares an option's value.
+// and words is written once, in its description (options.js `forms`), and the views, the
+// controller and the exports read it there (optionForms) — none of them compares an option's value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { defaultState } from '../../web/src/state.js';
 import { symbol } from '../../web/src/views/names.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SCANNED = ['web/src/views', 'web/src/controller'];
+const SCANNED = ['web/src/views', 'web/src/controller', 'web/src/labs/export'];
 
 /** Every .js/.mjs file under `dir` (from the repository's root). */
 const sources = (dir) =>
@@ -46,7 +46,7 @@ test('the scan finds an option compared, on either side, and not an option read'
   assert.deepEqual(comparisons("state.loss === 'mse'"), []);
 });
 
-test('no view or controller compares an option’s value: they read the options’ forms', () => {
+test('no view, controller or export compares an option’s value: they read the options’ forms', () => {
   const found = SCANNED.flatMap(sources).flatMap((file) =>
     comparisons(fs.readFileSync(file, 'utf8')).map((hit) => `${path.relative(ROOT, file)}:${hit}`),
   );

@@ -71,13 +71,28 @@ const SOFTMAX_FORMS = Object.freeze({
 
 /**
  * What each axis does to the figures and words: along the rows, the max and sum stand beside the
- * rows (`mat.rowMax`), the popover's lines say "row" (`explain.sum`) and each row of A is a
- * distribution the word lines can read; along the columns, they stand under the columns
- * (`mat.colMax`), the lines say "column" (`explain.sumColumn`) and no row of A need sum to 1.
+ * rows (`mat.rowMax`), the popover's lines say "row" (`explain.sum`), each row of A is a
+ * distribution the word lines can read, and NumPy reduces along axis −1; along the columns, they
+ * stand under the columns (`mat.colMax`), the lines say "column" (`explain.sumColumn`), no row of
+ * A need sum to 1, and NumPy reduces along axis 0.
  */
 const AXIS_FORMS = Object.freeze({
-  row: { byColumn: false, reduceWords: 'row', lineWords: '', rowsSumToOne: true },
-  column: { byColumn: true, reduceWords: 'col', lineWords: 'Column', rowsSumToOne: false },
+  row: {
+    byColumn: false,
+    reduceWords: 'row',
+    lineWords: '',
+    rowsSumToOne: true,
+    pyAxis: '-1',
+    pyWords: 'export.py.rows',
+  },
+  column: {
+    byColumn: true,
+    reduceWords: 'col',
+    lineWords: 'Column',
+    rowsSumToOne: false,
+    pyAxis: '0',
+    pyWords: 'export.py.columns',
+  },
 });
 
 export const OPTIONS = Object.freeze([
@@ -210,7 +225,7 @@ export const optionLooks = (state) => OPTIONS.map((o) => (o.look ? o.look(state[
 /**
  * What the state's options do to the names, formulas and words, every option's `forms` in one
  * object: { divisor, tau, shiftsMax, explainsNonFiniteFrom, byColumn, reduceWords, lineWords,
- * rowsSumToOne }. A view reads these, never an option's value.
+ * rowsSumToOne, pyAxis, pyWords }. A view or an export reads these, never an option's value.
  */
 export const optionForms = (state) => Object.assign({}, ...OPTIONS.map((o) => o.forms?.(state[o.key]) ?? {}));
 

@@ -12,13 +12,13 @@
  * forward's scaling (' / np.sqrt(np.float32(d_k))' …), `pyMatrix` how a matrix is written.
  * Returns { lines, prints }.
  */
-export function backwardLines(t, model, state, { names, divide, pyMatrix, axis }) {
+export function backwardLines(t, model, state, { names, divide, pyMatrix, pyAxis }) {
   const { q, k, v, out, a } = names;
   const lines = [`# ${t('export.py.backward')}`];
   if (state.loss === 'mse')
     lines.push(`Y = ${pyMatrix(model.target)}`, `dO = ${out} - Y   # ${t('export.py.lossMse')}`);
   else lines.push(`dO = ${pyMatrix(model.gradOutput)}   # ${t('export.py.lossGiven')}`);
-  lines.push(...headSteps(t, { q, k, v, a, dO: 'dO', divide, axis }));
+  lines.push(...headSteps(t, { q, k, v, a, dO: 'dO', divide, pyAxis }));
   const prints = ['dO', 'dV', 'dA', 'dZ', 'dS', 'dQ', 'dK'].map((name) => `show("${name}", ${name})`);
   if (state.mode === 'x') {
     lines.push('dW_Q, dW_K, dW_V = X.T @ dQ, X.T @ dK, X.T @ dV');
@@ -29,12 +29,11 @@ export function backwardLines(t, model, state, { names, divide, pyMatrix, axis }
 }
 
 /** One head's backward steps from its dO: dV, dA, dZ along the axis, dS, dQ, dK (the one-head formulas). */
-function headSteps(t, { q, k, v, a, dO, divide, axis }) {
-  const sumAxis = axis === 'row' ? '-1' : '0';
+function headSteps(t, { q, k, v, a, dO, divide, pyAxis }) {
   return [
     `dV = ${a}.T @ ${dO}`,
     `dA = ${dO} @ ${v}.T`,
-    `dZ = ${a} * (dA - (${a} * dA).sum(axis=${sumAxis}, keepdims=True))   # ${t('export.py.softmaxBackward')}`,
+    `dZ = ${a} * (dA - (${a} * dA).sum(axis=${pyAxis}, keepdims=True))   # ${t('export.py.softmaxBackward')}`,
     ...(divide.includes('d_k') ? [`d_k = ${q}.shape[-1]`] : []),
     `dS = dZ${divide}   # ${t('export.py.scaleBackward')}`,
     `dQ = dS @ ${k}`,
@@ -48,7 +47,7 @@ function headSteps(t, { q, k, v, a, dO, divide, axis }) {
  * head's steps on its block of d(concat) (a function, the one-head formulas), the heads' dQ, dK, dV
  * side by side, dW and dX. Prints every head's six gradients and the layer's. Returns { lines, prints }.
  */
-export function layerBackwardLines(t, model, state, { divide, pyMatrix, axis }) {
+export function layerBackwardLines(t, model, state, { divide, pyMatrix, pyAxis }) {
   const lines = [`# ${t('export.py.backwardLayer')}`];
   if (state.loss === 'mse')
     lines.push(`Y = ${pyMatrix(model.target)}`, `dO = output - Y   # ${t('export.py.lossMseLayer')}`);
@@ -59,7 +58,7 @@ export function layerBackwardLines(t, model, state, { divide, pyMatrix, axis }) 
     `dW_O = concat.T @ dO   # ${t('export.py.outprojBackward')}`,
     'dconcat = dO @ W_O.T',
     `def head_backward(Qh, Kh, Vh, A, dOh):   # ${t('export.py.headBackward')}`,
-    ...headSteps(t, { q: 'Qh', k: 'Kh', v: 'Vh', a: 'A', dO: 'dOh', divide, axis }).map(indent),
+    ...headSteps(t, { q: 'Qh', k: 'Kh', v: 'Vh', a: 'A', dO: 'dOh', divide, pyAxis }).map(indent),
     '    return dV, dA, dZ, dS, dQ, dK',
     `grads = [head_backward(${block('Q', 'd_k')}, ${block('K', 'd_k')}, ${block('V', 'd_v')}, heads[i][1], ` +
       `${block('dconcat', 'd_v')}) for i in range(h)]   # ${t('export.py.splitBackward')}`,

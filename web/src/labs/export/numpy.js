@@ -19,7 +19,7 @@
 
 import { translate } from '../../i18n/index.js';
 import { stepOptions } from '../../model.js';
-import { SCALE_RULES } from '../../options.js';
+import { optionForms } from '../../options.js';
 import { toRows } from '../../matrix.js';
 import { float32Text } from './numbers.js';
 import { backwardLines, layerBackwardLines } from './numpy-backward.js';
@@ -38,9 +38,9 @@ const pyBool = (m) =>
     .join(', ')}])`;
 
 // True when some line along the softmax's axis is masked throughout (its weights must be 0).
-function hasFullyMaskedLine(kept, axis) {
+function hasFullyMaskedLine(kept, byColumn) {
   const rows = toRows(kept);
-  const lines = axis === 'row' ? rows : rows[0].map((_, j) => rows.map((row) => row[j]));
+  const lines = byColumn ? rows[0].map((_, j) => rows.map((row) => row[j])) : rows;
   return lines.some((line) => line.every((x) => x === 0));
 }
 
@@ -135,9 +135,10 @@ function headLines(t, model, state, params) {
  */
 export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   const t = (key, params) => translate(state.lang, key, params);
-  const { scale, temperature, mask, stable, axis } = stepOptions(state);
+  const { temperature, mask, stable } = stepOptions(state);
+  const { divisor: rule, tau: withTemperature, byColumn, pyAxis, pyWords } = optionForms(state);
   const masked = mask !== 'none';
-  const guard = masked && hasFullyMaskedLine(model.kept, axis);
+  const guard = masked && hasFullyMaskedLine(model.kept, byColumn);
   const lines = [];
   const add = (...more) => lines.push(...more);
 
@@ -156,8 +157,7 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   add('');
 
   // attention: scores, the divisor, the mask, softmax along the page's axis, A·V
-  const divisor = SCALE_RULES[scale].py;
-  const withTemperature = temperature !== 1;
+  const divisor = rule.py;
   const divide = withTemperature
     ? ` / (${divisor ? `${divisor} * ` : ''}np.float32(temperature))`
     : divisor
@@ -169,9 +169,7 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   add(`    scores = Q @ K.T${divide}   # ${t('export.py.scores')}`);
   if (masked) add(`    scores = np.where(mask, scores, -np.inf)   # ${t('export.py.mask')}`);
   add(
-    axis === 'row'
-      ? `    A = softmax(scores, axis=-1)   # ${t('export.py.rows')}`
-      : `    A = softmax(scores, axis=0)   # ${t('export.py.columns')}`,
+    `    A = softmax(scores, axis=${pyAxis})   # ${t(pyWords)}`,
     `    return A @ V, A   # ${t('export.py.weighted')}`,
     '',
   );
@@ -199,12 +197,12 @@ export function numpyScript(model, state, { file = 'attention.py' } = {}) {
   if (withTemperature) add(`temperature = ${float32Text(temperature)}`);
   // With a loss, one training step (numpy-backward.js).
   const backward = (names) =>
-    hasLoss(state) ? backwardLines(t, model, state, { names, divide, pyMatrix, axis }) : { lines: [], prints: [] };
+    hasLoss(state) ? backwardLines(t, model, state, { names, divide, pyMatrix, pyAxis }) : { lines: [], prints: [] };
   if (state.heads > 1) {
     // With heads the loss is on the layer's output O (numpy-backward.js layerBackwardLines).
     const heads = headLines(t, model, state, params);
     const back = hasLoss(state)
-      ? layerBackwardLines(t, model, state, { divide, pyMatrix, axis })
+      ? layerBackwardLines(t, model, state, { divide, pyMatrix, pyAxis })
       : { lines: [], prints: [] };
     add(...heads.lines, ...back.lines, ...showLines(t, state.digits, [...heads.prints, ...back.prints]));
     return lines.join('\n');
