@@ -3,7 +3,7 @@
 
 import { fromRows } from './matrix.js';
 import { DEFAULTS } from '../../wasm/vocabulary.mjs';
-import { apiOptions } from './options.js';
+import { apiOptions, optionForms } from './options.js';
 import { BACKWARD_FIELDS, backwardModel, hasLoss } from './backward.js';
 
 /** The options of attentionSteps that the state's controls choose (options.js). */
@@ -63,7 +63,7 @@ function forwardModel(engine, state, { path = DEFAULTS.path, article = false }) 
   // From X, Q, K and V are computed too (X·W may overflow, ∞ − ∞ is NaN): their cells count as
   // the core's own count does, so that the notice can name step 2 (non-finite.js).
   if (state.mode === 'x') model.nonFinite = { ...steps.nonFinite, q: nonFinite(q), k: nonFinite(k), v: nonFinite(v) };
-  if (article && state.softmax === 'stable') articleExps(model, engine, { q, k, v, ...options });
+  if (article && optionForms(state).shiftsMax) articleExps(model, engine, { q, k, v, ...options });
   return model;
 }
 
@@ -133,7 +133,7 @@ function multiHeadModel(engine, state, m, { path, article }) {
     concat: result.nonFinite.concat,
     projected: result.nonFinite.output,
   };
-  if (article && state.softmax === 'stable')
+  if (article && optionForms(state).shiftsMax)
     articleExps(model, engine, { q: shown.q, k: shown.k, v: shown.v, ...options });
   return model;
 }

@@ -84,6 +84,14 @@ const AXIS_FORMS = Object.freeze({
     rowsSumToOne: true,
     pyAxis: '-1',
     pyWords: 'export.py.rows',
+    // the formulas' pieces along the row (§5): max_j′ x_ij′, Σ_i = Σ_j e_ij, Σ_j A_ij = 1
+    tex: {
+      max: "\\max_{j'} x_{ij'}",
+      sum: '\\Sigma_i',
+      sumDef: '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}',
+      sumsToOne: '\\sum_{j=1}^{n} A_{ij} = 1',
+      gradDot: '\\sum_{t=1}^{n} A_{it}\\, dA_{it}',
+    },
   },
   column: {
     byColumn: true,
@@ -92,6 +100,14 @@ const AXIS_FORMS = Object.freeze({
     rowsSumToOne: false,
     pyAxis: '0',
     pyWords: 'export.py.columns',
+    // the same down column j: max_i′ x_i′j, Σ_j = Σ_i e_ij, Σ_i A_ij = 1
+    tex: {
+      max: "\\max_{i'} x_{i'j}",
+      sum: '\\Sigma_j',
+      sumDef: '\\Sigma_j = \\sum_{i=1}^{n} e_{ij}',
+      sumsToOne: '\\sum_{i=1}^{n} A_{ij} = 1',
+      gradDot: '\\sum_{t=1}^{n} A_{tj}\\, dA_{tj}',
+    },
   },
 });
 
@@ -225,7 +241,7 @@ export const optionLooks = (state) => OPTIONS.map((o) => (o.look ? o.look(state[
 /**
  * What the state's options do to the names, formulas and words, every option's `forms` in one
  * object: { divisor, tau, shiftsMax, explainsNonFiniteFrom, byColumn, reduceWords, lineWords,
- * rowsSumToOne, pyAxis, pyWords }. A view or an export reads these, never an option's value.
+ * rowsSumToOne, pyAxis, pyWords, tex }. A view or an export reads these, never an option's value.
  */
 export const optionForms = (state) => Object.assign({}, ...OPTIONS.map((o) => o.forms?.(state[o.key]) ?? {}));
 

@@ -34,7 +34,7 @@
 //             'arrows' (q_i and k_j as two arrows, §3, views/arrows.js), 'headGrads' (every head's
 //             gradients side by side, after d(concat) is split, views/heads-overview.js).
 
-import { SCALE_RULES } from './options.js';
+import { SCALE_RULES, optionForms } from './options.js';
 import { hasLoss } from './backward.js';
 
 /**
@@ -175,9 +175,8 @@ const hasLayerLoss = (state) => hasLoss(state) && hasHeads(state);
 /** The shown head's gradient of its output, d(head_i), as dO of its own steps. */
 const headGradOutput = (state) => ({ ...token, ...(hasHeads(state) ? { caption: 'mat.gradHead' } : {}) });
 
-// max and sum along the softmax's axis, in the article's notation (§5)
-const maxOf = (axis) => (axis === 'column' ? "\\max_{i'} x_{i'j}" : "\\max_{j'} x_{ij'}");
-const sumOf = (axis) => (axis === 'column' ? '\\Sigma_j' : '\\Sigma_i');
+// The formulas' pieces along the softmax's axis, in the article's notation (§5): options.js's forms.
+const alongAxis = (axis) => optionForms({ axis }).tex;
 /** The scaled score x_ij as the current scaling writes it. */
 const scaledScore = (scale) => (SCALE_RULES[scale].tex ? `\\frac{S_{ij}}{${SCALE_RULES[scale].tex}}` : 'S_{ij}');
 
@@ -282,7 +281,7 @@ export const STEP_LIST = Object.freeze([
     section: 5,
     formula: {
       part: 'softmax',
-      detail: ({ scale, axis }) => `x_{ij} - ${maxOf(axis)},\\qquad x_{ij} = ${scaledScore(scale)}`,
+      detail: ({ scale, axis }) => `x_{ij} - ${alongAxis(axis).max},\\qquad x_{ij} = ${scaledScore(scale)}`,
     },
     figures: () => [
       [FIGURE('scaled', { ...maskedScores, reduce: ['Max', 'rowMax'] }), '→', FIGURE('shifted', maskedScores)],
@@ -295,7 +294,7 @@ export const STEP_LIST = Object.freeze([
       shape: (s) => [s.n, s.n],
     },
     controls: ['softmax'],
-    notices: [{ when: (s) => s.softmax === 'naive', kind: 'info', words: 'step.max.naive' }],
+    notices: [{ when: (s) => !optionForms(s).shiftsMax, kind: 'info', words: 'step.max.naive' }],
   },
   {
     id: 'exp',
@@ -303,9 +302,9 @@ export const STEP_LIST = Object.freeze([
     formula: {
       part: 'softmax',
       detail: ({ softmax, axis }) =>
-        softmax === 'naive'
-          ? 'e_{ij} = \\exp\\left(x_{ij}\\right)'
-          : `e_{ij} = \\exp\\!\\left(x_{ij} - ${maxOf(axis)}\\right)`,
+        optionForms({ softmax }).shiftsMax
+          ? `e_{ij} = \\exp\\!\\left(x_{ij} - ${alongAxis(axis).max}\\right)`
+          : 'e_{ij} = \\exp\\left(x_{ij}\\right)',
     },
     figures: () => [[FIGURE('exps', maskedScores), FIGURE('expsArticle', { labels: 'pair' })]],
     produces: ['exps'],
@@ -325,8 +324,7 @@ export const STEP_LIST = Object.freeze([
     section: 5,
     formula: {
       part: 'softmax',
-      detail: ({ axis }) =>
-        axis === 'column' ? '\\Sigma_j = \\sum_{i=1}^{n} e_{ij}' : '\\Sigma_i = \\sum_{j=1}^{n} e_{ij}',
+      detail: ({ axis }) => alongAxis(axis).sumDef,
     },
     figures: () => [
       [
@@ -339,7 +337,7 @@ export const STEP_LIST = Object.freeze([
       matrices: () => ['rowSum'],
       symbol: (m) => [m.mo('Σ')],
       op: (m) => [m.mo('Σ')],
-      shape: (s) => (s.axis === 'column' ? [1, s.n] : [s.n, 1]),
+      shape: (s) => (optionForms(s).byColumn ? [1, s.n] : [s.n, 1]),
     },
     controls: [],
     notices: [],
@@ -352,15 +350,13 @@ export const STEP_LIST = Object.freeze([
     formula: {
       part: 'softmax',
       detail: ({ axis }) =>
-        `A_{ij} = \\frac{e_{ij}}{${sumOf(axis)}},\\qquad ${
-          axis === 'column' ? '\\sum_{i=1}^{n} A_{ij} = 1' : '\\sum_{j=1}^{n} A_{ij} = 1'
-        },\\qquad A \\in \\mathbb{R}^{n \\times n}`,
+        `A_{ij} = \\frac{e_{ij}}{${alongAxis(axis).sum}},\\qquad ${alongAxis(axis).sumsToOne},\\qquad A \\in \\mathbb{R}^{n \\times n}`,
     },
     figures: (state) => [
       [
         FIGURE('weights', {
           ...maskedScores,
-          caption: state.axis === 'column' ? 'mat.weightsColumn' : 'mat.weights',
+          caption: `mat.weights${optionForms(state).lineWords}`,
           totals: true,
         }),
       ],
@@ -640,9 +636,7 @@ export const STEP_LIST = Object.freeze([
       output: 'mathml',
       part: 'softmax',
       detail: ({ scale, axis }) =>
-        `dZ_{ij} = A_{ij}\\Big(dA_{ij} - ${
-          axis === 'column' ? '\\sum_{t=1}^{n} A_{tj}\\, dA_{tj}' : '\\sum_{t=1}^{n} A_{it}\\, dA_{it}'
-        }\\Big),\\qquad dS_{ij} = ${gradDivided(scale)}`,
+        `dZ_{ij} = A_{ij}\\Big(dA_{ij} - ${alongAxis(axis).gradDot}\\Big),\\qquad dS_{ij} = ${gradDivided(scale)}`,
     },
     figures: () => [
       [FIGURE('weights', { labels: 'pair', masked: true }), FIGURE('gradWeights', { labels: 'pair' })],
@@ -817,7 +811,7 @@ export const fieldOf = (model, path) => path.split('.').reduce((value, name) => 
  * that the paragraph describes the softmax on screen.
  */
 export function stepWords(id, state) {
-  const column = state?.axis === 'column' ? (stepById(id).columnWords ?? []) : [];
+  const column = state && optionForms(state).byColumn ? (stepById(id).columnWords ?? []) : [];
   const key = (what) => `step.${id}.${what}${column.includes(what) ? '.column' : ''}`;
   return { title: key('title'), text: key('text') };
 }
