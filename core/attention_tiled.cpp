@@ -29,8 +29,9 @@
 //    it is attention_tiled_reference, which the tests hold the other to;
 //  - the streaming kernel's microkernels (tiles_on_microkernels, attention_streaming.cpp): groups
 //    of MR query rows in SIMD lanes, K packed tile by tile so that every tile starts a panel, V in
-//    column panels. The same formulas, with the running max kept in unscaled score units (exp of
-//    (s − m)/divisor) and recorded ÷ divisor, so both traces read in the same units.
+//    column panels; the tiles walked in runs of about 512 keys, O kept in registers from tile to
+//    tile of a run (fast::pv_tiles). The same formulas, with the running max kept in unscaled
+//    score units (exp of (s − m)/divisor) and recorded ÷ divisor, so both traces read in the same units.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -130,35 +131,117 @@ void tiles_row_by_row(const Matrix& q, const Matrix& k, const Matrix& v, const M
 }
 
 // K tile by tile, each tile's keys in panels of their own (packing.hpp's layout, padded with zero
-// keys), so that a tile of any width starts at a panel: tile t's panels begin at kp[offset[t]].
+// keys), so that a tile of any width starts at a panel: tile t's panels begin at kp[t·panel_floats],
+// panel_floats = ⌈B_c/NK⌉·NK·d (the last tile's may be fewer). When NK divides B_c no panel
+// straddles two tiles and this is K packed whole, in one pass.
 struct PackedKeyTiles {
     std::vector<float> kp;
-    std::vector<std::size_t> offset;
+    std::size_t padded_cols = 0;  // ⌈B_c/NK⌉·NK: keys per tile, padding included
 };
 PackedKeyTiles pack_key_tiles(const Matrix& k, std::size_t bc) {
     using fast::kNK;
     PackedKeyTiles out;
+    out.padded_cols = (bc + kNK - 1) / kNK * kNK;
+    if (bc % kNK == 0) {
+        fast::pack_keys(k, kNK, out.kp);
+        return out;
+    }
     std::vector<float> panels;
     for (std::size_t c0 = 0; c0 < k.rows; c0 += bc) {
         const std::size_t nb = std::min(bc, k.rows - c0);
         const Matrix tile(nb, k.cols, std::vector<float>(k.row(c0), k.row(c0) + nb * k.cols));
         fast::pack_keys(tile, kNK, panels);
-        out.offset.push_back(out.kp.size());
         out.kp.insert(out.kp.end(), panels.begin(), panels.begin() + (nb + kNK - 1) / kNK * kNK * k.cols);
     }
     return out;
 }
 
+// exp_sum and pv_tiles through pointers the optimisers cannot follow, for the reason
+// attention_streaming.cpp gives for its pv_block and exp2_sum: Binaryen inlines a function with one
+// caller whatever LLVM's noinline says, and inlined into this file's large loop V8 kept their
+// accumulators and constants on the stack.
+void (*volatile const exp_sum_outlined)(float*, std::size_t, const float*, float, float*) = fast::exp_sum;
+void (*volatile const pv_tiles_outlined)(const float*, std::size_t, const float*, std::size_t, std::size_t, std::size_t,
+                                         std::size_t, std::size_t, float*, const float*, float*) = fast::pv_tiles;
+
+// Key tiles are walked in runs of about kRunKeys keys (the streaming kernel's tile): one Q·Kᵀ call
+// for the run's panels, each tile's softmax step in turn, then one A·V pass over the run that
+// rescales O by each tile's α as it reaches it (fast::pv_tiles) — the same operations as tile by
+// tile, without O stored and reloaded at every tile. With B_c = 64 that per-tile store and reload
+// made the tiles ≈ 8–15% slower than attention_streaming (bench/efficiency-paths.md).
+// (Never more tiles than a row has.)
+constexpr std::size_t kRunKeys = 512;
+std::size_t tiles_per_run(std::size_t padded_cols, std::size_t bc, std::size_t n_k) {
+    return std::min(std::max<std::size_t>(1, kRunKeys / padded_cols), (n_k + bc - 1) / bc);
+}
+
 // The running state of one group of MR query rows, one lane per row: m in unscaled score units.
 struct LaneState {
-    std::vector<float> qp, o, m, l, alpha;  // (d, MR), (d_v, MR), MR, MR, MR
+    std::vector<float> qp, o, m, l;  // (d, MR), (d_v, MR), MR, MR
     LaneState(std::size_t d, std::size_t d_v)
-        : qp(d * fast::kMR),
-          o(d_v * fast::kMR, 0.0f),
-          m(fast::kMR, kMinusInf),
-          l(fast::kMR, 0.0f),
-          alpha(fast::kMR, 1.0f) {}
+        : qp(d * fast::kMR), o(d_v * fast::kMR, 0.0f), m(fast::kMR, kMinusInf), l(fast::kMR, 0.0f) {}
 };
+
+// What each tile of a run left for the group being computed: its α, and for the trace its m, ℓ
+// and O. One for all the groups of a row block: a group's run is done (and recorded) before the next's.
+struct RunScratch {
+    std::vector<float> alpha, m, l, o;  // per tile: MR, MR, MR, (d_v, MR)
+    RunScratch(std::size_t run_tiles, std::size_t d_v, Trace trace)
+        : alpha(run_tiles * fast::kMR),
+          m(trace == Trace::Keep ? run_tiles * fast::kMR : 0),
+          l(trace == Trace::Keep ? run_tiles * fast::kMR : 0),
+          o(trace == Trace::Keep ? run_tiles * d_v * fast::kMR : 0) {}
+};
+
+// The softmax step of one tile for one group, its scores at s (nb, MR), masked: m' = max(m, max_j
+// S_t); α = exp((m − m')/divisor); P_t = exp((S_t − m')/divisor) in place; ℓ = α·ℓ + Σ_j P_t. α
+// (and m, ℓ for the trace) kept as tile t of the run.
+void softmax_step(float* s, std::size_t nb, float inv_divisor, std::size_t t, LaneState& st, RunScratch& run) {
+    using fast::kMR;
+    float m_new[kMR], l_tile[kMR];
+    float* const alpha = run.alpha.data() + t * kMR;
+    std::copy(st.m.begin(), st.m.end(), m_new);
+    fast::col_max(s, nb, m_new);
+    for (std::size_t r = 0; r < kMR; ++r)
+        alpha[r] = m_new[r] == kMinusInf ? 1.0f : fast::exp_scalar((st.m[r] - m_new[r]) * inv_divisor);
+    exp_sum_outlined(s, nb, m_new, inv_divisor, l_tile);
+    for (std::size_t r = 0; r < kMR; ++r) {
+        st.l[r] = st.l[r] * alpha[r] + l_tile[r];
+        st.m[r] = m_new[r];
+    }
+    if (!run.m.empty()) {
+        std::copy(st.m.begin(), st.m.end(), run.m.begin() + t * kMR);
+        std::copy(st.l.begin(), st.l.end(), run.l.begin() + t * kMR);
+    }
+}
+
+// The trace's steps of one run of tiles [c_first, c_end) for rows [r0, r1), to be filled group by group.
+std::vector<TileStep> run_steps(std::size_t r0, std::size_t r1, std::size_t c_first, std::size_t c_end, std::size_t bc,
+                                std::size_t d_v) {
+    std::vector<TileStep> steps;
+    for (std::size_t c0 = c_first; c0 < c_end; c0 += bc) {
+        TileStep step;
+        step.row_start = r0, step.row_end = r1, step.col_start = c0, step.col_end = std::min(c0 + bc, c_end);
+        step.m = Matrix(r1 - r0, 1), step.l = Matrix(r1 - r0, 1), step.alpha = Matrix(r1 - r0, 1);
+        step.o = Matrix(r1 - r0, d_v);
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+// A group's lanes into its rows of the run's steps: m back in the units of the scaled scores.
+void record_group(const RunScratch& run, std::size_t first_row, std::size_t rows, std::size_t d_v, float divisor,
+                  std::vector<TileStep>& steps) {
+    using fast::kMR;
+    for (std::size_t t = 0; t < steps.size(); ++t)
+        for (std::size_t r = 0; r < rows; ++r) {
+            TileStep& step = steps[t];
+            step.m(first_row + r, 0) = run.m[t * kMR + r] / divisor;
+            step.l(first_row + r, 0) = run.l[t * kMR + r];
+            step.alpha(first_row + r, 0) = run.alpha[t * kMR + r];
+            for (std::size_t c = 0; c < d_v; ++c) step.o(first_row + r, c) = run.o[t * d_v * kMR + c * kMR + r];
+        }
+}
 
 // One row block through its key tiles on the microkernels (the second loop of the header): the
 // trace as tiles_row_by_row keeps it, then output_i = O_i / ℓ_i.
@@ -168,50 +251,39 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
     using fast::kMR;
     using fast::kNC;
     using fast::kNK;
-    const std::size_t d = q.cols;
+    const std::size_t d = q.cols, pc = keys.padded_cols, run_tiles = tiles_per_run(pc, bc, n_k);
     const float inv_divisor = 1.0f / result.divisor;
+    RunScratch run(run_tiles, d_v, trace);
     std::vector<LaneState> groups;
     for (std::size_t i0 = r0; i0 < r1; i0 += kMR) {
         groups.emplace_back(d, d_v);
         fast::pack_query_group(q, i0, std::min(kMR, r1 - i0), kMR, groups.back().qp.data());
     }
-    for (std::size_t c0 = 0, t = 0; c0 < fast::visible_keys(mask, r1 - 1, n_k); c0 += bc, ++t) {
-        const std::size_t c1 = std::min(c0 + bc, n_k), nb = c1 - c0;
+    const std::size_t visible = fast::visible_keys(mask, r1 - 1, n_k);
+    for (std::size_t c_first = 0; c_first < visible; c_first += run_tiles * bc) {
+        // The run: tiles [c_first, c_end), the last of them nb_last keys; c_end may pass the
+        // visible keys only within the tile that holds the last of them.
+        const std::size_t tiles = std::min(run_tiles, (visible - c_first + bc - 1) / bc);
+        const std::size_t c_end = std::min(c_first + tiles * bc, n_k), nb_last = c_end - (c_first + (tiles - 1) * bc);
+        const std::size_t panels = ((tiles - 1) * pc + nb_last + kNK - 1) / kNK;
+        std::vector<TileStep> steps =
+            trace == Trace::Keep ? run_steps(r0, r1, c_first, c_end, bc, d_v) : std::vector<TileStep>{};
         for (std::size_t g = 0; g < groups.size(); ++g) {
             LaneState& st = groups[g];
-            const std::size_t i0 = r0 + g * kMR;
-            // S_t (nb, MR) = Q_group · K_tᵀ, masked
-            fast::qk_panels(st.qp.data(), keys.kp.data() + keys.offset[t], d, (nb + kNK - 1) / kNK, s.data());
-            fast::mask_group(s.data(), kMR, i0, std::min(kMR, r1 - i0), c0, nb, mask);
-            // m' = max(m, max_j S_t); α = exp((m − m')/divisor); P_t = exp((S_t − m')/divisor)
-            float m_new[kMR], l_tile[kMR];
-            std::copy(st.m.begin(), st.m.end(), m_new);
-            fast::col_max(s.data(), nb, m_new);
-            for (std::size_t r = 0; r < kMR; ++r)
-                st.alpha[r] = m_new[r] == kMinusInf ? 1.0f : fast::exp_scalar((st.m[r] - m_new[r]) * inv_divisor);
-            fast::exp_sum(s.data(), nb, m_new, inv_divisor, l_tile);
-            // ℓ = α·ℓ + Σ_j P_t; O = α·O + P_tᵀ·V_t
-            for (std::size_t r = 0; r < kMR; ++r) {
-                st.l[r] = st.l[r] * st.alpha[r] + l_tile[r];
-                st.m[r] = m_new[r];
+            const std::size_t i0 = r0 + g * kMR, rows = std::min(kMR, r1 - i0);
+            // S (run keys, MR) = Q_group · Kᵀ over the run's panels; tile t's scores at s + t·pc·MR
+            fast::qk_panels(st.qp.data(), keys.kp.data() + c_first / bc * pc * d, d, panels, s.data());
+            for (std::size_t t = 0; t < tiles; ++t) {
+                const std::size_t c0 = c_first + t * bc, nb = t + 1 == tiles ? nb_last : bc;
+                fast::mask_group(s.data() + t * pc * kMR, kMR, i0, rows, c0, nb, mask);
+                softmax_step(s.data() + t * pc * kMR, nb, inv_divisor, t, st, run);
             }
-            fast::pv_block(s.data(), vp.data() + c0 * kNC, n_k * kNC, nb, d_v, st.o.data(), st.alpha.data());
+            // O = α_t·O + P_tᵀ·V_t, tile after tile
+            pv_tiles_outlined(s.data(), pc * kMR, vp.data() + c_first * kNC, n_k * kNC, tiles, bc, nb_last, d_v,
+                              st.o.data(), run.alpha.data(), trace == Trace::Keep ? run.o.data() : nullptr);
+            if (trace == Trace::Keep) record_group(run, i0 - r0, rows, d_v, result.divisor, steps);
         }
-        if (trace == Trace::Skip) continue;
-        // The trace: each row's lane, m back in the units of the scaled scores.
-        TileStep step;
-        step.row_start = r0, step.row_end = r1, step.col_start = c0, step.col_end = c1;
-        step.m = Matrix(r1 - r0, 1), step.l = Matrix(r1 - r0, 1), step.alpha = Matrix(r1 - r0, 1);
-        step.o = Matrix(r1 - r0, d_v);
-        for (std::size_t i = r0; i < r1; ++i) {
-            const LaneState& st = groups[(i - r0) / kMR];
-            const std::size_t r = (i - r0) % kMR;
-            step.m(i - r0, 0) = st.m[r] / result.divisor;
-            step.l(i - r0, 0) = st.l[r];
-            step.alpha(i - r0, 0) = st.alpha[r];
-            for (std::size_t c = 0; c < d_v; ++c) step.o(i - r0, c) = st.o[c * kMR + r];
-        }
-        result.tiles.push_back(std::move(step));
+        for (TileStep& step : steps) result.tiles.push_back(std::move(step));
     }
     for (std::size_t i = r0; i < r1; ++i) {
         const LaneState& st = groups[(i - r0) / kMR];
@@ -237,7 +309,7 @@ TiledAttention tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize
     if (!row_by_row) {
         keys = pack_key_tiles(k, bc);
         fast::pack_values<fast::kNC>(v, vp);
-        s.resize((bc + fast::kNK - 1) / fast::kNK * fast::kNK * fast::kMR);
+        s.resize(tiles_per_run(keys.padded_cols, bc, n_k) * keys.padded_cols * fast::kMR);
     }
     for (std::size_t r0 = 0; r0 < n_q; r0 += br) {
         const std::size_t r1 = std::min(r0 + br, n_q);
@@ -270,36 +342,54 @@ std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t 
     const std::uint64_t br = static_cast<std::uint64_t>(tile.rows), bc = static_cast<std::uint64_t>(tile.cols);
     if (br == 0 || bc == 0) return kSizeOverflow;
     const std::uint64_t tiles_per_row = (std::uint64_t{n_k} + bc - 1) / bc;
+    // A run of tiles (tiles_per_run) and each tile's keys with their padding to whole panels.
+    const std::uint64_t padded_cols = (bc + kNK - 1) / kNK * kNK;
+    const std::uint64_t run_tiles =
+        std::min<std::uint64_t>(std::max<std::uint64_t>(1, kRunKeys / padded_cols), tiles_per_row);
     // The output; K packed tile by tile (each tile padded to whole panels of NK keys) and V in
-    // column panels of NC; one row block's groups of MR lanes (packed queries, O, m, ℓ, α) and
-    // one tile of scores. (The row-by-row loop needs less.)
+    // column panels of NC; one row block's groups of MR lanes (packed queries, O, m, ℓ); a run's
+    // scores and what each of its tiles left (α; with the trace m, ℓ and O too). (The row-by-row
+    // loop needs less.)
+    const std::uint64_t per_run_tile = trace == Trace::Keep ? size_sum(d_v, 3) : 1;
     const std::uint64_t floats =
-        size_sum(size_product(n_q, d_v), size_product(size_sum(n_k, size_product(tiles_per_row, kNK)), d),
-                 size_product(size_sum(d_v, kNC), n_k), size_product(size_sum(br, kMR), size_sum(d, d_v, 3)),
-                 size_product(size_sum(bc, kNK), kMR));
+        size_sum(size_sum(size_product(n_q, d_v), size_product(size_sum(n_k, size_product(tiles_per_row, kNK)), d),
+                          size_product(size_sum(d_v, kNC), n_k), size_product(size_sum(br, kMR), size_sum(d, d_v, 2))),
+                 size_product(run_tiles, kMR, size_sum(padded_cols, per_run_tile)));
     std::uint64_t bytes = float_bytes(floats);
     if (trace == Trace::Skip) return bytes;
-    // The trace, row block by row block: each tile keeps rows·(3 + d_v) floats. Counting stops
-    // once past the limit, so that even 2³¹ one-row blocks cost a bounded loop.
+    // The trace: each tile keeps rows·(3 + d_v) floats. Without a causal mask every row block has
+    // all the tiles of a row: the full blocks at once, then the last one's remaining rows.
+    const auto tile_bytes = [&](std::uint64_t rows) {
+        return size_sum(float_bytes(size_product(rows, size_sum(d_v, 3))), kTileOverheadBytes);
+    };
+    if (mask != MaskKind::Causal) {
+        bytes = size_sum(bytes, size_product(n_q / br, tiles_per_row, tile_bytes(br)));
+        return n_q % br == 0 ? bytes : size_sum(bytes, size_product(tiles_per_row, tile_bytes(n_q % br)));
+    }
+    // Causal: row block by row block, each up to its last row's keys. Counting stops once past the
+    // limit, so that even 2³¹ one-row blocks cost a bounded loop.
     for (std::uint64_t r0 = 0; r0 < n_q && bytes <= kMemoryLimitBytes; r0 += br) {
         const std::uint64_t rows = std::min<std::uint64_t>(br, n_q - r0);
-        const std::uint64_t keys = mask == MaskKind::Causal ? std::min<std::uint64_t>(r0 + rows, n_k) : n_k;
-        const std::uint64_t tiles = (keys + bc - 1) / bc;
-        const std::uint64_t per_tile = size_sum(float_bytes(size_product(rows, size_sum(d_v, 3))), kTileOverheadBytes);
-        bytes = size_sum(bytes, size_product(tiles, per_tile));
+        const std::uint64_t keys = std::min<std::uint64_t>(r0 + rows, n_k);
+        bytes = size_sum(bytes, size_product((keys + bc - 1) / bc, tile_bytes(rows)));
     }
     return bytes;
+}
+
+Error check_tile_size(TileSize tile, std::uint64_t n_q, std::uint64_t n_k) {
+    if (tile.rows < 1 || static_cast<std::uint64_t>(tile.rows) > n_q)
+        return rows::whole_number_out_of_range("tileRows", tile.rows, 1, static_cast<double>(n_q),
+                                               "from 1 to n_q = " + std::to_string(n_q));
+    if (tile.cols < 1 || static_cast<std::uint64_t>(tile.cols) > n_k)
+        return rows::whole_number_out_of_range("tileCols", tile.cols, 1, static_cast<double>(n_k),
+                                               "from 1 to n_k = " + std::to_string(n_k));
+    return {};
 }
 
 Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const Shape* mask, TileSize tile,
                          const AttentionOptions& options, Trace trace) {
     if (Error e = check_attention_shapes(q, k, v, options.temperature, mask)) return e;
-    if (tile.rows < 1 || static_cast<std::uint64_t>(tile.rows) > q.rows)
-        return rows::whole_number_out_of_range("tileRows", tile.rows, 1, static_cast<double>(q.rows),
-                                               "from 1 to n_q = " + std::to_string(q.rows));
-    if (tile.cols < 1 || static_cast<std::uint64_t>(tile.cols) > k.rows)
-        return rows::whole_number_out_of_range("tileCols", tile.cols, 1, static_cast<double>(k.rows),
-                                               "from 1 to n_k = " + std::to_string(k.rows));
+    if (Error e = check_tile_size(tile, q.rows, k.rows)) return e;
     return check_memory("attention_tiled", trace == Trace::Keep ? "trace" : "output", q.rows,
                         trace == Trace::Keep ? k.rows : v.cols,
                         tiled_working_bytes(q.rows, k.rows, q.cols, v.cols, tile, options.mask.kind, trace));

@@ -80,6 +80,10 @@ Result<TiledAttention> attention_tiled(const Matrix& q, const Matrix& k, const M
 Result<TiledAttention> attention_tiled_reference(const Matrix& q, const Matrix& k, const Matrix& v, TileSize tile,
                                                  const AttentionOptions& options = {}, Trace trace = Trace::Keep);
 
+// The tile sizes' check: 1 ≤ rows ≤ n_q and 1 ≤ cols ≤ n_k, or out_of_range with argument
+// tileRows or tileCols (attention_tiled's, and workingMemory's for operation attention_tiled).
+Error check_tile_size(TileSize tile, std::uint64_t n_q, std::uint64_t n_k);
+
 // The shape checks of attention_tiled, before any value is read: check_attention_shapes, the tile
 // sizes (out_of_range, argument tileRows or tileCols) and the 1 GiB rule (too_much_memory,
 // operation attention_tiled, what "trace" with rows n_q and cols n_k; "output" without a trace).

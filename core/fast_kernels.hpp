@@ -129,6 +129,57 @@ struct pv_microkernel {
     }
 };
 
+// pv_microkernel over a run of key tiles with the running output kept in registers between them:
+// for tile t = 0 … tiles−1, acc = α_t·acc + Σ_{j in tile t} P[j][·]·v_j[h] — the operations of one
+// pv_microkernel call per tile, in the same order, so the same bits, without storing acc and
+// loading it back at every tile (the tiled path, attention_tiled.cpp: with B_c = 64 that store
+// and reload was most of what its tiles cost beyond the streaming kernel's 512-key ones).
+//   p: tile t's weights at p + t·p_stride (nj_t, MR); v: &V[first key][c0], the run's keys
+//   consecutive, row stride ldv; tiles of `keys` keys but the last, of last_keys; alpha: tile t's
+//   α at alpha + t·MR; snap (optional): acc after tile t stored at snap + t·snap_stride (the trace).
+template <std::size_t NC>
+struct pv_tiles_microkernel {
+    template <class Arch>
+    void operator()(Arch, const float* p, std::size_t p_stride, const float* v, std::size_t ldv, std::size_t tiles,
+                    std::size_t keys, std::size_t last_keys, float* acc_out, const float* alpha, float* snap,
+                    std::size_t snap_stride) const {
+        using batch = xsimd::batch<float, Arch>;
+        constexpr std::size_t W = batch::size;
+        batch acc[NC][2];
+        for (std::size_t h = 0; h < NC; ++h) {
+            acc[h][0] = batch::load_unaligned(acc_out + h * 2 * W);
+            acc[h][1] = batch::load_unaligned(acc_out + h * 2 * W + W);
+        }
+        for (std::size_t t = 0; t < tiles; ++t, p += p_stride, alpha += 2 * W) {
+            const batch a0 = batch::load_unaligned(alpha), a1 = batch::load_unaligned(alpha + W);
+            for (std::size_t h = 0; h < NC; ++h) {
+                acc[h][0] = acc[h][0] * a0;
+                acc[h][1] = acc[h][1] * a1;
+            }
+            const float* pj = p;
+            const float* const p_end = p + (t + 1 == tiles ? last_keys : keys) * 2 * W;
+            for (; pj != p_end; pj += 2 * W, v += ldv) {  // pointer-bump, as in qk_microkernel
+                const batch p0 = batch::load_unaligned(pj);
+                const batch p1 = batch::load_unaligned(pj + W);
+                for (std::size_t h = 0; h < NC; ++h) {
+                    const batch vh(v[h]);
+                    acc[h][0] = madd(p0, vh, acc[h][0]);
+                    acc[h][1] = madd(p1, vh, acc[h][1]);
+                }
+            }
+            if (snap)
+                for (std::size_t h = 0; h < NC; ++h) {
+                    acc[h][0].store_unaligned(snap + t * snap_stride + h * 2 * W);
+                    acc[h][1].store_unaligned(snap + t * snap_stride + h * 2 * W + W);
+                }
+        }
+        for (std::size_t h = 0; h < NC; ++h) {
+            acc[h][0].store_unaligned(acc_out + h * 2 * W);
+            acc[h][1].store_unaligned(acc_out + h * 2 * W + W);
+        }
+    }
+};
+
 // m[r] = max(m[r], max_j S[j][r]) over n score rows of MR lanes, and, when lo is given,
 // lo[r] = min(lo[r], min_j S[j][r]). The fast paths only get here with NaN-free scores (inputs
 // with NaN go to the reference), so no NaN tracking.
@@ -274,6 +325,43 @@ __attribute__((noinline)) inline void pv_block(const float* p, const float* vp, 
         }
     }
 }
+// pv_block over a run of key tiles (pv_tiles_microkernel): acc (d_v, MR) rescaled by tile t's α
+// before its keys, for every tile of the run; with snap, acc after tile t at snap + t·d_v·MR.
+template <std::size_t NC>
+__attribute__((noinline)) inline void pv_tiles_cols_n(const float* p, std::size_t p_stride, const float* v,
+                                                      std::size_t tiles, std::size_t keys, std::size_t last_keys,
+                                                      float* acc, const float* alpha, float* snap,
+                                                      std::size_t snap_stride) {
+    pv_tiles_microkernel<NC>{}(arch{}, p, p_stride, v, kNC, tiles, keys, last_keys, acc, alpha, snap, snap_stride);
+}
+__attribute__((noinline)) inline void pv_tiles(const float* p, std::size_t p_stride, const float* vp,
+                                               std::size_t panel_stride, std::size_t tiles, std::size_t keys,
+                                               std::size_t last_keys, std::size_t d_v, float* acc, const float* alpha,
+                                               float* snap) {
+    const std::size_t snap_stride = d_v * kMR;
+    auto columns = [&](auto nc, std::size_t b) {
+        pv_tiles_cols_n<decltype(nc)::value>(p, p_stride, vp + b * panel_stride, tiles, keys, last_keys,
+                                             acc + b * kNC * kMR, alpha, snap ? snap + b * kNC * kMR : nullptr,
+                                             snap_stride);
+    };
+    for_nested(d_v / kNC, [&](std::size_t b) {
+        pv_tiles_microkernel<kNC>{}(arch{}, p, p_stride, vp + b * panel_stride, kNC, tiles, keys, last_keys,
+                                    acc + b * kNC * kMR, alpha, snap ? snap + b * kNC * kMR : nullptr, snap_stride);
+    });
+    switch (d_v % kNC) {  // the last panel's first columns (the rest is padding)
+        case 3:
+            columns(std::integral_constant<std::size_t, 3>{}, d_v / kNC);
+            break;
+        case 2:
+            columns(std::integral_constant<std::size_t, 2>{}, d_v / kNC);
+            break;
+        case 1:
+            columns(std::integral_constant<std::size_t, 1>{}, d_v / kNC);
+            break;
+        default:
+            break;
+    }
+}
 __attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m, float* lo = nullptr) {
     col_max_kernel{}(arch{}, s, n, m, lo);
 }
@@ -354,6 +442,16 @@ inline void pv_block(const float* p, const float* vp, std::size_t panel_stride, 
                      float* acc, const float* in_scale) {
     for (std::size_t c0 = 0; c0 < d_v; c0 += kNC)
         pv_cols(std::min(kNC, d_v - c0), p, vp + c0 / kNC * panel_stride, kNC, nj, acc + c0 * kMR, in_scale);
+}
+// The plain loops of pv_tiles: pv_block once per tile, acc copied to snap after each.
+inline void pv_tiles(const float* p, std::size_t p_stride, const float* vp, std::size_t panel_stride, std::size_t tiles,
+                     std::size_t keys, std::size_t last_keys, std::size_t d_v, float* acc, const float* alpha,
+                     float* snap) {
+    for (std::size_t t = 0; t < tiles; ++t) {
+        const std::size_t nj = t + 1 == tiles ? last_keys : keys;
+        pv_block(p + t * p_stride, vp + t * keys * kNC, panel_stride, nj, d_v, acc, alpha + t * kMR);
+        if (snap) std::copy(acc, acc + d_v * kMR, snap + t * d_v * kMR);
+    }
 }
 #endif
 
