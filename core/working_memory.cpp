@@ -1,4 +1,4 @@
-// working_memory.cpp — see working_memory.hpp. The three formulas the memory checks apply, each
+// working_memory.cpp — see working_memory.hpp. The formulas the memory checks apply, each
 // counting every buffer its entry point allocates, in checked_size.hpp's arithmetic (a count too
 // large for 64 bits saturates above every limit instead of wrapping around).
 #include "working_memory.hpp"
@@ -11,8 +11,6 @@
 
 namespace attn {
 namespace {
-
-std::uint64_t float_bytes(std::uint64_t floats) { return size_product(floats, sizeof(float)); }
 
 // attention_steps and attention_steps_simd at their peak, S = n_q·n_k floats per score matrix,
 // every buffer they hold at once (the peaks tests/fuzz/fuzz_differential.cpp measures):
@@ -55,9 +53,22 @@ std::uint64_t fast_floats(const AttentionShape& s) {
                     size_product(s.n_q, s.d_v));
 }
 
+// attention_tiled.cpp's own count (tiled_working_bytes), which takes size_t: saturated above 2³¹
+// first, as streaming_floats does.
+std::uint64_t tiled_bytes(const AttentionShape& s, const TiledPlan& plan) {
+    constexpr std::uint64_t huge = std::uint64_t{1} << 31;
+    if (s.n_q > huge || s.n_k > huge || s.d > huge || s.d_v > huge) return kSizeOverflow;
+    const TileSize tile = plan.tile;
+    if (tile.rows < 1 || tile.cols < 1 || static_cast<std::uint64_t>(tile.rows) > s.n_q ||
+        static_cast<std::uint64_t>(tile.cols) > s.n_k)
+        return kSizeOverflow;
+    const auto size = [](std::uint64_t x) { return static_cast<std::size_t>(x); };
+    return tiled_working_bytes(size(s.n_q), size(s.n_k), size(s.d), size(s.d_v), tile, plan.mask, plan.trace);
+}
+
 }  // namespace
 
-std::uint64_t working_bytes(Operation operation, const AttentionShape& shape, Axis axis) {
+std::uint64_t working_bytes(Operation operation, const AttentionShape& shape, Axis axis, const TiledPlan& tiled) {
     switch (operation) {
         case Operation::AttentionSteps:
             return float_bytes(steps_floats(shape, axis));
@@ -65,6 +76,8 @@ std::uint64_t working_bytes(Operation operation, const AttentionShape& shape, Ax
             return float_bytes(fast_floats(shape));
         case Operation::AttentionStreaming:
             return float_bytes(streaming_floats(shape));
+        case Operation::AttentionTiled:
+            return tiled_bytes(shape, tiled);
     }
     return kSizeOverflow;
 }

@@ -231,16 +231,28 @@ val normal_matrix(double rows, double cols, double seed) {
 }
 
 // { bytes, limit }: the working memory of the operation named `operation` on q (nq, d),
-// k (nk, d), v (nk, dv), as its memory check counts it (core/working_memory.hpp).
-val working_memory(const std::string& operation, double nq, double nk, double d, double dv, const std::string& axis) {
+// k (nk, d), v (nk, dv), as its memory check counts it (core/working_memory.hpp); for
+// attention_tiled with tiles of tile_rows × tile_cols (checked as attention_tiled checks them),
+// its trace kept or not, under `mask`.
+val working_memory(const std::string& operation, double nq, double nk, double d, double dv, const std::string& axis,
+                   double tile_rows, double tile_cols, bool trace, const std::string& mask) {
     const auto op = attn::parse_option("operation", attn::kOperationNames, operation);
     if (!op.ok()) return error(op.error);
     const auto ax = attn::parse_option("axis", attn::kAxisNames, axis);
     if (!ax.ok()) return error(ax.error);
+    const auto mk = attn::parse_option("mask", attn::kMaskNames, mask);
+    if (!mk.ok()) return error(mk.error);
     const attn::AttentionShape shape{static_cast<std::uint64_t>(nq), static_cast<std::uint64_t>(nk),
                                      static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(dv)};
+    const attn::TiledPlan tiled{
+        {static_cast<std::int64_t>(tile_rows), static_cast<std::int64_t>(tile_cols)},
+        trace ? attn::Trace::Keep : attn::Trace::Skip,
+        mk.value,
+    };
+    if (op.value == attn::Operation::AttentionTiled)
+        if (attn::Error e = attn::check_tile_size(tiled.tile, shape.n_q, shape.n_k)) return error(e);
     val out = new_object();
-    out.set("bytes", static_cast<double>(attn::working_bytes(op.value, shape, ax.value)));
+    out.set("bytes", static_cast<double>(attn::working_bytes(op.value, shape, ax.value, tiled)));
     out.set("limit", static_cast<double>(attn::kMemoryLimitBytes));
     return out;
 }

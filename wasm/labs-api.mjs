@@ -4,7 +4,7 @@
 // this layer checks only what C++ cannot see — JS types and unknown keys; the ranges
 // (SAMPLE_LIMITS in vocabulary.mjs) are checked once, in the core, which refuses with out_of_range.
 
-import { AXES, DEFAULTS, MAX_DIM, OPERATIONS, SAMPLE_LIMITS } from './vocabulary.mjs';
+import { AXES, DEFAULTS, MASKS, MAX_DIM, OPERATIONS, SAMPLE_LIMITS } from './vocabulary.mjs';
 
 /**
  * The labs' methods over the Embind module `core`, with api.mjs's own helpers (so that every
@@ -59,22 +59,33 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }) {
     },
     /**
      * { bytes, limit }: the working memory `operation` ('attention_steps', 'attention',
-     * 'attention_streaming') needs for q (nq×d), k (nk×d), v (nk×dv) — the bytes its
-     * too_much_memory error names when bytes > limit. `axis` ('row' default, or 'column') matters
-     * to attention_steps only.
+     * 'attention_streaming', 'attention_tiled') needs for q (nq×d), k (nk×d), v (nk×dv) — the
+     * bytes its too_much_memory error names when bytes > limit. `axis` ('row' default, or
+     * 'column') matters to attention_steps only. attention_tiled needs its tiles, tileRows ×
+     * tileCols (1…nq × 1…nk, refused with out_of_range otherwise, as attentionTiled refuses them),
+     * and takes trace (true default: with every tile's m, ℓ, α and O) and mask ('none' default or
+     * 'causal', which keeps fewer tiles in the trace); the other operations take none of these.
      */
     workingMemory(args) {
       const fn = 'workingMemory';
-      const {
-        operation,
-        nq,
-        nk,
-        d,
-        dv,
-        axis = DEFAULTS.axis,
-      } = readArgs(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis']);
+      const TILED = ['tileRows', 'tileCols', 'trace', 'mask'];
+      const given = readArgs(fn, args, ['operation', 'nq', 'nk', 'd', 'dv', 'axis', ...TILED]);
+      const { operation, nq, nk, d, dv, axis = DEFAULTS.axis } = given;
       if (!OPERATIONS.includes(operation)) badOption(fn, 'operation', oneOf(OPERATIONS), operation);
       if (!AXES.includes(axis)) badOption(fn, 'axis', oneOf(AXES), axis);
+      const { tileRows, tileCols, trace = true, mask = 'none' } = given;
+      if (operation === 'attention_tiled') {
+        for (const [name, value] of [
+          ['tileRows', tileRows],
+          ['tileCols', tileCols],
+        ])
+          if (!Number.isSafeInteger(value)) badOption(fn, name, 'a whole number', value);
+        if (typeof trace !== 'boolean') badOption(fn, 'trace', 'true or false', trace);
+        if (!MASKS.includes(mask)) badOption(fn, 'mask', oneOf(MASKS), mask);
+      } else {
+        const extra = TILED.find((name) => given[name] !== undefined);
+        if (extra) badOption(fn, extra, "left out (it is attention_tiled's)", given[extra]);
+      }
       const { bytes, limit } = unwrap(
         core.workingMemory(
           operation,
@@ -83,6 +94,10 @@ export function labMethods(core, { readArgs, badOption, oneOf, unwrap, fail }) {
           size(fn, 'd', d),
           size(fn, 'dv', dv),
           axis,
+          tileRows ?? 0, // (0 × 0 tiles: none, for the operations without)
+          tileCols ?? 0,
+          trace,
+          mask,
         ),
       );
       return { bytes, limit };

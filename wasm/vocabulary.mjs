@@ -99,9 +99,9 @@ export const SAMPLE_LIMITS = Object.freeze({
 /**
  * The entry points workingMemory answers for, by the name their too_much_memory error carries in
  * params.operation (core/working_memory.hpp): attentionSteps (either path), attention,
- * attentionStreaming.
+ * attentionStreaming, attentionTiled.
  */
-export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming']);
+export const OPERATIONS = Object.freeze(['attention_steps', 'attention', 'attention_streaming', 'attention_tiled']);
 
 // ---- Article 10's efficient paths (issue 30) -------------------------------------------------
 

@@ -136,3 +136,34 @@ TEST_CASE("attention counts the kernel that runs: above 64 keys, the streaming k
     const attn::AttentionShape few_keys{1, 64, 2030000, 1};  // the two-pass kernel: no running state
     CHECK(working_bytes(Operation::Attention, few_keys) < working_bytes(Operation::AttentionStreaming, few_keys));
 }
+
+TEST_CASE("attention_tiled: its refusal carries working_bytes' count for the tiles, with and without the trace") {
+    const attn::TiledPlan traced{{1, 1}, attn::Trace::Keep, attn::MaskKind::None};
+    const attn::TiledPlan output_only{{1, 1}, attn::Trace::Skip, attn::MaskKind::None};
+    // 1×1 tiles at n = 16,384, d = 64: the trace keeps every cell's m, ℓ, α and O — refused, with these bytes.
+    const AttentionShape big{16384, 16384, 64, 64};
+    const attn::Shape q{16384, 64, 16384 * 64};
+    const attn::Error refused = attn::check_tiled_shapes(q, q, q, nullptr, {1, 1}, {});
+    REQUIRE(refused.code == attn::ErrorCode::TooMuchMemory);
+    CHECK(text_param(refused, "operation") == std::string("attention_tiled"));
+    CHECK(param(refused, "bytes") == double(working_bytes(Operation::AttentionTiled, big, attn::Axis::Row, traced)));
+    CHECK(param(refused, "bytes") >= 16384.0 * 16384 * (64 + 3) * 4);  // every tile counted
+    // Without it the same tiles fit: O(n·d) (K padded tile by tile to whole panels), far below the scores.
+    CHECK(!attn::check_tiled_shapes(q, q, q, nullptr, {1, 1}, {}, attn::Trace::Skip));
+    CHECK(working_bytes(Operation::AttentionTiled, big, attn::Axis::Row, output_only) < (std::uint64_t{1} << 30) / 16);
+    // 64×64 at n = 1024: the trace is n·⌈n/64⌉·(64 + 3) floats beside the output-only working set;
+    // a causal mask keeps about half the tiles.
+    const AttentionShape n1024{1024, 1024, 64, 64};
+    const auto bytes = [&](attn::Trace trace, attn::MaskKind mask) {
+        return working_bytes(Operation::AttentionTiled, n1024, attn::Axis::Row, {{64, 64}, trace, mask});
+    };
+    const std::uint64_t trace_floats = 1024 * 16 * (64 + 3);
+    CHECK(bytes(attn::Trace::Keep, attn::MaskKind::None) - bytes(attn::Trace::Skip, attn::MaskKind::None) >=
+          trace_floats * 4);
+    CHECK(bytes(attn::Trace::Keep, attn::MaskKind::Causal) < bytes(attn::Trace::Keep, attn::MaskKind::None));
+    CHECK(bytes(attn::Trace::Skip, attn::MaskKind::Causal) == bytes(attn::Trace::Skip, attn::MaskKind::None));
+    // Tile sizes the call would refuse count as too much, never as a small number.
+    constexpr std::uint64_t all = std::numeric_limits<std::uint64_t>::max();
+    CHECK(working_bytes(Operation::AttentionTiled, n1024, attn::Axis::Row, {{0, 64}}) == all);
+    CHECK(working_bytes(Operation::AttentionTiled, n1024, attn::Axis::Row, {{64, 1025}}) == all);
+}

@@ -192,19 +192,67 @@ for (const build of ['simd', 'scalar']) {
 
     it("OPERATIONS are the core's: each is accepted, and the bindings' own refusal lists exactly them", async () => {
       const attn = builds[build];
+      const tiles = { attention_tiled: { tileRows: 1, tileCols: 1 } };
       for (const operation of OPERATIONS)
-        assert.ok(attn.workingMemory({ operation, nq: 1, nk: 1, d: 1, dv: 1 }).bytes > 0);
+        assert.ok(attn.workingMemory({ operation, nq: 1, nk: 1, d: 1, dv: 1, ...tiles[operation] }).bytes > 0);
       assert.throws(() => attn.workingMemory({ operation: 'project', nq: 1, nk: 1, d: 1, dv: 1 }), {
         code: 'bad_option',
         argument: 'operation',
         message:
-          'workingMemory: operation must be "attention_steps", "attention" or "attention_streaming" (got "project")',
+          'workingMemory: operation must be "attention_steps", "attention", "attention_streaming" or "attention_tiled" (got "project")',
       });
       // past api.mjs, the core's table (kOperationNames) names them in its own message
-      const { error } = (await loadCore(build)).workingMemory('project', 1, 1, 1, 1, 'row');
+      const { error } = (await loadCore(build)).workingMemory('project', 1, 1, 1, 1, 'row', 0, 0, true, 'none');
       assert.equal(error.code, 'bad_option');
       const named = [...error.message.matchAll(/"(\w+)"/g)].map((m) => m[1]);
       assert.deepEqual(named, [...OPERATIONS, 'project']);
+    });
+
+    it('attention_tiled: the bytes attentionTiled’s refusal names, with and without the trace, for its tiles', () => {
+      const attn = builds[build];
+      const tiled = (more) =>
+        attn.workingMemory({ operation: 'attention_tiled', nq: 4096, nk: 4096, d: 64, dv: 64, ...more });
+      // 1×1 tiles keep every cell's m, ℓ, α and O: 4096²·67 floats, refused with exactly these bytes.
+      const column = (n) => ({ rows: n, cols: 64, data: new Float32Array(n * 64) });
+      const x = { q: column(4096), k: column(4096), v: column(4096), tileRows: 1, tileCols: 1 };
+      const traced = tiled({ tileRows: 1, tileCols: 1 });
+      assert.throws(
+        () => attn.attentionTiled(x),
+        (e) => {
+          assert.equal(e.code, 'too_much_memory');
+          assert.equal(e.params.operation, 'attention_tiled');
+          assert.equal(e.params.bytes, traced.bytes);
+          return true;
+        },
+      );
+      assert.ok(traced.bytes >= 4096 * 4096 * 67 * 4 && traced.bytes > traced.limit);
+      // Without the trace the same tiles fit (O(n·d)); a causal mask keeps about half the trace.
+      assert.ok(tiled({ tileRows: 1, tileCols: 1, trace: false }).bytes < 16 * 2 ** 20);
+      const full = tiled({ tileRows: 64, tileCols: 64 }).bytes;
+      const causal = tiled({ tileRows: 64, tileCols: 64, mask: 'causal' }).bytes;
+      assert.ok(causal < 0.6 * full && causal > 0.4 * full, `${causal} / ${full}`);
+    });
+
+    it('attention_tiled needs its tiles, within n_q and n_k; the other operations take none', () => {
+      const attn = builds[build];
+      const shape = { nq: 8, nk: 6, d: 2, dv: 2 };
+      assert.throws(() => attn.workingMemory({ operation: 'attention_tiled', ...shape, tileRows: 2 }), {
+        code: 'bad_option',
+        argument: 'tileCols',
+      });
+      assert.throws(() => attn.workingMemory({ operation: 'attention_tiled', ...shape, tileRows: 2, tileCols: 7 }), {
+        code: 'out_of_range',
+        argument: 'tileCols',
+        message: 'tileCols must be a whole number from 1 to n_k = 6 (got 7)',
+      });
+      assert.throws(() => attn.workingMemory({ operation: 'attention', ...shape, tileRows: 2 }), {
+        code: 'bad_option',
+        argument: 'tileRows',
+      });
+      assert.throws(
+        () => attn.workingMemory({ operation: 'attention_tiled', ...shape, tileRows: 2, tileCols: 2, mask: 'custom' }),
+        { code: 'bad_option', argument: 'mask' },
+      );
     });
 
     it('refuses sizes that are not whole numbers from 1 to 2147483647', () => {
