@@ -298,7 +298,7 @@ test('crossover: interpolated on log–log axes where the linear order gets and 
   assert.equal(median([4, 1, 3, 2]), 2);
 });
 
-test('the tiles’ working set n·(d + B_c)·4 against n²·4 up to n = 16,384, beside the core’s streaming figure', () => {
+test('the tiles’ working set n·(d + B_c)·4 against n²·4 up to n = 16,384, beside the core’s count for its tiles', () => {
   const rows = memoryRows(engine);
   assert.deepEqual(
     rows.map((row) => row.n),
@@ -307,7 +307,18 @@ test('the tiles’ working set n·(d + B_c)·4 against n²·4 up to n = 16,384, 
   const last = rows.at(-1);
   assert.equal(last.scores, 16384 * 16384 * 4); // 1 GiB
   assert.equal(last.tiles, 16384 * (64 + 64) * 4); // 8 MiB
-  assert.ok(last.streaming < last.scores / 16 && last.streaming <= last.limit, `streaming ${last.streaming}`);
+  // The core's tiles without their trace: O(n·d), under the limit; with it, every tile's m, ℓ, α
+  // and O — n·(n/64)·(64 + 3) floats, more than the scores — over it, as attentionTiled refuses.
+  assert.ok(last.tiled < last.scores / 16 && last.tiled <= last.limit, `tiled ${last.tiled}`);
+  assert.ok(last.traced >= 16384 * 256 * 67 * 4 && last.traced > last.limit, `traced ${last.traced}`);
+  const column = (n) => ({ rows: n, cols: 64, data: new Float32Array(n * 64) });
+  const x = { q: column(16384), k: column(16384), v: column(16384), tileRows: 64, tileCols: 64 };
+  assert.throws(
+    () => engine.attentionTiled(x),
+    (e) => e.code === 'too_much_memory' && e.params.bytes === last.traced,
+  );
+  // Doubling n at most doubles the tiles without their trace, and about quadruples the trace.
+  assert.ok(rows[1].tiled / rows[0].tiled <= 2 && rows[1].traced / rows[0].traced > 3.5);
 });
 
 // Small sizes, so that the runs below take a moment: their events, not their times, are tested.

@@ -53,7 +53,7 @@ const slopeText = (fit) => (fit ? fit.slope.toFixed(2) : '—');
 /** A series' name, with the window's w where it has one. */
 const seriesName = (t, series, plan) => t(`eff.costs.series.${series}`, { w: plan.window.w });
 
-/** The memory part: the scores, the tiles' working set and the core's streaming figure, n = 1024 … 16,384. */
+/** The memory part: the scores, the tiles' working set and the core's figures for its tiles, n = 1024 … 16,384. */
 function memoryPart(t, engine) {
   const rows = memoryRows(engine);
   const limit = rows[0].limit;
@@ -76,12 +76,15 @@ function memoryPart(t, engine) {
         t('eff.costs.memory.n'),
         t('eff.costs.memory.scores'),
         t('eff.costs.memory.tiles'),
-        t('eff.costs.memory.streaming'),
+        t('eff.costs.memory.tiled'),
+        t('eff.costs.memory.traced'),
       ],
       rows: rows.map((row) => ({
         name: String(row.n),
-        cells: [cell(row.scores), cell(row.tiles), cell(row.streaming)],
-        attrs: { dataset: { n: row.n, scores: row.scores, tiles: row.tiles, streaming: row.streaming } },
+        cells: [cell(row.scores), cell(row.tiles), cell(row.tiled), cell(row.traced)],
+        attrs: {
+          dataset: { n: row.n, scores: row.scores, tiles: row.tiles, tiled: row.tiled, traced: row.traced },
+        },
       })),
     }),
   );

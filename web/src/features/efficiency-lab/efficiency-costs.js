@@ -281,16 +281,19 @@ export const MEMORY_TILE_COLS = 64;
 /**
  * For each size at d = plan's d: the scores alone, n²·4 bytes; the tiles' working set as the
  * article counts it, n·(d + B_c)·4 bytes (each query row's running O, and one tile of scores); and
- * the core's own figure for its streaming path (workingMemory of attentionStreaming: the online
- * softmax over key tiles that never holds the n×n scores), with the limit it is checked against.
- * → [{ n, scores, tiles, streaming, limit }]
+ * the core's own figures for its tiles (workingMemory of attentionTiled with B_r = B_c = tileCols,
+ * what its memory check counts): without the trace, and with every tile's m, ℓ, α and O kept —
+ * the lab's stepper, as large as the scores — with the limit they are checked against.
+ * → [{ n, scores, tiles, tiled, traced, limit }]
  */
 export function memoryRows(
   engine,
   { d = EFFICIENCY_COST_PLAN.d, sizes = MEMORY_SIZES, tileCols = MEMORY_TILE_COLS } = {},
 ) {
   return sizes.map((n) => {
-    const core = engine.workingMemory({ operation: 'attention_streaming', nq: n, nk: n, d, dv: d });
-    return { n, scores: n * n * 4, tiles: n * (d + tileCols) * 4, streaming: core.bytes, limit: core.limit };
+    const shape = { operation: 'attention_tiled', nq: n, nk: n, d, dv: d, tileRows: tileCols, tileCols };
+    const { bytes: tiled, limit } = engine.workingMemory({ ...shape, trace: false });
+    const traced = engine.workingMemory({ ...shape, trace: true }).bytes;
+    return { n, scores: n * n * 4, tiles: n * (d + tileCols) * 4, tiled, traced, limit };
   });
 }
