@@ -27,7 +27,9 @@ const noticeText = (said, t) =>
                 field: said.problem,
                 text: short(said.text),
               })
-            : t(`notice.${said}`);
+            : said.key === 'linkLab' // a lab's field its other fields leave no place for (its feature's fit), in the lab's words
+              ? t(`notice.linkLab.${said.reason}`, { ...said, field: said.problem, text: short(said.text) })
+              : t(`notice.${said}`);
 
 /** A link's loss without its matrix, or with one not in AV's shape (state.js parseState). */
 const lossNotice = ({ problem, field, loss, rows, cols }, t) =>

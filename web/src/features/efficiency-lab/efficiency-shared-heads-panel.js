@@ -59,14 +59,24 @@ function outputTable(t, m, heads, className) {
 export default {
   id: 'heads',
   titleKey: 'eff.heads.title',
-  create({ engine, announce }) {
-    // choice: the reader's h and g (the panel's own, kept while it is open); key: what `lab` was
+  create({ engine, setState, announce }) {
+    // The reader's h and g are the link's (effh, effg: efficiency-heads-fields.js). pending: a
+    // choice whose g does not divide h, shown with its error but never taken into the link, and
+    // the link's h, g it was made from (a change from elsewhere replaces it); key: what `lab` was
     // computed from; speak: the next drawing follows the reader's choice, say its result.
-    const view = { choice: { heads: 2, kvHeads: 1 }, key: null, lab: null, error: null, speak: false };
+    const view = { pending: null, key: null, lab: null, error: null, speak: false };
+    const linked = (state) => ({ heads: state.effh, kvHeads: state.effg });
+    const choice = () => view.pending?.choice ?? linked(last.state);
     const choose = (patch) => {
-      Object.assign(view.choice, patch);
+      if (!last) return;
+      const next = { ...choice(), ...patch };
       view.speak = true;
-      draw();
+      const current = linked(last.state);
+      view.pending = sharesEvenly(next.heads, next.kvHeads) ? null : { choice: next, from: current };
+      // A new h, g goes into the link, which draws the panel again; anything else is drawn here.
+      if (!view.pending && (next.heads !== current.heads || next.kvHeads !== current.kvHeads))
+        setState({ effh: next.heads, effg: next.kvHeads });
+      else draw();
     };
     const hField = numberSelect({ id: 'eff-heads-h', values: HEAD_CHOICES, choose: (heads) => choose({ heads }) });
     const gField = numberSelect({
@@ -101,7 +111,7 @@ export default {
     let last = null; // the last update's ctx
 
     function compute(qkv, seed) {
-      const { heads, kvHeads } = view.choice;
+      const { heads, kvHeads } = choice();
       const key = `${heads}:${kvHeads}:${seed}`;
       if (view.key?.qkv === qkv && view.key.text === key) return;
       view.key = { qkv, text: key };
@@ -178,7 +188,7 @@ export default {
     function draw() {
       if (!last) return;
       const { t, qkv, state } = last;
-      const { heads, kvHeads } = view.choice;
+      const { heads, kvHeads } = choice();
       hField.select.value = String(heads);
       gField.select.value = String(kvHeads);
       const even = sharesEvenly(heads, kvHeads);
@@ -220,6 +230,8 @@ export default {
       element,
       update(ctx) {
         last = ctx;
+        const { from } = view.pending ?? {};
+        if (from && (from.heads !== ctx.state.effh || from.kvHeads !== ctx.state.effg)) view.pending = null;
         const { t } = ctx;
         setText(title, t('eff.heads.title'));
         setText(lede, t('eff.heads.lede'));

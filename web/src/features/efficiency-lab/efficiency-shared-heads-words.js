@@ -7,6 +7,8 @@ export default {
     'eff.heads.h': '查询头 h',
     'eff.heads.g': '键值头 g',
     'eff.heads.indivisible': 'g = {g} 不能整除 h = {h}:每个键值头要服务同样多的查询头。请选 {choices}。',
+    'notice.linkLab.indivisible':
+      '这个链接的 {field} 字段(g = {text})不能整除 h = {h}:每个键值头要服务同样多的查询头。g 改用 1;链接的其余部分照常打开。',
     'eff.heads.source.reader':
       '用上面的 Q、K、V:把 dₖ = {dk} 列、dᵥ = {dv} 列平分给 {h} 个头,每个头 {dkHead} 列和 {dvHead} 列。',
     'eff.heads.source.random':
@@ -43,6 +45,8 @@ export default {
     'eff.heads.g': 'Key–value heads g',
     'eff.heads.indivisible':
       'g = {g} does not divide h = {h}: every key–value head must serve the same number of query heads. Choose {choices}.',
+    'notice.linkLab.indivisible':
+      "This link's {field} field (g = {text}) does not divide h = {h}: every key–value head must serve the same number of query heads. g = 1 was used instead; the rest of the link opens as it is.",
     'eff.heads.source.reader':
       'With the Q, K, V above: dₖ = {dk} and dᵥ = {dv} columns shared out among {h} heads, {dkHead} and {dvHead} columns each.',
     'eff.heads.source.random':

@@ -4,6 +4,7 @@
 
 import { integer, oneOf } from '../../fields.js';
 import { PANEL_IDS, INPUTS, LAB_LIMIT, EFFICIENCY_DEFAULTS as D } from './efficiency-lab.js';
+import { HEADS_FIELDS, fitSharedHeads } from './efficiency-heads-fields.js';
 import words from './words.js';
 
 const on = (panel) => (s) => s.effpanel === panel;
@@ -24,7 +25,11 @@ export default Object.freeze({
     { key: 'efftoken', type: integer(1, LAB_LIMIT), initial: D.token, only: on('cache') },
     // The sliding window's w.
     { key: 'effw', type: integer(1, LAB_LIMIT), initial: D.window, only: on('window') },
+    // Shared heads: h query heads and g key–value heads.
+    ...HEADS_FIELDS,
   ],
+  // A link's g that does not divide its h: dropped, and named in the notice.
+  fit: fitSharedHeads,
   words,
   // The chart the classroom mode makes as large as the first screen allows: the open panel's.
   classroomChart: '.eff-panel .eff-chart',
