@@ -103,7 +103,10 @@ function call({
   ];
   for (const m of [q, k, v]) for (const x of m.flat()) bytes.push(...value(x));
   if (mask) for (const x of mask.flat()) bytes.push(x === 0 ? 0 : x === 1 ? 1 : 254);
-  for (const x of (w ?? [[1]]).flat()) bytes.push(...value(x));
+  // w: without one, a single 1 (the rest follows Reader's pattern past the end) — or, where bytes
+  // follow (the lab's), d_k × d_v ones, so that they are read where they belong
+  const ones = Array.from({ length: dK * dV }, () => 1);
+  for (const x of w?.flat() ?? (lab ? ones : [1])) bytes.push(...value(x));
   if (lab) bytes.push(...labBytes(lab));
   bytes.push(...extras);
   return bytes;
