@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTIONS, OPTION_KEYS, optionForms, optionDefaults } from '../../web/src/options.js';
-import { defaultState } from '../../web/src/state.js';
+import { defaultState, figureLooks, articleSetting } from '../../web/src/state.js';
+import { stepMatrices } from '../../web/src/labs/export/matrices.js';
 import { symbol } from '../../web/src/views/names.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -78,4 +79,37 @@ test('the names follow the forms: S/√dₖ/τ with a temperature, E = exp(x) wi
   assert.equal(name('exps', {}), 'E = exp(S/√dₖ − max)');
   assert.equal(name('exps', { softmax: 'naive' }), 'E = exp(S/√dₖ)');
   assert.equal(optionForms({ ...defaultState(), axis: 'column' }).reduceWords, 'col');
+});
+
+test('the dimensions are read from the state whole: the map and stage keys, the exercise’s setting, a step’s matrices', () => {
+  const article = defaultState();
+  const key = (over) => JSON.stringify(figureLooks({ ...article, ...over }));
+  // What changes which steps there are, or their figures' names and shapes, changes the key …
+  for (const over of [
+    { mode: 'x' },
+    { n: 3 },
+    { dk: 4 },
+    { heads: 2 },
+    { loss: 'mse' },
+    { axis: 'column' },
+    { temperature: 2 },
+  ])
+    assert.notEqual(key(over), key({}), JSON.stringify(over));
+  // … and what does not, does not: the step shown, the digits, τ = 2 against τ = 3 (both name S/√dₖ/τ).
+  for (const over of [{ step: 5 }, { digits: 6 }]) assert.equal(key(over), key({}), JSON.stringify(over));
+  assert.equal(key({ temperature: 3 }), key({ temperature: 2 }));
+  // The exercise is asked in the article's setting: every dimension and option back to its default, the sizes kept.
+  const busy = { ...article, mode: 'x', heads: 2, loss: 'mse', axis: 'column', softmax: 'naive', temperature: 2, n: 3 };
+  const setting = articleSetting(busy);
+  assert.deepEqual(
+    [setting.mode, setting.heads, setting.loss, setting.axis, setting.softmax, setting.temperature, setting.n],
+    ['qkv', 1, 'none', 'row', 'stable', 1, 3],
+  );
+  // A step's matrices follow the state's own dimensions: the row max beside the shifted scores, with or without heads.
+  assert.deepEqual(stepMatrices('max', article), ['scaled', 'rowMax', 'shifted']);
+  assert.deepEqual(stepMatrices('max', { ...article, axis: 'column', heads: 2, dk: 4, dv: 4 }), [
+    'scaled',
+    'rowMax',
+    'shifted',
+  ]);
 });

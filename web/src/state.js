@@ -19,7 +19,7 @@ import { STEPS, stepsFor, stepNumber } from './steps.js';
 import { MAX_HEADS } from '../../wasm/vocabulary.mjs';
 import { HEAD_COLORS } from './head-colors.js';
 import { parseNumber } from './parse-matrix.js';
-import { OPTIONS, optionsAtDefaults, optionLooks } from './options.js';
+import { OPTIONS, optionsAtDefaults, optionLooks, optionDefaults } from './options.js';
 import { integer, oneOf, flag } from './fields.js';
 import { FEATURES } from './features/index.js';
 import { CLASSROOM_FIELDS, inClassroom, pagesSteps } from './classroom.js';
@@ -162,6 +162,22 @@ export const figureLooks = (state) => [
   ...FIELDS.filter((field) => field.figures).map((field) => state[field.key]),
   ...optionLooks(state),
 ];
+
+/**
+ * The state in the article's own setting: every field marked `figures` but the sizes (the mode,
+ * the heads, the loss, and any dimension added later) and every option at its default — Q, K, V
+ * given, one head, no loss, ÷√dₖ along the rows: what the exercise's sheet is asked in.
+ */
+export const articleSetting = (state) => ({
+  ...state,
+  ...Object.fromEntries(
+    FIELDS.filter((field) => field.figures && !SIZE_NAMES.includes(field.key)).map((field) => [
+      field.key,
+      field.initial,
+    ]),
+  ),
+  ...optionDefaults(),
+});
 
 export function defaultState() {
   const state = { mats: {} };

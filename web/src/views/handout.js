@@ -7,8 +7,8 @@
 
 import { h } from './dom.js';
 import { stepsFor, stepWords, atOrAfter, stepById, stepFigures, FIGURES } from '../steps.js';
-import { TABLE_LIMIT } from '../state.js';
-import { OPTIONS, optionDefaults } from '../options.js';
+import { TABLE_LIMIT, articleSetting } from '../state.js';
+import { OPTIONS } from '../options.js';
 import { matrixFormat } from '../format.js';
 import { symbol } from './names.js';
 import { formulaTemplate } from './stage.js';
@@ -111,7 +111,7 @@ export function renderHandout(root, { state, model, t, engine }) {
     // steps for it that exerciseQuestion already computed (only their shapes are printed).
     const page = { q: toRows(model.q), k: toRows(model.k), v: toRows(model.v) };
     question = askQuestion(engine, state, page);
-    shown = { ...state, ...optionDefaults(), mode: 'qkv', heads: 1, loss: 'none' };
+    shown = articleSetting(state);
     const { q, k, v } = question.example;
     numbers = { ...question.steps, q: fromRows(q), k: fromRows(k), v: fromRows(v) };
   }
