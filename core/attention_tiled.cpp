@@ -160,7 +160,7 @@ PackedKeyTiles pack_key_tiles(const Matrix& k, std::size_t bc) {
 // attention_streaming.cpp gives for its pv_block and exp2_sum: Binaryen inlines a function with one
 // caller whatever LLVM's noinline says, and inlined into this file's large loop V8 kept their
 // accumulators and constants on the stack.
-void (*volatile const exp_sum_outlined)(float*, std::size_t, const float*, float, float*) = fast::exp_sum;
+void (*volatile const exp_sum_outlined)(float*, std::size_t, const float*, float, float*, bool) = fast::exp_sum;
 void (*volatile const pv_tiles_outlined)(const float*, std::size_t, const float*, std::size_t, std::size_t, std::size_t,
                                          std::size_t, std::size_t, float*, const float*, float*) = fast::pv_tiles;
 
@@ -198,13 +198,25 @@ struct RunScratch {
 // (and m, ℓ for the trace) kept as tile t of the run.
 void softmax_step(float* s, std::size_t nb, float inv_divisor, std::size_t t, LaneState& st, RunScratch& run) {
     using fast::kMR;
-    float m_new[kMR], l_tile[kMR];
+    float m_new[kMR], lowest[kMR], l_tile[kMR];
     float* const alpha = run.alpha.data() + t * kMR;
     std::copy(st.m.begin(), st.m.end(), m_new);
-    fast::col_max(s, nb, m_new);
+    std::fill(lowest, lowest + kMR, std::numeric_limits<float>::infinity());
+    fast::col_max(s, nb, m_new, lowest);
+    // α = exp(0) = 1 exactly when the max stayed (most tiles, after the first few): no exp then.
     for (std::size_t r = 0; r < kMR; ++r)
-        alpha[r] = m_new[r] == kMinusInf ? 1.0f : fast::exp_scalar((st.m[r] - m_new[r]) * inv_divisor);
-    exp_sum_outlined(s, nb, m_new, inv_divisor, l_tile);
+        alpha[r] =
+            m_new[r] == kMinusInf || m_new[r] == st.m[r] ? 1.0f : fast::exp_scalar((st.m[r] - m_new[r]) * inv_divisor);
+    // exp_sum's 2^y needs its clamp at −127 only if the tile's lowest exponent y = (s − m')·log2(e)
+    // /divisor, computed as exp_sum computes it, is below (−∞ for a masked key): the streaming
+    // kernel's test. The same values either way, one operation fewer a score when it is not.
+    const float scale = inv_divisor * fast::exp_constants::log2e;
+    bool clamp = false;
+    for (std::size_t r = 0; r < kMR; ++r) {
+        const float shift = m_new[r] == kMinusInf ? 0.0f : m_new[r];
+        if (!((lowest[r] - shift) * scale >= fast::exp_constants::exp2_floor)) clamp = true;
+    }
+    exp_sum_outlined(s, nb, m_new, inv_divisor, l_tile, clamp);
     for (std::size_t r = 0; r < kMR; ++r) {
         st.l[r] = st.l[r] * alpha[r] + l_tile[r];
         st.m[r] = m_new[r];

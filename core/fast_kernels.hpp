@@ -365,8 +365,8 @@ __attribute__((noinline)) inline void pv_tiles(const float* p, std::size_t p_str
 __attribute__((noinline)) inline void col_max(const float* s, std::size_t n, float* m, float* lo = nullptr) {
     col_max_kernel{}(arch{}, s, n, m, lo);
 }
-inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
-    exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l, true);
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l, bool clamp = true) {
+    exp_sum_kernel<false>{}(arch{}, s, n, m, inv_divisor, l, clamp);
 }
 __attribute__((noinline)) inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool clamp = true) {
     exp_sum_kernel<true>{}(arch{}, s, n, m, 1.0f, l, clamp);
@@ -409,7 +409,7 @@ inline void exp_sum_scaled(float* s, std::size_t n, const float* m, float scale,
         l[r] = sum;
     }
 }
-inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l) {
+inline void exp_sum(float* s, std::size_t n, const float* m, float inv_divisor, float* l, bool = true) {
     exp_sum_scaled(s, n, m, inv_divisor * exp_constants::log2e, l);
 }
 inline void exp2_sum(float* s, std::size_t n, const float* m, float* l, bool = true) {
