@@ -91,7 +91,8 @@ Error check_tiled_shapes(const Shape& q, const Shape& k, const Shape& v, const S
                          const AttentionOptions& options, Trace trace = Trace::Keep);
 
 // Bytes attention_tiled works in: the trace (every tile's m, ℓ, α, O and its bookkeeping), the
-// output, K and V packed for the microkernels and one row block's running state. Saturates
+// output, K and V packed for the microkernels, one row block's running state and one run of tiles'
+// scores (working_memory.hpp's attention_tiled; the 1 GiB rule's count). Saturates
 // (checked_size.hpp) instead of wrapping.
 std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v, TileSize tile,
                                   MaskKind mask, Trace trace = Trace::Keep);
