@@ -49,12 +49,14 @@ test('shared heads on the worked example: GQA equal to the repeated heads, the c
   await page.waitForFunction(() => document.getElementById('eff-heads-g-error').textContent !== '');
   assert.equal(await page.getAttribute('#eff-heads-g', 'aria-invalid'), 'true');
   assert.equal(await page.locator('#eff-heads-body > *').count(), 0);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /effg=3/, 'a refused g never reaches the link');
 
   // h = 8 cannot split d_k = 2: random inputs, said so; g = 2 shares four heads per group.
   await page.selectOption('#eff-heads-h', '8');
   await page.selectOption('#eff-heads-g', '2');
   await page.waitForSelector('#eff-heads-ratio[data-ratio="4"]');
   assert.equal(await page.getAttribute('#eff-heads-g', 'aria-invalid'), 'false');
+  await page.waitForFunction(() => /effh=8&effg=2/.test(location.hash)); // h and g are in the link
   assert.match(await page.textContent('#eff-heads-source'), /随机/);
   assert.equal((await agreementOf(page, '#eff-heads-equal')).differing, 0);
   assert.deepEqual(await axeViolations(page), []);
