@@ -7,8 +7,10 @@
 
 #include "checked_size.hpp"
 #include "efficiency_shared.hpp"
+#include "fast_path.hpp"
 #include "multi_head.hpp"
 #include "multi_head_path.hpp"
+#include "reference.hpp"
 #include "working_memory.hpp"
 
 namespace attn {
@@ -51,13 +53,25 @@ Error check_divides(const char* name, const Shape& m, std::size_t parts) {
 // Query head i reads key–value head ⌊i·g/h⌋: heads 0 … h/g − 1 share head 0, and so on.
 std::size_t kv_head_of(std::size_t i, std::size_t heads, std::size_t kv_heads) { return i * kv_heads / heads; }
 
-// One head's single-head attention: attention_steps(...).output or attention.
+// One head's single-head attention: reference_head or simd_head (below).
 using Head = Result<Matrix> (*)(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 
 Result<Matrix> reference_head(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
     auto steps = attention_steps(q, k, v, options);
     if (!steps.ok()) return Result<Matrix>::failure(steps.error);
     return Result<Matrix>::success(std::move(steps.value.output));
+}
+
+// The SIMD path's head: attention, whose kernel keeps its workspace (fast_path.hpp) from head to
+// head. A head that attention would hand to the reference (a teaching switch, a NaN, scores that
+// could overflow) runs attention_steps here after that workspace is given back, so the two are
+// never held at once: the call holds one head's buffers at a time, either path's.
+Result<Matrix> simd_head(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+    const float divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
+    const bool steps = !options.stable || options.axis != Axis::Row || fast::needs_reference(q, k, v, divisor);
+    if (!steps) return attention(q, k, v, options);
+    fast::thread_workspace() = fast::Workspace{};
+    return reference_head(q, k, v, options);
 }
 
 // Writes head i's output (n_q, d_v) into its columns i·d_v … of out (n_q, h·d_v).
@@ -151,7 +165,7 @@ Result<Matrix> attention_grouped_reference(const Matrix& q, const Matrix& k, con
 
 Result<Matrix> attention_grouped(const Matrix& q, const Matrix& k, const Matrix& v, std::int64_t heads,
                                  std::int64_t kv_heads, const AttentionOptions& options) {
-    return run(q, k, v, heads, kv_heads, options, true, attention);
+    return run(q, k, v, heads, kv_heads, options, true, simd_head);
 }
 
 }  // namespace attn
