@@ -146,12 +146,15 @@ PackedKeyTiles pack_key_tiles(const Matrix& k, std::size_t bc) {
         fast::pack_keys(k, kNK, out.kp);
         return out;
     }
-    std::vector<float> panels;
-    for (std::size_t c0 = 0; c0 < k.rows; c0 += bc) {
-        const std::size_t nb = std::min(bc, k.rows - c0);
-        const Matrix tile(nb, k.cols, std::vector<float>(k.row(c0), k.row(c0) + nb * k.cols));
-        fast::pack_keys(tile, kNK, panels);
-        out.kp.insert(out.kp.end(), panels.begin(), panels.begin() + (nb + kNK - 1) / kNK * kNK * k.cols);
+    // pack_keys' layout written tile by tile into one array of its final size (no temporaries, no
+    // growth: the bytes tiled_working_bytes counts): key h of a tile's panel p, component c at
+    // [p·d·NK + c·NK + h], zero keys after the tile's last.
+    const std::size_t d = k.cols, tiles = (k.rows + bc - 1) / bc, last = k.rows - (tiles - 1) * bc;
+    out.kp.assign(((tiles - 1) * out.padded_cols + (last + kNK - 1) / kNK * kNK) * d, 0.0f);
+    for (std::size_t t = 0; t < tiles; ++t) {
+        float* const dst = out.kp.data() + t * out.padded_cols * d;
+        for (std::size_t j = 0; j < std::min(bc, k.rows - t * bc); ++j)
+            for (std::size_t c = 0; c < d; ++c) dst[j / kNK * d * kNK + c * kNK + j % kNK] = k(t * bc + j, c);
     }
     return out;
 }
@@ -227,25 +230,25 @@ void softmax_step(float* s, std::size_t nb, float inv_divisor, std::size_t t, La
     }
 }
 
-// The trace's steps of one run of tiles [c_first, c_end) for rows [r0, r1), to be filled group by group.
-std::vector<TileStep> run_steps(std::size_t r0, std::size_t r1, std::size_t c_first, std::size_t c_end, std::size_t bc,
-                                std::size_t d_v) {
-    std::vector<TileStep> steps;
+// The trace's steps of one run of tiles [c_first, c_end) for rows [r0, r1), appended to `tiles`
+// (reserved whole beforehand: no reallocation) to be filled group by group; → the first one's index.
+std::size_t append_run_steps(std::size_t r0, std::size_t r1, std::size_t c_first, std::size_t c_end, std::size_t bc,
+                             std::size_t d_v, std::vector<TileStep>& tiles) {
+    const std::size_t first = tiles.size();
     for (std::size_t c0 = c_first; c0 < c_end; c0 += bc) {
-        TileStep step;
+        TileStep& step = tiles.emplace_back();
         step.row_start = r0, step.row_end = r1, step.col_start = c0, step.col_end = std::min(c0 + bc, c_end);
         step.m = Matrix(r1 - r0, 1), step.l = Matrix(r1 - r0, 1), step.alpha = Matrix(r1 - r0, 1);
         step.o = Matrix(r1 - r0, d_v);
-        steps.push_back(std::move(step));
     }
-    return steps;
+    return first;
 }
 
 // A group's lanes into its rows of the run's steps: m back in the units of the scaled scores.
 void record_group(const RunScratch& run, std::size_t first_row, std::size_t rows, std::size_t d_v, float divisor,
-                  std::vector<TileStep>& steps) {
+                  TileStep* steps, std::size_t count) {
     using fast::kMR;
-    for (std::size_t t = 0; t < steps.size(); ++t)
+    for (std::size_t t = 0; t < count; ++t)
         for (std::size_t r = 0; r < rows; ++r) {
             TileStep& step = steps[t];
             step.m(first_row + r, 0) = run.m[t * kMR + r] / divisor;
@@ -267,6 +270,7 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
     const float inv_divisor = 1.0f / result.divisor;
     RunScratch run(run_tiles, d_v, trace);
     std::vector<LaneState> groups;
+    groups.reserve((r1 - r0 + kMR - 1) / kMR);
     for (std::size_t i0 = r0; i0 < r1; i0 += kMR) {
         groups.emplace_back(d, d_v);
         fast::pack_query_group(q, i0, std::min(kMR, r1 - i0), kMR, groups.back().qp.data());
@@ -278,8 +282,8 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
         const std::size_t tiles = std::min(run_tiles, (visible - c_first + bc - 1) / bc);
         const std::size_t c_end = std::min(c_first + tiles * bc, n_k), nb_last = c_end - (c_first + (tiles - 1) * bc);
         const std::size_t panels = ((tiles - 1) * pc + nb_last + kNK - 1) / kNK;
-        std::vector<TileStep> steps =
-            trace == Trace::Keep ? run_steps(r0, r1, c_first, c_end, bc, d_v) : std::vector<TileStep>{};
+        const std::size_t first =
+            trace == Trace::Keep ? append_run_steps(r0, r1, c_first, c_end, bc, d_v, result.tiles) : 0;
         for (std::size_t g = 0; g < groups.size(); ++g) {
             LaneState& st = groups[g];
             const std::size_t i0 = r0 + g * kMR, rows = std::min(kMR, r1 - i0);
@@ -293,9 +297,9 @@ void tiles_on_microkernels(const Matrix& q, const Mask& mask, const PackedKeyTil
             // O = α_t·O + P_tᵀ·V_t, tile after tile
             pv_tiles_outlined(s.data(), pc * kMR, vp.data() + c_first * kNC, n_k * kNC, tiles, bc, nb_last, d_v,
                               st.o.data(), run.alpha.data(), trace == Trace::Keep ? run.o.data() : nullptr);
-            if (trace == Trace::Keep) record_group(run, i0 - r0, rows, d_v, result.divisor, steps);
+            if (trace == Trace::Keep)
+                record_group(run, i0 - r0, rows, d_v, result.divisor, result.tiles.data() + first, tiles);
         }
-        for (TileStep& step : steps) result.tiles.push_back(std::move(step));
     }
     for (std::size_t i = r0; i < r1; ++i) {
         const LaneState& st = groups[(i - r0) / kMR];
@@ -316,6 +320,14 @@ TiledAttention tiled(const Matrix& q, const Matrix& k, const Matrix& v, TileSize
     TiledAttention result;
     result.divisor = reference::score_divisor(options.scale, q.cols, options.temperature);
     result.output = Matrix(n_q, d_v);
+    // The trace's tiles reserved at once: grown by reallocation it would hold the old and the new
+    // array together, beyond what tiled_working_bytes counts (fuzz finding H7-1).
+    if (trace == Trace::Keep) {
+        std::size_t count = 0;
+        for (std::size_t r0 = 0; r0 < n_q; r0 += br)
+            count += (fast::visible_keys(options.mask, std::min(r0 + br, n_q) - 1, n_k) + bc - 1) / bc;
+        result.tiles.reserve(count);
+    }
     PackedKeyTiles keys;
     std::vector<float> vp, s;
     if (!row_by_row) {
@@ -367,7 +379,8 @@ std::uint64_t tiled_working_bytes(std::size_t n_q, std::size_t n_k, std::size_t 
         size_sum(size_sum(size_product(n_q, d_v), size_product(size_sum(n_k, size_product(tiles_per_row, kNK)), d),
                           size_product(size_sum(d_v, kNC), n_k), size_product(size_sum(br, kMR), size_sum(d, d_v, 2))),
                  size_product(run_tiles, kMR, size_sum(padded_cols, per_run_tile)));
-    std::uint64_t bytes = float_bytes(floats);
+    // (and the row block's array of groups, the vectors' bookkeeping)
+    std::uint64_t bytes = size_sum(float_bytes(floats), size_product((br + kMR - 1) / kMR, sizeof(LaneState)));
     if (trace == Trace::Skip) return bytes;
     // The trace: each tile keeps rows·(3 + d_v) floats. Without a causal mask every row block has
     // all the tiles of a row: the full blocks at once, then the last one's remaining rows.
