@@ -289,7 +289,11 @@ inEachEngine((name, driver) => {
         // Named as the link names it, although it comes from the cache through a blob: URL (whose
         // name would be a UUID).
         assert.equal(download.suggestedFilename(), 'attention-playground.html');
-        assert.ok(fs.readFileSync(await download.path(), 'utf8') === offlineFile(), 'the deployed file, whole');
+        // Saved where this process can read it: the run's shared Chromium keeps its downloads to itself.
+        const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'attn-download-')), download.suggestedFilename());
+        await download.saveAs(saved);
+        assert.ok(fs.readFileSync(saved, 'utf8') === offlineFile(), 'the deployed file, whole');
+        fs.rmSync(path.dirname(saved), { recursive: true, force: true });
       } else {
         // Firefox: puppeteer-core's WebDriver BiDi page has no download event (its bidi/ code has
         // no word of downloads), so the download is caught where the page makes it — the <a download>

@@ -45,7 +45,10 @@ test('reverse: Play trains in a Web Worker until the loss falls below 0.1 and A 
 });
 
 test('Pause stops the run, Step then adds exactly one step, Reset goes back to step 0', async () => {
-  const page = await b.open('#view=train-lab&lang=en&trainsteps=2000');
+  // The lab's largest model (4 heads of d_k = 256): its 2,000 steps take seconds, so Pause, clicked
+  // once 20 are done, comes before the end even on a busy machine (at the defaults they took a
+  // third of a second, and a slow click came after the last).
+  const page = await b.open('#view=train-lab&lang=en&trainsteps=2000&traindk=256&trainheads=4');
   await untilStarted(page);
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('#train-status').dataset.steps) >= 20, null, {
