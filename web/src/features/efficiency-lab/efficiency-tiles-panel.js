@@ -232,24 +232,126 @@ function tileWords(t, lab, done) {
   });
 }
 
+/** The score grid once `done` tiles are done (done, now, to come, skipped by the mask), with its legend and tally. */
+function gridFigure(t, lab, done) {
+  const states = cellStates(lab, done);
+  const tally = { done: 0, now: 0, todo: 0, skipped: 0 };
+  states.flat().forEach((s) => (tally[s] += 1));
+  const kinds = tally.skipped ? ['done', 'now', 'todo', 'skipped'] : ['done', 'now', 'todo'];
+  const scores = lab.scaled;
+  return h(
+    'figure',
+    { class: 'eff-chart eff-grid-figure' },
+    scoreGrid({
+      id: 'eff-tiles-grid',
+      caption: t('eff.tiles.gridCaption'),
+      rows: lab.n,
+      cols: lab.keys,
+      cell: (i, j) => ({ value: scores.data[i * scores.cols + j], state: states[i][j] }),
+    }),
+    h(
+      'figcaption',
+      { class: 'eff-legend' },
+      kinds.map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.tiles.legend.${s}`))),
+      h(
+        'span',
+        { class: 'eff-tally' },
+        t('eff.tiles.gridState', tally),
+        tally.skipped ? ` ${t('eff.tiles.gridSkipped', tally)}` : '',
+      ),
+    ),
+  );
+}
+
+/**
+ * The tile sizes B_r and B_c: { el, draw(t, state, qkv) }, draw returning the sizes drawn, each
+ * at most the inputs (a link's B_r = 8 on the worked example's n = 2 is 2). A new size goes back
+ * to tile 1.
+ */
+function createTileSizes(setState) {
+  const tileRows = createNumberField({
+    id: 'eff-br',
+    labelKey: 'eff.tiles.br',
+    min: 1,
+    choose: (efftr) => setState({ efftr, efftile: 1 }),
+  });
+  const tileCols = createNumberField({
+    id: 'eff-bc',
+    labelKey: 'eff.tiles.bc',
+    min: 1,
+    choose: (efftc) => setState({ efftc, efftile: 1 }),
+  });
+  const el = h('div', { class: 'eff-controls' }, tileRows.el, tileCols.el);
+
+  function draw(t, state, qkv) {
+    const most = { rows: Math.min(LAB_LIMIT, qkv?.q.rows ?? 1), cols: Math.min(LAB_LIMIT, qkv?.k.rows ?? 1) };
+    const sizes = { rows: Math.min(state.efftr, most.rows), cols: Math.min(state.efftc, most.cols) };
+    tileRows.draw(t, { value: sizes.rows, max: most.rows });
+    tileCols.draw(t, { value: sizes.cols, max: most.cols });
+    return sizes;
+  }
+
+  return { el, draw };
+}
+
+/**
+ * The tiles' numbers: { labFor(state, qkv, sizes), numbers }, labFor computing them once for these
+ * inputs and sizes and keeping them while they stay; numbers.error says why there are none.
+ */
+function createTilesNumbers(engine) {
+  const numbers = { key: null, lab: null, error: null };
+
+  function labFor(state, qkv, sizes) {
+    const key = [qkv, sizes.rows, sizes.cols, state.scale, state.temperature, state.mask];
+    if (!numbers.key || key.some((part, i) => part !== numbers.key[i])) {
+      numbers.key = key;
+      try {
+        const options = { tileRows: sizes.rows, tileCols: sizes.cols, ...scaleOptions(state), mask: state.mask };
+        numbers.lab = tilesLab(engine, qkv, options);
+        numbers.error = null;
+      } catch (error) {
+        numbers.lab = null;
+        numbers.error = error;
+      }
+    }
+    return numbers.lab;
+  }
+
+  return { labFor, numbers };
+}
+
+/** The panel's body: { el, draw(t, lab, done), fail(t, error) } — the tiles at `done`, or why there are none. */
+function createTilesBody(popover) {
+  const el = h('div', { class: 'eff-body' });
+
+  function draw(t, lab, done) {
+    const count = lab.tiles.length;
+    el.replaceChildren(
+      gridFigure(t, lab, done),
+      h('h4', {}, t('eff.tiles.rowsH', { k: done })),
+      rowsTable(t, lab, done, popover),
+      done === count ? comparison(t, lab, popover) : h('p', { class: 'hint' }, t('eff.tiles.notYet', { count })),
+      memoryPart(t, lab),
+    );
+  }
+
+  function fail(t, error) {
+    el.replaceChildren(
+      error ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })) : '',
+    );
+  }
+
+  return { el, draw, fail };
+}
+
 export default {
   id: 'tiles',
   titleKey: 'eff.tiles.title',
   create({ engine, setState, announce, popover }) {
-    // key: what the numbers were computed from; shown: what is drawn; speak: say the next tile (a step by the stepper).
-    const view = { key: null, lab: null, error: null, shown: null, speak: false };
-    const tileRows = createNumberField({
-      id: 'eff-br',
-      labelKey: 'eff.tiles.br',
-      min: 1,
-      choose: (efftr) => setState({ efftr, efftile: 1 }),
-    });
-    const tileCols = createNumberField({
-      id: 'eff-bc',
-      labelKey: 'eff.tiles.bc',
-      min: 1,
-      choose: (efftc) => setState({ efftc, efftile: 1 }),
-    });
+    // shown: what is drawn; speak: say the next tile (a step by the stepper).
+    const view = { shown: null, speak: false };
+    const sizes = createTileSizes(setState);
+    const { labFor, numbers } = createTilesNumbers(engine);
     const stepper = createStepper({
       id: 'eff-tiles',
       go: (efftile) => {
@@ -260,53 +362,29 @@ export default {
     const heading = h('h3', { id: 'eff-tiles-h' });
     const text = h('p', { class: 'explain' });
     const summary = h('p', { class: 'eff-summary', id: 'eff-tiles-summary' });
-    const body = h('div', { class: 'eff-body' });
+    const body = createTilesBody(popover);
     const element = h(
       'section',
       { class: 'eff-panel eff-tiles', 'aria-labelledby': heading.id },
       heading,
       text,
-      h('div', { class: 'eff-controls' }, tileRows.el, tileCols.el),
+      sizes.el,
       stepper.el,
       summary,
-      body,
+      body.el,
     );
-
-    /** The tiles' numbers for these inputs and sizes (each at most n): computed once, kept while they stay. */
-    function labFor(state, qkv, tileRows, tileCols) {
-      const key = [qkv, tileRows, tileCols, state.scale, state.temperature, state.mask];
-      if (!view.key || key.some((part, i) => part !== view.key[i])) {
-        view.key = key;
-        try {
-          view.lab = tilesLab(engine, qkv, { tileRows, tileCols, ...scaleOptions(state), mask: state.mask });
-          view.error = null;
-        } catch (error) {
-          view.lab = null;
-          view.error = error;
-        }
-      }
-      return view.lab;
-    }
 
     return {
       element,
       update({ state, t, qkv }) {
         setText(heading, t('eff.tiles.h'));
         setText(text, t('eff.tiles.text'));
-        // A tile no larger than the inputs (a link's B_r = 8 on the worked example's n = 2 is 2).
-        const most = { rows: Math.min(LAB_LIMIT, qkv?.q.rows ?? 1), cols: Math.min(LAB_LIMIT, qkv?.k.rows ?? 1) };
-        const sizes = { rows: Math.min(state.efftr, most.rows), cols: Math.min(state.efftc, most.cols) };
-        tileRows.draw(t, { value: sizes.rows, max: most.rows });
-        tileCols.draw(t, { value: sizes.cols, max: most.cols });
-        const lab = qkv && labFor(state, qkv, sizes.rows, sizes.cols);
+        const drawn = sizes.draw(t, state, qkv);
+        const lab = qkv && labFor(state, qkv, drawn);
         stepper.el.hidden = !lab;
         if (!lab) {
           view.shown = null;
-          body.replaceChildren(
-            view.error
-              ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: view.error.message }))
-              : '',
-          );
+          body.fail(t, numbers.error);
           setText(summary, '');
           return;
         }
@@ -326,44 +404,12 @@ export default {
         });
         const words = tileWords(t, lab, done);
         setText(summary, words);
-        const states = cellStates(lab, done);
-        const tally = { done: 0, now: 0, todo: 0, skipped: 0 };
-        states.flat().forEach((s) => (tally[s] += 1));
-        const kinds = tally.skipped ? ['done', 'now', 'todo', 'skipped'] : ['done', 'now', 'todo'];
-        const scores = lab.scaled;
-        body.replaceChildren(
-          h(
-            'figure',
-            { class: 'eff-chart eff-grid-figure' },
-            scoreGrid({
-              id: 'eff-tiles-grid',
-              caption: t('eff.tiles.gridCaption'),
-              rows: lab.n,
-              cols: lab.keys,
-              cell: (i, j) => ({ value: scores.data[i * scores.cols + j], state: states[i][j] }),
-            }),
-            h(
-              'figcaption',
-              { class: 'eff-legend' },
-              kinds.map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.tiles.legend.${s}`))),
-              h(
-                'span',
-                { class: 'eff-tally' },
-                t('eff.tiles.gridState', tally),
-                tally.skipped ? ` ${t('eff.tiles.gridSkipped', tally)}` : '',
-              ),
-            ),
-          ),
-          h('h4', {}, t('eff.tiles.rowsH', { k: done })),
-          rowsTable(t, lab, done, popover),
-          done === count ? comparison(t, lab, popover) : h('p', { class: 'hint' }, t('eff.tiles.notYet', { count })),
-          memoryPart(t, lab),
-        );
+        body.draw(t, lab, done);
         if (view.speak) announce(words);
         view.speak = false;
       },
       destroy() {
-        view.lab = null;
+        numbers.lab = null;
       },
     };
   },

@@ -49,6 +49,48 @@ function outputs(t, lab) {
   );
 }
 
+/** The score grid for a window w: the band, the earlier keys out of it and the later ones, with its legend. */
+function gridFigure(t, lab, w) {
+  const scores = lab.scaled;
+  return h(
+    'figure',
+    { class: 'eff-chart eff-grid-figure' },
+    scoreGrid({
+      id: 'eff-window-grid',
+      caption: t('eff.window.gridCaption', { w }),
+      rows: lab.n,
+      cols: lab.n,
+      cell: (i, j) => {
+        const cellState = bandState(i, j, w);
+        return { value: cellState === 'in' ? scores.data[i * scores.cols + j] : null, state: cellState };
+      },
+    }),
+    h(
+      'figcaption',
+      { class: 'eff-legend' },
+      ['in', 'out', 'future'].map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.window.legend.${s}`))),
+      h('span', { class: 'eff-tally' }, t('eff.window.count', lab.scores)),
+    ),
+  );
+}
+
+/** The panel's body: { el, draw(t, lab, w), fail(t, error) } — the band and the outputs, or why there are none. */
+function createWindowBody() {
+  const el = h('div', { class: 'eff-body' });
+
+  function draw(t, lab, w) {
+    el.replaceChildren(gridFigure(t, lab, w), h('h4', {}, t('eff.window.outH')), outputs(t, lab));
+  }
+
+  function fail(t, error) {
+    el.replaceChildren(
+      error ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })) : '',
+    );
+  }
+
+  return { el, draw, fail };
+}
+
 export default {
   id: 'window',
   titleKey: 'eff.window.title',
@@ -66,7 +108,7 @@ export default {
     });
     const heading = h('h3', { id: 'eff-window-h' });
     const text = h('p', { class: 'explain' });
-    const body = h('div', { class: 'eff-body' });
+    const body = createWindowBody();
     // The page's τ, which this path's entry point does not take: said, not silently dropped.
     const tau = h('p', { class: 'notice info eff-tau', hidden: true });
     const element = h(
@@ -76,7 +118,7 @@ export default {
       text,
       tau,
       h('div', { class: 'eff-controls' }, field.el),
-      body,
+      body.el,
     );
 
     function labFor(state, qkv, w) {
@@ -105,11 +147,7 @@ export default {
         const lab = qkv && labFor(state, qkv, w);
         if (!lab) {
           view.shown = null;
-          body.replaceChildren(
-            view.error
-              ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: view.error.message }))
-              : '',
-          );
+          body.fail(t, view.error);
           return;
         }
         tau.hidden = state.temperature === 1;
@@ -117,31 +155,7 @@ export default {
         if (view.shown?.lab === lab && view.shown.lang === state.lang) return;
         view.shown = { lab, lang: state.lang };
         element.dataset.window = String(w);
-        const scores = lab.scaled;
-        body.replaceChildren(
-          h(
-            'figure',
-            { class: 'eff-chart eff-grid-figure' },
-            scoreGrid({
-              id: 'eff-window-grid',
-              caption: t('eff.window.gridCaption', { w }),
-              rows: lab.n,
-              cols: lab.n,
-              cell: (i, j) => {
-                const cellState = bandState(i, j, w);
-                return { value: cellState === 'in' ? scores.data[i * scores.cols + j] : null, state: cellState };
-              },
-            }),
-            h(
-              'figcaption',
-              { class: 'eff-legend' },
-              ['in', 'out', 'future'].map((s) => h('span', { class: `eff-key is-${s}` }, t(`eff.window.legend.${s}`))),
-              h('span', { class: 'eff-tally' }, t('eff.window.count', lab.scores)),
-            ),
-          ),
-          h('h4', {}, t('eff.window.outH')),
-          outputs(t, lab),
-        );
+        body.draw(t, lab, w);
         if (view.speak) announce(t('eff.window.announce', { w, agree: agreementText(t, lab.difference) }));
         view.speak = false;
       },
