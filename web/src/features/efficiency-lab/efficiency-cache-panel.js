@@ -78,12 +78,69 @@ function outputPart(t, lab, at, popover) {
   );
 }
 
+/** The cache's numbers for the page's Q, K, V and scale, computed again only when those change. */
+function createNumbers(engine) {
+  // key: what the numbers were computed from; lab or error: what computing them gave.
+  const memo = { key: null, lab: null, error: null };
+  function labFor(state, qkv) {
+    const key = [qkv, state.scale];
+    if (!memo.key || key.some((part, i) => part !== memo.key[i])) {
+      memo.key = key;
+      try {
+        memo.lab = cacheLab(engine, qkv, { scale: scaleOptions(state).scale });
+        memo.error = null;
+      } catch (error) {
+        memo.lab = null;
+        memo.error = error;
+      }
+    }
+    return memo.lab;
+  }
+  // clear(): the panel is left, its numbers let go.
+  return { labFor, error: () => memo.error, clear: () => (memo.lab = null) };
+}
+
+/** What the panel shows at token `at`: the cached K and V, the new query's row, the output rows, the bytes. */
+function cacheBody(t, lab, at, popover, bytes) {
+  return [
+    h(
+      'figure',
+      { class: 'eff-chart eff-cache-figure', dataset: { cacheLength: lab.steps[at].cacheLength } },
+      h('figcaption', {}, t('eff.cache.cacheH')),
+      h(
+        'div',
+        { class: 'eff-sides' },
+        h('div', { class: 'eff-side' }, h('h4', {}, t('eff.cache.k')), cacheTable(t, lab, lab.k, at, 'eff-cache-k')),
+        h('div', { class: 'eff-side' }, h('h4', {}, t('eff.cache.v')), cacheTable(t, lab, lab.v, at, 'eff-cache-v')),
+      ),
+    ),
+    h('h4', {}, t('eff.cache.rowH', { sub: subscript(at + 1) })),
+    scoresTable(t, lab, at),
+    h('h4', {}, t('eff.cache.outH')),
+    outputPart(t, lab, at, popover),
+    h(
+      'p',
+      { class: 'eff-bytes', dataset: { bytes } },
+      t('eff.cache.bytes', {
+        t: lab.steps[at].cacheLength,
+        n: lab.n,
+        dk: lab.dk,
+        dv: lab.dv,
+        bytes: formatBytes(bytes),
+        last: formatBytes(cacheBytes({ length: lab.n, dk: lab.dk, dv: lab.dv })),
+        row: (lab.dk + lab.dv) * 4,
+      }),
+    ),
+  ];
+}
+
 export default {
   id: 'cache',
   titleKey: 'eff.cache.title',
   create({ engine, setState, announce, popover }) {
-    // key: what the numbers were computed from; shown: what is drawn; speak: say the next word's step.
-    const view = { key: null, lab: null, error: null, shown: null, speak: false };
+    // numbers: the cache's, for the page's Q, K, V; shown: what is drawn; speak: say the next word's step.
+    const numbers = createNumbers(engine);
+    const view = { shown: null, speak: false };
     const stepper = createStepper({
       id: 'eff-cache',
       go: (efftoken) => {
@@ -108,33 +165,18 @@ export default {
       body,
     );
 
-    function labFor(state, qkv) {
-      const key = [qkv, state.scale];
-      if (!view.key || key.some((part, i) => part !== view.key[i])) {
-        view.key = key;
-        try {
-          view.lab = cacheLab(engine, qkv, { scale: scaleOptions(state).scale });
-          view.error = null;
-        } catch (error) {
-          view.lab = null;
-          view.error = error;
-        }
-      }
-      return view.lab;
-    }
-
     return {
       element,
       update({ state, t, qkv }) {
         setText(heading, t('eff.cache.h'));
         setText(text, t('eff.cache.text'));
-        const lab = qkv && labFor(state, qkv);
+        const lab = qkv && numbers.labFor(state, qkv);
         stepper.el.hidden = !lab;
         if (!lab) {
           view.shown = null;
           body.replaceChildren(
-            view.error
-              ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: view.error.message }))
+            numbers.error()
+              ? h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: numbers.error().message }))
               : '',
           );
           setText(summary, '');
@@ -159,51 +201,12 @@ export default {
           agree,
         });
         setText(summary, words);
-        body.replaceChildren(
-          h(
-            'figure',
-            { class: 'eff-chart eff-cache-figure', dataset: { cacheLength: lab.steps[at].cacheLength } },
-            h('figcaption', {}, t('eff.cache.cacheH')),
-            h(
-              'div',
-              { class: 'eff-sides' },
-              h(
-                'div',
-                { class: 'eff-side' },
-                h('h4', {}, t('eff.cache.k')),
-                cacheTable(t, lab, lab.k, at, 'eff-cache-k'),
-              ),
-              h(
-                'div',
-                { class: 'eff-side' },
-                h('h4', {}, t('eff.cache.v')),
-                cacheTable(t, lab, lab.v, at, 'eff-cache-v'),
-              ),
-            ),
-          ),
-          h('h4', {}, t('eff.cache.rowH', { sub: subscript(at + 1) })),
-          scoresTable(t, lab, at),
-          h('h4', {}, t('eff.cache.outH')),
-          outputPart(t, lab, at, popover),
-          h(
-            'p',
-            { class: 'eff-bytes', dataset: { bytes } },
-            t('eff.cache.bytes', {
-              t: lab.steps[at].cacheLength,
-              n: lab.n,
-              dk: lab.dk,
-              dv: lab.dv,
-              bytes: formatBytes(bytes),
-              last: formatBytes(cacheBytes({ length: lab.n, dk: lab.dk, dv: lab.dv })),
-              row: (lab.dk + lab.dv) * 4,
-            }),
-          ),
-        );
+        body.replaceChildren(...cacheBody(t, lab, at, popover, bytes));
         if (view.speak) announce(words);
         view.speak = false;
       },
       destroy() {
-        view.lab = null;
+        numbers.clear();
       },
     };
   },

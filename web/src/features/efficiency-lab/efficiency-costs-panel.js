@@ -5,8 +5,9 @@
 // labs/lab-run.js) and drawn as they arrive on log–log axes with their fitted slopes, and the
 // crossover n* of linear attention. The numbers are efficiency-costs.js's.
 //
-// The run lives in this panel: update() (a change of language included) re-labels what is on
-// screen and the run goes on; destroy() stops it.
+// Its parts: the memory table, the run's controls, and one timed part per chart, each owning its
+// elements. The run lives in this panel: update() (a change of language included) re-labels what
+// is on screen and the run goes on; destroy() stops it.
 
 import { h, setText } from '../../views/dom.js';
 import { formatBytes } from './efficiency-lab.js';
@@ -90,6 +91,66 @@ function memoryPart(t, engine) {
   );
 }
 
+/** A series' measured points, smallest n first. */
+const measuredOf = (results, name) =>
+  results.filter((r) => r.type === 'measure' && r.series === name).sort((a, b) => a.n - b.n);
+
+/** What a timed part's chart draws: the measured points of its series and a guide line of each one's own power. */
+function chartSpec(t, { series, results, plan, sizes }) {
+  const times = series.flatMap((name) => measuredOf(results, name).map((r) => r.ms));
+  return {
+    x: { min: sizes[0], max: sizes.at(-1), ticks: sizes, label: t('eff.costs.axis.n') },
+    y: {
+      ...decades(times.length ? Math.min(...times) : 0.001, times.length ? Math.max(...times) : 10, 10, 2),
+      format: duration,
+      label: t('eff.costs.axis.time'),
+    },
+    series: series.map((name) => ({
+      key: name,
+      points: measuredOf(results, name).map((r) => ({
+        x: r.n,
+        y: r.ms,
+        title: `${seriesName(t, name, plan)}, n = ${r.n}: ${duration(r.ms)}`,
+      })),
+    })),
+    // A dashed line of each series' own slope (1 or 2) through its largest point, for reference.
+    guides: series
+      .map((name) => ({ name, last: measuredOf(results, name).at(-1), power: COST_SERIES[name].power }))
+      .filter(({ last }) => last)
+      .map(({ last, power }) => ({ power, x: last.n, y: last.ms, label: t(`eff.costs.guide.${power}`) })),
+    hint: times.length ? null : t('eff.costs.hint'),
+  };
+}
+
+/** The chart in words, for its aria-label: each series' points and slope, or that nothing is measured yet. */
+function chartWords(t, { series, results, plan, fitted }) {
+  if (!series.some((name) => measuredOf(results, name).length)) return t('eff.costs.chart.empty');
+  return series
+    .map((name) =>
+      t('eff.costs.chart.series', {
+        series: seriesName(t, name, plan),
+        points: measuredOf(results, name).length,
+        slope: slopeText(fitted[name]),
+      }),
+    )
+    .join('; ');
+}
+
+/** A timed part's table: one row per n, one column per series, a time or why there is none. */
+function timesTable(t, { series, results, plan, sizes }) {
+  const byKey = new Map(results.map((r) => [`${r.series}:${r.n}`, r]));
+  const cell = (r) => {
+    if (!r) return '—';
+    if (r.type === 'measure') return duration(r.ms);
+    return t(`eff.costs.cell.${r.reason}`, { ms: SLICE_MS, max: COST_SERIES[r.series].maxN?.(plan) });
+  };
+  return numberTable({
+    className: 'eff-cost-times',
+    head: ['n', ...series.map((name) => seriesName(t, name, plan))],
+    rows: sizes.map((n) => ({ name: String(n), cells: series.map((name) => cell(byKey.get(`${name}:${n}`))) })),
+  });
+}
+
 /** One timed part (decode, window, linear): its chart with a legend of slopes, its table, and (linear) the crossover. */
 function createTimedPart(part) {
   const { title, text, legend, chart, caption, figure } = chartFigure(`eff-cost-chart-${part}`);
@@ -124,57 +185,13 @@ function createTimedPart(part) {
         ),
       ),
     );
-    const measured = (name) =>
-      results.filter((r) => r.type === 'measure' && r.series === name).sort((a, b) => a.n - b.n);
-    const times = series.flatMap((name) => measured(name).map((r) => r.ms));
-    const sizes = plan[part].sizes;
-    chart.draw({
-      x: { min: sizes[0], max: sizes.at(-1), ticks: sizes, label: t('eff.costs.axis.n') },
-      y: {
-        ...decades(times.length ? Math.min(...times) : 0.001, times.length ? Math.max(...times) : 10, 10, 2),
-        format: duration,
-        label: t('eff.costs.axis.time'),
-      },
-      series: series.map((name) => ({
-        key: name,
-        points: measured(name).map((r) => ({
-          x: r.n,
-          y: r.ms,
-          title: `${seriesName(t, name, plan)}, n = ${r.n}: ${duration(r.ms)}`,
-        })),
-      })),
-      // A dashed line of each series' own slope (1 or 2) through its largest point, for reference.
-      guides: series
-        .map((name) => ({ name, last: measured(name).at(-1), power: COST_SERIES[name].power }))
-        .filter(({ last }) => last)
-        .map(({ last, power }) => ({ power, x: last.n, y: last.ms, label: t(`eff.costs.guide.${power}`) })),
-      hint: times.length ? null : t('eff.costs.hint'),
-    });
-    const said = times.length
-      ? series
-          .map((name) =>
-            t('eff.costs.chart.series', {
-              series: seriesName(t, name, plan),
-              points: measured(name).length,
-              slope: slopeText(fitted[name]),
-            }),
-          )
-          .join('; ')
-      : t('eff.costs.chart.empty');
-    chart.svg.setAttribute('aria-label', t('eff.costs.chart', { title: title.textContent, summary: said }));
-    const byKey = new Map(results.map((r) => [`${r.series}:${r.n}`, r]));
-    const cell = (r) => {
-      if (!r) return '—';
-      if (r.type === 'measure') return duration(r.ms);
-      return t(`eff.costs.cell.${r.reason}`, { ms: SLICE_MS, max: COST_SERIES[r.series].maxN?.(plan) });
-    };
-    table.replaceChildren(
-      numberTable({
-        className: 'eff-cost-times',
-        head: ['n', ...series.map((name) => seriesName(t, name, plan))],
-        rows: sizes.map((n) => ({ name: String(n), cells: series.map((name) => cell(byKey.get(`${name}:${n}`))) })),
-      }),
+    const shown = { series, results, plan, sizes: plan[part].sizes, fitted };
+    chart.draw(chartSpec(t, shown));
+    chart.svg.setAttribute(
+      'aria-label',
+      t('eff.costs.chart', { title: title.textContent, summary: chartWords(t, shown) }),
     );
+    table.replaceChildren(timesTable(t, shown));
     if (part === 'linear') drawCrossover(t, results);
   }
 
@@ -229,6 +246,82 @@ function statusLine(t, record) {
   });
 }
 
+/** What a screen reader hears when a run ends: the decode and window parts' slopes, or how it ended. */
+function endWords(t, record) {
+  if (record.status !== 'done') return statusLine(t, record);
+  const fitted = slopes(record.results);
+  return t('eff.costs.announce.done', {
+    cached: slopeText(fitted.cached),
+    recompute: slopeText(fitted.recompute),
+    window: slopeText(fitted.window),
+  });
+}
+
+/** The memory part, made again in each language (a table of the core's figures, or the error computing them). */
+function createMemory(engine) {
+  const el = h('div', {});
+  function draw(t) {
+    try {
+      el.replaceChildren(memoryPart(t, engine));
+    } catch (error) {
+      el.replaceChildren(h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })));
+    }
+  }
+  return { el, draw };
+}
+
+/**
+ * The run's controls: { el, where, runButton, stopButton, draw(t, record, planKey) }: the plan, Run and
+ * Stop, the progress and the status line; and `where`, the line saying where the run runs.
+ */
+function createControls({ choose, run, stop }) {
+  const planLabel = h('label', { for: 'eff-cost-plan' });
+  const planSelect = h(
+    'select',
+    { id: 'eff-cost-plan', onchange: () => choose(planSelect.value) },
+    Object.keys(PLANS).map((key) => h('option', { value: key })),
+  );
+  const runButton = h('button', { type: 'button', id: 'eff-cost-run', class: 'primary', onclick: () => run() });
+  const stopButton = h('button', { type: 'button', id: 'eff-cost-stop', onclick: () => stop() });
+  const progress = h('progress', { id: 'eff-cost-progress', max: 1, value: 0 });
+  const status = h('p', { class: 'eff-cost-status', id: 'eff-cost-status' });
+  const where = h('p', { class: 'eff-cost-where', id: 'eff-cost-where' });
+  const el = h(
+    'div',
+    { class: 'eff-cost-controls' },
+    h('span', { class: 'eff-field' }, planLabel, planSelect),
+    h('span', { class: 'eff-cost-buttons' }, runButton, stopButton),
+    h('span', { class: 'eff-cost-progress' }, progress, status),
+  );
+
+  function draw(t, record, planKey) {
+    const running = record?.status === 'running';
+    setText(planLabel, t('eff.costs.plan.label'));
+    for (const option of planSelect.options) setText(option, t(`eff.costs.plan.${option.value}`));
+    planSelect.value = planKey;
+    planSelect.disabled = running; // the run in progress keeps its plan
+    setText(runButton, t(record && !running ? 'eff.costs.run.again' : 'eff.costs.run'));
+    setText(stopButton, t('eff.costs.stop'));
+    runButton.disabled = running;
+    stopButton.disabled = !running;
+    progress.setAttribute('aria-label', t('eff.costs.progress'));
+    progress.max = record?.total ?? 1;
+    progress.value = record?.done ?? 0;
+    setText(status, statusLine(t, record));
+    where.dataset.mode = record?.mode ?? '';
+    setText(
+      where,
+      !record?.mode
+        ? ''
+        : record.mode === 'worker'
+          ? t('eff.costs.where.worker')
+          : t('eff.costs.where.main', { reason: t(`eff.costs.reason.${record.reason}`), ms: SLICE_MS }),
+    );
+  }
+
+  return { el, where, runButton, stopButton, draw };
+}
+
 export default {
   id: 'costs',
   titleKey: 'eff.costs.title',
@@ -236,70 +329,37 @@ export default {
     const view = { t: null, lang: null, plan: 'short', record: null, destroyed: false };
     const title = h('h3', {});
     const lede = h('p', { class: 'explain' });
-    const memory = h('div', {});
-    const planLabel = h('label', { for: 'eff-cost-plan' });
-    const planSelect = h(
-      'select',
-      { id: 'eff-cost-plan', onchange: () => ((view.plan = planSelect.value), render()) },
-      Object.keys(PLANS).map((key) => h('option', { value: key })),
-    );
-    const runButton = h('button', { type: 'button', id: 'eff-cost-run', class: 'primary', onclick: () => begin() });
-    const stopButton = h('button', { type: 'button', id: 'eff-cost-stop', onclick: () => view.record?.handle.stop() });
-    const progress = h('progress', { id: 'eff-cost-progress', max: 1, value: 0 });
-    const status = h('p', { class: 'eff-cost-status', id: 'eff-cost-status' });
-    const where = h('p', { class: 'eff-cost-where', id: 'eff-cost-where' });
-    const controls = h(
-      'div',
-      { class: 'eff-cost-controls' },
-      h('span', { class: 'eff-field' }, planLabel, planSelect),
-      h('span', { class: 'eff-cost-buttons' }, runButton, stopButton),
-      h('span', { class: 'eff-cost-progress' }, progress, status),
-    );
+    const memory = createMemory(engine);
+    const controls = createControls({
+      choose: (key) => ((view.plan = key), render()),
+      run: () => begin(),
+      stop: () => view.record?.handle.stop(),
+    });
     const parts = Object.keys(COST_PARTS).map(createTimedPart);
     const element = h(
       'section',
       { class: 'eff-panel eff-costs', id: 'eff-costs', dataset: { status: 'idle' } },
       title,
       lede,
-      memory,
-      controls,
-      where,
+      memory.el,
+      controls.el,
+      controls.where,
       parts.map((part) => part.el),
     );
 
     function render() {
       const { t, record } = view;
       const plan = record?.plan ?? PLANS[view.plan];
-      const running = record?.status === 'running';
       element.dataset.status = record?.status ?? 'idle';
       setText(title, t('eff.costs.title'));
       setText(lede, t('eff.costs.lede', { d: plan.d }));
-      setText(planLabel, t('eff.costs.plan.label'));
-      for (const option of planSelect.options) setText(option, t(`eff.costs.plan.${option.value}`));
-      planSelect.value = view.plan;
-      planSelect.disabled = running; // the run in progress keeps its plan
-      setText(runButton, t(record && !running ? 'eff.costs.run.again' : 'eff.costs.run'));
-      setText(stopButton, t('eff.costs.stop'));
-      runButton.disabled = running;
-      stopButton.disabled = !running;
-      progress.setAttribute('aria-label', t('eff.costs.progress'));
-      progress.max = record?.total ?? 1;
-      progress.value = record?.done ?? 0;
-      setText(status, statusLine(t, record));
-      where.dataset.mode = record?.mode ?? '';
-      setText(
-        where,
-        !record?.mode
-          ? ''
-          : record.mode === 'worker'
-            ? t('eff.costs.where.worker')
-            : t('eff.costs.where.main', { reason: t(`eff.costs.reason.${record.reason}`), ms: SLICE_MS }),
-      );
+      controls.draw(t, record, view.plan);
       for (const part of parts) part.draw(t, record, plan);
     }
 
     async function begin() {
       if (view.record?.status === 'running') return;
+      const { runButton, stopButton } = controls;
       const plan = PLANS[view.plan];
       const handle = startLabRun({
         engine,
@@ -321,16 +381,7 @@ export default {
         render();
         if (onStop && stopButton.disabled) runButton.focus({ preventScroll: true });
       }
-      if (view.destroyed) return;
-      if (mine.status !== 'done') return announce(statusLine(view.t, mine));
-      const fitted = slopes(mine.results);
-      announce(
-        view.t('eff.costs.announce.done', {
-          cached: slopeText(fitted.cached),
-          recompute: slopeText(fitted.recompute),
-          window: slopeText(fitted.window),
-        }),
-      );
+      if (!view.destroyed) announce(endWords(view.t, mine));
     }
 
     return {
@@ -339,13 +390,7 @@ export default {
         view.t = t;
         if (view.lang !== state.lang) {
           view.lang = state.lang;
-          try {
-            memory.replaceChildren(memoryPart(t, engine));
-          } catch (error) {
-            memory.replaceChildren(
-              h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })),
-            );
-          }
+          memory.draw(t);
         }
         render();
       },
