@@ -45,6 +45,85 @@ function largestRow(divergence) {
   return { row, kl: divergence[row] };
 }
 
+/** The multiply-adds of the two orders as the core counts them, as a table. */
+function countsTable(t, multiplyAdds) {
+  return numberTable({
+    className: 'eff-linear-counts',
+    head: [t('eff.linear.order.head'), t('eff.linear.counts.head')],
+    rows: ['quadratic', 'linear'].map((order) => ({
+      name: t(`eff.linear.order.${order}`),
+      cells: [count(multiplyAdds[order])],
+      attrs: { dataset: { order, count: multiplyAdds[order] } },
+    })),
+  });
+}
+
+/** The KL divergence of each row's weights from softmax's, as a table. */
+function divergenceTable(t, divergence) {
+  return numberTable({
+    className: 'eff-linear-kl',
+    head: [t('eff.linear.kl.rows'), t('eff.linear.kl.head')],
+    rows: Array.from(divergence, (kl, i) => ({
+      name: t('eff.linear.kl.row', { i: i + 1 }),
+      cells: [num(kl)],
+      attrs: { dataset: { kl } },
+    })),
+  });
+}
+
+/** Both matrices of weights while they are small enough to list, else how large they are. */
+function weightsPart(t, lab) {
+  if (lab.weights.data.length > LISTED_CELLS)
+    return h('p', { class: 'explain' }, t('eff.linear.tooWide', { rows: lab.weights.rows, cols: lab.weights.cols }));
+  return h(
+    'div',
+    { class: 'eff-linear-weights' },
+    h('h4', {}, t('eff.linear.weights.softmax')),
+    weightsTable(lab.softmax.weights, 'eff-linear-softmax'),
+    h('h4', {}, t('eff.linear.weights.linear')),
+    weightsTable(lab.weights, 'eff-linear-phi'),
+  );
+}
+
+/**
+ * The body: the two orders, their counts, the price against softmax and the weights;
+ * { el, clear(), fail(t, error), draw(t, lab, qkv) → the row with the largest divergence }.
+ */
+function createLinearBody() {
+  const el = h('div', { class: 'eff-linear-body', id: 'eff-linear-body' });
+
+  function fail(t, error) {
+    el.replaceChildren(h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: error.message })));
+  }
+
+  function draw(t, lab, { q, v }) {
+    const worst = largestRow(lab.divergence);
+    el.replaceChildren(
+      h('h4', {}, t('eff.linear.orders.title')),
+      h('p', { class: 'explain' }, t('eff.linear.orders.text')),
+      h('div', { id: 'eff-linear-orders' }, agreement(t, lab.orders)),
+      h('h4', {}, t('eff.linear.counts.title')),
+      h('p', { class: 'explain' }, t('eff.linear.counts.text', { n: q.rows, dk: q.cols, dv: v.cols })),
+      countsTable(t, lab.multiplyAdds),
+      h('p', { class: 'explain', id: 'eff-linear-fewer' }, fewerText(t, lab.multiplyAdds)),
+      h('h4', {}, t('eff.linear.price.title')),
+      h('p', { class: 'explain' }, t('eff.linear.price.text')),
+      divergenceTable(t, lab.divergence),
+      h(
+        'p',
+        { class: 'explain', id: 'eff-linear-kl-largest', dataset: { row: worst.row + 1, kl: worst.kl } },
+        t('eff.linear.kl.largest', { row: worst.row + 1, kl: num(worst.kl) }),
+      ),
+      h('p', { class: 'explain' }, t('eff.linear.output')),
+      h('div', { id: 'eff-linear-output' }, agreement(t, lab.output)),
+      weightsPart(t, lab),
+    );
+    return worst;
+  }
+
+  return { el, clear: () => el.replaceChildren(), fail, draw };
+}
+
 export default {
   id: 'linear',
   titleKey: 'eff.linear.title',
@@ -53,8 +132,8 @@ export default {
     const view = { qkv: null, lab: null, error: null, lang: null };
     const title = h('h3', {});
     const lede = h('p', { class: 'explain' });
-    const body = h('div', { class: 'eff-linear-body', id: 'eff-linear-body' });
-    const element = h('section', { class: 'eff-panel eff-linear', id: 'eff-linear' }, title, lede, body);
+    const body = createLinearBody();
+    const element = h('section', { class: 'eff-panel eff-linear', id: 'eff-linear' }, title, lede, body.el);
 
     function compute(qkv) {
       if (view.qkv === qkv) return false;
@@ -69,65 +148,13 @@ export default {
       return true;
     }
 
-    function drawBody(t, lab, { q, v }) {
-      const { multiplyAdds, divergence } = lab;
-      const worst = largestRow(divergence);
-      const listed = lab.weights.data.length <= LISTED_CELLS;
-      body.replaceChildren(
-        h('h4', {}, t('eff.linear.orders.title')),
-        h('p', { class: 'explain' }, t('eff.linear.orders.text')),
-        h('div', { id: 'eff-linear-orders' }, agreement(t, lab.orders)),
-        h('h4', {}, t('eff.linear.counts.title')),
-        h('p', { class: 'explain' }, t('eff.linear.counts.text', { n: q.rows, dk: q.cols, dv: v.cols })),
-        numberTable({
-          className: 'eff-linear-counts',
-          head: [t('eff.linear.order.head'), t('eff.linear.counts.head')],
-          rows: ['quadratic', 'linear'].map((order) => ({
-            name: t(`eff.linear.order.${order}`),
-            cells: [count(multiplyAdds[order])],
-            attrs: { dataset: { order, count: multiplyAdds[order] } },
-          })),
-        }),
-        h('p', { class: 'explain', id: 'eff-linear-fewer' }, fewerText(t, multiplyAdds)),
-        h('h4', {}, t('eff.linear.price.title')),
-        h('p', { class: 'explain' }, t('eff.linear.price.text')),
-        numberTable({
-          className: 'eff-linear-kl',
-          head: [t('eff.linear.kl.rows'), t('eff.linear.kl.head')],
-          rows: Array.from(divergence, (kl, i) => ({
-            name: t('eff.linear.kl.row', { i: i + 1 }),
-            cells: [num(kl)],
-            attrs: { dataset: { kl } },
-          })),
-        }),
-        h(
-          'p',
-          { class: 'explain', id: 'eff-linear-kl-largest', dataset: { row: worst.row + 1, kl: worst.kl } },
-          t('eff.linear.kl.largest', { row: worst.row + 1, kl: num(worst.kl) }),
-        ),
-        h('p', { class: 'explain' }, t('eff.linear.output')),
-        h('div', { id: 'eff-linear-output' }, agreement(t, lab.output)),
-        listed
-          ? h(
-              'div',
-              { class: 'eff-linear-weights' },
-              h('h4', {}, t('eff.linear.weights.softmax')),
-              weightsTable(lab.softmax.weights, 'eff-linear-softmax'),
-              h('h4', {}, t('eff.linear.weights.linear')),
-              weightsTable(lab.weights, 'eff-linear-phi'),
-            )
-          : h('p', { class: 'explain' }, t('eff.linear.tooWide', { rows: lab.weights.rows, cols: lab.weights.cols })),
-      );
-      return worst;
-    }
-
     return {
       element,
       update({ state, t, qkv }) {
         setText(title, t('eff.linear.title'));
         setText(lede, t('eff.linear.lede'));
         if (!qkv) {
-          body.replaceChildren();
+          body.clear();
           view.qkv = null;
           return;
         }
@@ -136,12 +163,10 @@ export default {
         if (!changed && view.lang === state.lang) return;
         view.lang = state.lang;
         if (view.error) {
-          body.replaceChildren(
-            h('p', { class: 'notice warn', role: 'alert' }, t('eff.error', { message: view.error.message })),
-          );
+          body.fail(t, view.error);
           return;
         }
-        const worst = drawBody(t, view.lab, qkv);
+        const worst = body.draw(t, view.lab, qkv);
         // New inputs while the panel is open (not its opening): say what they give.
         if (changed && !first)
           announce(t('eff.linear.announce', { orders: num(view.lab.orders.largest), kl: num(worst.kl) }));
