@@ -9,6 +9,9 @@
 // not fit. The memory figures are the core's own (workingMemory: the bytes its memory checks use).
 
 import { seededRandom } from '../../presets.js';
+import { fitLogLog } from '../../labs/loglog-fit.js';
+
+export { fitSlope } from '../../labs/loglog-fit.js';
 
 /**
  * What a run measures. d = 64 (a typical head size). Sizes double from 64 to 4096, then 8192,
@@ -64,33 +67,6 @@ export function costInputs(n, d, seed) {
   const next = seededRandom(seed * 1000003 + n);
   const matrix = () => ({ rows: n, cols: d, data: Float32Array.from({ length: n * d }, () => next() * 2 - 1) });
   return { q: matrix(), k: matrix(), v: matrix(), out: new Float32Array(n * d) };
-}
-
-/**
- * The least-squares slope of log t against log n: 2 when t ∝ n². Points { n, ms }; null with
- * fewer than two distinct n.
- */
-export function fitSlope(points) {
-  return fitLogLog(points)?.slope ?? null;
-}
-
-// The least-squares line through (log n, log ms), and how far its slope could move if each point
-// were off by its own `spread` (the fraction its samples scattered above their minimum): the
-// worst case of the slope's weights (log nᵢ − mean) / Σ(log nⱼ − mean)² times log(1 + spreadᵢ).
-function fitLogLog(points) {
-  const xs = points.map((p) => Math.log(p.n)),
-    ys = points.map((p) => Math.log(p.ms));
-  const mx = xs.reduce((a, x) => a + x, 0) / xs.length,
-    my = ys.reduce((a, y) => a + y, 0) / ys.length;
-  let sxy = 0,
-    sxx = 0;
-  xs.forEach((x, i) => {
-    sxy += (x - mx) * (ys[i] - my);
-    sxx += (x - mx) ** 2;
-  });
-  if (!(sxx > 0)) return null;
-  const spread = xs.reduce((a, x, i) => a + (Math.abs(x - mx) * Math.log1p(points[i].spread ?? 0)) / sxx, 0);
-  return { slope: sxy / sxx, spread };
 }
 
 /**

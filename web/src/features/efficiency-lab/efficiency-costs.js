@@ -10,6 +10,9 @@
 // the fixed cost of a call.
 
 import { seededRandom } from '../../presets.js';
+import { fitSlope } from '../../labs/loglog-fit.js';
+
+export { fitSlope };
 
 /**
  * What a run measures, at d = 64 (a typical head size):
@@ -117,24 +120,6 @@ export function costInputs(n, d, seed) {
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
-/**
- * The least-squares line through (ln n, ln ms) of points { n, ms }: its slope (1 when t ∝ n, 2 when
- * t ∝ n²), or null with fewer than two distinct n.
- */
-export function fitSlope(points) {
-  const xs = points.map((p) => Math.log(p.n)),
-    ys = points.map((p) => Math.log(p.ms));
-  const mx = xs.reduce((a, x) => a + x, 0) / xs.length,
-    my = ys.reduce((a, y) => a + y, 0) / ys.length;
-  let sxy = 0,
-    sxx = 0;
-  xs.forEach((x, i) => {
-    sxy += (x - mx) * (ys[i] - my);
-    sxx += (x - mx) ** 2;
-  });
-  return sxx > 0 ? sxy / sxx : null;
 }
 
 /**
