@@ -11,6 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+// Seeded inputs in [−1, 1) (xorshift32), the same on every run: the Node tests' own generator.
+import { random } from '../tests/node/load-module.mjs';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -26,21 +28,6 @@ const sizes = (d) => {
   for (let e = 4; e <= 4 + 2 * Math.log2(4 * d); e++) out.push(Math.round(2 ** (e / 2)));
   return [...new Set(out)];
 };
-
-// Seeded inputs in [−1, 1) (xorshift32), the same on every run.
-function random(rows, cols, seed) {
-  let x = (seed * 2654435761 + 1) >>> 0;
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    data[i] = -1 + 2 * ((x >>> 8) / 2 ** 24);
-  }
-  return { rows, cols, data };
-}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
